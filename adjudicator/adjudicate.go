@@ -1,0 +1,101 @@
+package adjudicator
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/heraldgames/herald/notation"
+)
+
+// Verdict is the judgement of one recorded submission.
+type Verdict struct {
+	Number int    // 1-based move number
+	Player string // who submitted it
+	Text   string // as recorded
+	Err    error  // nil when legal
+}
+
+// Legal reports whether the submission was legal.
+func (v Verdict) Legal() bool { return v.Err == nil }
+
+// Report is the outcome of adjudicating a record.
+type Report struct {
+	Record   *Record
+	Match    *Match    // the match replayed up to, not including, the first illegal move
+	Verdicts []Verdict // one per submission judged; the last is the illegal one if any
+	Illegal  *Verdict  // the first illegal submission, or nil
+}
+
+// Adjudicate replays rec from its setup or position and judges every
+// submission in order, stopping at the first illegal one. A record that
+// cannot even be started (unknown game, bad seed, bad position) is an error.
+func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
+	m, err := startEmpty(reg, rec)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Record: rec, Match: m}
+	for i, mv := range rec.Moves {
+		v := Verdict{Number: i + 1, Player: mv.Player, Text: mv.Text}
+		if _, err := m.apply(mv.Player, mv.Text); err != nil {
+			v.Err = err
+			rep.Verdicts = append(rep.Verdicts, v)
+			rep.Illegal = &rep.Verdicts[len(rep.Verdicts)-1]
+			return rep, nil
+		}
+		rep.Verdicts = append(rep.Verdicts, v)
+	}
+	return rep, nil
+}
+
+// Write prints the report for people: a header saying what was replayed and
+// that the seed matches its commitment, one line per submission, then the
+// scores and result (or the illegal move in full).
+func (r *Report) Write(w io.Writer) {
+	rec := r.Record
+	from := "from the setup"
+	if rec.Position != nil {
+		from = "from the position given in the record (not from the setup)"
+	}
+	fmt.Fprintf(w, "%s, %d players (%s), replayed %s\n", r.Match.Game.Title, len(rec.Players), strings.Join(rec.Players, ", "), from)
+	fmt.Fprintf(w, "seed %q matches its commitment sha256 %s\n", rec.Seed, rec.SeedSHA256)
+	width := 0
+	for _, p := range rec.Players {
+		width = max(width, len(p))
+	}
+	for _, v := range r.Verdicts {
+		text := strings.ReplaceAll(v.Text, "\n", "; ")
+		verdict := "legal"
+		if v.Err != nil {
+			verdict = "ILLEGAL"
+		}
+		fmt.Fprintf(w, "%4d  %-*s  %-7s  %s\n", v.Number, width, v.Player, verdict, text)
+	}
+	if r.Illegal != nil {
+		fmt.Fprintf(w, "\nmove %d by %s is illegal:\n", r.Illegal.Number, r.Illegal.Player)
+		for _, line := range strings.Split(strings.TrimRight(Pretty(r.Illegal.Err, notation.English), "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+		fmt.Fprintf(w, "the game stands as after move %d; %d later move(s) not judged\n",
+			r.Illegal.Number-1, len(rec.Moves)-r.Illegal.Number)
+		return
+	}
+	st := r.Match.State
+	fmt.Fprintf(w, "scores: %s\n", FormatScores(rec.Players, st.Scores()))
+	res := st.Result()
+	if res.Finished {
+		fmt.Fprintf(w, "result: %s\n", res.Summary)
+	} else {
+		fmt.Fprintf(w, "result: not finished; waiting for %s\n", strings.Join(st.ToMove(), ", "))
+	}
+}
+
+// FormatScores returns "alice 12, bob 9".
+func FormatScores(players []string, scores []int) string {
+	parts := make([]string, len(players))
+	for i, p := range players {
+		parts[i] = fmt.Sprintf("%s %d", p, scores[i])
+	}
+	return strings.Join(parts, ", ")
+}

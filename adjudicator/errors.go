@@ -1,0 +1,153 @@
+package adjudicator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/heraldgames/herald/notation"
+)
+
+// RuleError is a move that is understood but not allowed. It cites the rule
+// it breaks and says why in English and in French.
+type RuleError struct {
+	Code  string       // short stable identifier for tests and tools: "lake", "not-your-turn"
+	Rule  string       // the rulebook file and line ("raubritter-fr-scan.txt:163") or a ruling ("RULINGS.md RB-4")
+	Msg   string       // English, lower case, no position
+	MsgFR string       // French
+	Pos   notation.Pos // optional: where in the step the fault is
+}
+
+var _ error = (*RuleError)(nil)
+
+// Rulef returns a RuleError. The English and French formats take the same
+// arguments in the same order.
+func Rulef(code, rule, en, fr string, args ...any) *RuleError {
+	return &RuleError{Code: code, Rule: rule, Msg: fmt.Sprintf(en, args...), MsgFR: fmt.Sprintf(fr, args...)}
+}
+
+// At returns a copy of e pointing at pos.
+func (e *RuleError) At(pos notation.Pos) *RuleError {
+	c := *e
+	c.Pos = pos
+	return &c
+}
+
+// Error returns the English sentence with the rule cited.
+func (e *RuleError) Error() string { return e.Localize(notation.English) }
+
+// Localize returns the sentence in lang with the rule cited.
+func (e *RuleError) Localize(lang notation.Lang) string {
+	msg := e.Msg
+	if lang == notation.French && e.MsgFR != "" {
+		msg = e.MsgFR
+	}
+	if e.Rule == "" {
+		return msg
+	}
+	if lang == notation.French {
+		return fmt.Sprintf("%s [règle : %s]", msg, e.Rule)
+	}
+	return fmt.Sprintf("%s [rule: %s]", msg, e.Rule)
+}
+
+// Localizer is an error that can speak the player's language.
+type Localizer interface {
+	error
+	Localize(lang notation.Lang) string
+}
+
+// Localize returns err's message in lang when it can speak it.
+func Localize(err error, lang notation.Lang) string {
+	var l Localizer
+	if errors.As(err, &l) {
+		return l.Localize(lang)
+	}
+	return err.Error()
+}
+
+// StepError is the failure of one step of a submission. Nothing of the
+// submission was applied.
+type StepError struct {
+	Index int            // 1-based number of the step in the submission
+	Step  *notation.Step // the step as written
+	Err   error          // *notation.Error (not understood) or *RuleError (not allowed)
+	Lang  notation.Lang  // the language the submission was written in, up to this step
+}
+
+var _ error = (*StepError)(nil)
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Error returns the one-line English form.
+func (e *StepError) Error() string { return e.Localize(notation.English) }
+
+// Localize returns the one-line form in lang:
+// `step 2 "knights e 1 2 2": 5:3: ...`.
+func (e *StepError) Localize(lang notation.Lang) string {
+	word := "step"
+	if lang == notation.French {
+		word = "étape"
+	}
+	msg := Localize(e.Err, lang)
+	var re *RuleError
+	if errors.As(e.Err, &re) {
+		pos := re.Pos
+		if !pos.IsValid() {
+			pos = e.Step.Pos
+		}
+		msg = pos.String() + ": " + msg
+	}
+	return fmt.Sprintf("%s %d %q: %s", word, e.Index, e.Step.Text, msg)
+}
+
+// Pretty returns the form for people: the message, the line quoted with a
+// caret under the fault, and the rule.
+func (e *StepError) Pretty(lang notation.Lang) string {
+	var b strings.Builder
+	word := "step"
+	if lang == notation.French {
+		word = "étape"
+	}
+	var ne *notation.Error
+	var re *RuleError
+	switch {
+	case errors.As(e.Err, &ne):
+		fmt.Fprintf(&b, "%s %d: %s", word, e.Index, ne.Pretty(lang))
+	case errors.As(e.Err, &re):
+		pos := re.Pos
+		if !pos.IsValid() {
+			pos = e.Step.Pos
+		}
+		n := &notation.Error{Pos: pos, Msg: re.Localize(notation.English), MsgFR: re.Localize(notation.French), Source: e.Step.Source}
+		fmt.Fprintf(&b, "%s %d: %s", word, e.Index, n.Pretty(lang))
+	default:
+		fmt.Fprintf(&b, "%s %d %q: %s\n", word, e.Index, e.Step.Text, Localize(e.Err, lang))
+	}
+	return b.String()
+}
+
+// Pretty renders any error of a submission for people in lang: notation
+// errors and step errors with their caret, others as one line.
+func Pretty(err error, lang notation.Lang) string {
+	var se *StepError
+	var nl notation.ErrorList
+	var ne *notation.Error
+	switch {
+	case errors.As(err, &se):
+		return se.Pretty(lang)
+	case errors.As(err, &nl):
+		return nl.Pretty(lang)
+	case errors.As(err, &ne):
+		return ne.Pretty(lang)
+	}
+	return Localize(err, lang) + "\n"
+}
+
+// Codes of the rule errors the adjudicator itself raises.
+const (
+	CodeNotYourTurn = "not-your-turn"
+	CodeGameOver    = "game-over"
+	CodeNotAPlayer  = "not-a-player"
+	CodeNoSteps     = "no-steps"
+)

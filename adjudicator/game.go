@@ -1,0 +1,110 @@
+// Package adjudicator is herald's game-agnostic core: the contract every game
+// implements ([Game], [State], [Move]), the registry of games, game options,
+// the seeded random source, the game record (a YAML file holding the moves,
+// never the board), all-or-nothing submissions, replay and adjudication, and
+// the scenario files that turn rulebook examples and disputes into checks.
+//
+// A game package exports one *Game descriptor; games/games.go lists them. The
+// adjudicator never imports a game, and a game never imports the mail layer.
+//
+// Determinism: a game's State is a pure function of its options, its players,
+// its seed (through [NewRNG]) and the moves applied. Nothing in this package
+// or in a game reads the clock or math/rand's global source; the time stored
+// with each move in a record is written by the caller and never read back by
+// the rules.
+package adjudicator
+
+import (
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+// Game describes one game: what the `games` command lists, and how to start
+// a state from the setup or from a position.
+type Game struct {
+	Name       string   // the name used on the command line and in records: "raubritter"
+	Title      string   // the game's title for people: "Raubritter (Robber Knights)"
+	Rulebook   string   // the rulebook file in shared/rules the rules come from
+	MinPlayers int      // fewest players
+	MaxPlayers int      // most players
+	Options    []Option // named options with types and defaults
+	Help       string   // the notation help, a few lines, English
+	HelpFR     string   // the same in French
+
+	// New returns the state at the start of a game: the setup done, with all
+	// randomness drawn from s.RNG.
+	New func(s Setup) (State, error)
+
+	// LoadPosition returns the state described by a position document (the
+	// game's own YAML format, documented in its package). Errors give the
+	// line and column in the document. s.RNG is there for the rare game that
+	// still draws after the position; most ignore it.
+	LoadPosition func(s Setup, pos *yaml.Node) (State, error)
+}
+
+// Setup is what a game is started with.
+type Setup struct {
+	Players []string // in seating order; the first listed plays first unless the rules draw
+	Options Options  // validated, with every default filled in
+	RNG     *RNG     // the game's seeded source
+}
+
+// State is a game in progress. Implementations must be deterministic and
+// must keep hidden information out of every method that is not about one
+// player: Text("") and Board() show only what everyone may see.
+type State interface {
+	// ToMove returns the players who may submit now, in seating order: one,
+	// or several when the rules ask for simultaneous decisions. It is empty
+	// once the game is over.
+	ToMove() []string
+
+	// Legal returns every step player may take next, in a stable order. Each
+	// move's String() is accepted back by Parse. It is empty for a player
+	// who may not act now.
+	Legal(player string) []Move
+
+	// Parse reads one step written by player. It returns a *notation.Error
+	// when the text cannot be understood; it does not check the rules.
+	Parse(player string, step *notation.Step) (Move, error)
+
+	// Apply checks the move against the rules and plays it. On error, a
+	// *RuleError, the state is unchanged.
+	Apply(player string, m Move) error
+
+	// Clone returns an independent copy.
+	Clone() State
+
+	// Scores returns each player's score now, in seating order. Before the
+	// end it is the score the board would give if the game ended now.
+	Scores() []int
+
+	// Result reports whether the game is over and who won.
+	Result() Result
+
+	// Text renders the board for people in at most 72 columns. With a
+	// player name it adds that player's private view (hand, next draw).
+	Text(as string) string
+
+	// Board returns the public board as a value for `show --format json`.
+	Board() any
+
+	// Private returns player's hidden information for `show --as`.
+	Private(player string) any
+
+	// Position returns the complete position as a value that marshals to
+	// the game's position YAML; LoadPosition reads it back to an equal state.
+	Position() any
+}
+
+// Move is one parsed atomic step. String returns it in canonical notation.
+type Move interface {
+	String() string
+}
+
+// Result is the outcome of a game.
+type Result struct {
+	Finished bool
+	Winners  []string // more than one when the rules let players share a victory
+	Draw     bool     // nobody wins
+	Summary  string   // one sentence for people, English
+}

@@ -1,0 +1,221 @@
+package adjudicator
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+// Match is a record together with the state it replays to. It is what the
+// CLI and the mail service work with: Submit checks and applies a
+// submission, and appends it to the record only when every step is legal.
+type Match struct {
+	Game   *Game
+	Record *Record
+	State  State
+}
+
+// NewRecord returns the record of a new game of g, before any move. With a
+// nil position the game starts from its setup; otherwise from the position
+// (the game's position document). seed "" draws a fresh secret seed.
+func NewRecord(g *Game, players []string, options map[string]string, seed string, position *yaml.Node) (*Record, error) {
+	if err := g.CheckPlayers(players); err != nil {
+		return nil, err
+	}
+	opts, err := g.ResolveOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	if seed == "" {
+		seed = NewSeed()
+	}
+	rec := &Record{
+		Format:     FormatVersion,
+		Game:       g.Name,
+		Options:    opts,
+		Players:    slices.Clone(players),
+		SeedSHA256: Commit(seed),
+		Seed:       seed,
+	}
+	if len(rec.Options) == 0 {
+		rec.Options = nil
+	}
+	rec.Position = position
+	return rec, nil
+}
+
+// Start builds the match of a record: the game looked up in reg, the players
+// and options checked, the state set up from the seed or the position, and
+// every recorded move replayed. It fails at the first move that is not
+// legal; Adjudicate says more.
+func Start(reg *Registry, rec *Record) (*Match, error) {
+	m, err := startEmpty(reg, rec)
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range rec.Moves {
+		if _, err := m.apply(mv.Player, mv.Text); err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, mv.Player, err)
+		}
+	}
+	m.Record = rec
+	return m, nil
+}
+
+// startEmpty returns the match of rec before its first move. Its Record
+// holds no moves yet.
+func startEmpty(reg *Registry, rec *Record) (*Match, error) {
+	g, err := reg.Lookup(rec.Game)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.CheckPlayers(rec.Players); err != nil {
+		return nil, err
+	}
+	opts, err := g.ResolveOptions(rec.Options)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Seed == "" {
+		return nil, fmt.Errorf("the record has no seed: it is revealed when the game ends; until then only the host's copy can be replayed")
+	}
+	if Commit(rec.Seed) != rec.SeedSHA256 {
+		return nil, fmt.Errorf("the seed does not match its commitment %s", rec.SeedSHA256)
+	}
+	setup := Setup{Players: slices.Clone(rec.Players), Options: opts, RNG: NewRNG(rec.Seed)}
+	var st State
+	if rec.Position != nil {
+		st, err = g.LoadPosition(setup, rec.Position)
+		if err != nil {
+			return nil, fmt.Errorf("position: %w", err)
+		}
+	} else {
+		st, err = g.New(setup)
+		if err != nil {
+			return nil, err
+		}
+	}
+	empty := *rec
+	empty.Moves = nil
+	return &Match{Game: g, Record: &empty, State: st}, nil
+}
+
+// MoveNumber is the number the next submission will have: 1 for the first.
+// A turn file names it, so that a stale file is rejected.
+func (m *Match) MoveNumber() int { return len(m.Record.Moves) + 1 }
+
+// Submission is a submission that was applied.
+type Submission struct {
+	Number int    // its move number
+	Player string // who played it
+	Moves  []Move // the steps, parsed
+	Lang   notation.Lang
+}
+
+// Text returns the steps in canonical notation, one per line.
+func (s *Submission) Text() string {
+	lines := make([]string, len(s.Moves))
+	for i, mv := range s.Moves {
+		lines[i] = mv.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Submit applies player's steps written in text, all or nothing, and
+// appends them to the record with time and source. On error nothing changes:
+// a notation.ErrorList for text with unreadable characters, a *StepError
+// naming the step that failed, or a *RuleError when the player may not act.
+func (m *Match) Submit(player, text, time, source string) (*Submission, error) {
+	steps, errs := notation.Split(text)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return m.SubmitSteps(player, steps, time, source)
+}
+
+// SubmitSteps is Submit for steps already split, as from a turn file.
+func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source string) (*Submission, error) {
+	sub, st, err := m.try(player, steps)
+	if err != nil {
+		return nil, err
+	}
+	m.State = st
+	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: sub.Text(), Time: time, Source: source})
+	return sub, nil
+}
+
+// apply is SubmitSteps without recording, for replay.
+func (m *Match) apply(player, text string) (*Submission, error) {
+	steps, errs := notation.Split(text)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	sub, st, err := m.try(player, steps)
+	if err != nil {
+		return nil, err
+	}
+	m.State = st
+	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
+	return sub, nil
+}
+
+// try plays steps on a clone of the state and returns the clone.
+func (m *Match) try(player string, steps []*notation.Step) (*Submission, State, error) {
+	if !slices.Contains(m.Record.Players, player) {
+		return nil, nil, Rulef(CodeNotAPlayer, "", "%q is not a player of this game (players: %s)",
+			"« %s » n'est pas un joueur de cette partie (joueurs : %s)", player, strings.Join(m.Record.Players, ", "))
+	}
+	if len(steps) == 0 {
+		return nil, nil, Rulef(CodeNoSteps, "", "the submission has no steps", "la soumission ne contient aucune étape")
+	}
+	lang := notation.English
+	st := m.State.Clone()
+	sub := &Submission{Number: m.MoveNumber(), Player: player}
+	for i, step := range steps {
+		if err := CanAct(st, player); err != nil {
+			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
+		}
+		mv, err := st.Parse(player, step)
+		if step.Lang == notation.French {
+			lang = notation.French
+		}
+		if err == nil {
+			err = st.Apply(player, mv)
+		}
+		if err != nil {
+			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
+		}
+		sub.Moves = append(sub.Moves, mv)
+	}
+	sub.Lang = lang
+	return sub, st, nil
+}
+
+// CanAct returns nil if player may submit a step to st now, or the
+// *RuleError saying why not: the game is over, or it is someone else's turn.
+func CanAct(st State, player string) error {
+	if st.Result().Finished {
+		return Rulef(CodeGameOver, "", "the game is over", "la partie est terminée")
+	}
+	to := st.ToMove()
+	if !slices.Contains(to, player) {
+		return Rulef(CodeNotYourTurn, "", "it is not %s's turn: waiting for %s",
+			"ce n'est pas à %s de jouer : on attend %s", player, strings.Join(to, ", "))
+	}
+	return nil
+}
+
+// SubmissionLang returns the language a failed or successful submission was
+// written in, for the reply: French if any step read so far used a French
+// keyword.
+func SubmissionLang(err error) notation.Lang {
+	var se *StepError
+	if errors.As(err, &se) {
+		return se.Lang
+	}
+	return notation.English
+}

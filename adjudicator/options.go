@@ -1,0 +1,219 @@
+package adjudicator
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/heraldgames/herald/notation"
+)
+
+// OptionType is the type of a game option's value.
+type OptionType int
+
+// The option types.
+const (
+	OptInt  OptionType = iota // a whole number between Min and Max
+	OptBool                   // true or false (also yes/no, on/off, oui/non)
+	OptEnum                   // one of Values
+)
+
+func (t OptionType) String() string {
+	switch t {
+	case OptInt:
+		return "int"
+	case OptBool:
+		return "bool"
+	default:
+		return "enum"
+	}
+}
+
+// Option is one named option of a game.
+type Option struct {
+	Name    string
+	Doc     string // one line for `herald games`
+	Type    OptionType
+	Default string   // in canonical form
+	Values  []string // for OptEnum
+	Min     int      // for OptInt
+	Max     int      // for OptInt
+}
+
+// Describe returns "name=default (type): doc" for listings.
+func (o Option) Describe() string {
+	typ := o.Type.String()
+	switch o.Type {
+	case OptEnum:
+		typ = strings.Join(o.Values, "|")
+	case OptInt:
+		typ = fmt.Sprintf("%d..%d", o.Min, o.Max)
+	}
+	return fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
+}
+
+// Options are a game's option values, validated and canonical, with every
+// default filled in. Read them with the typed accessors.
+type Options map[string]string
+
+// Int returns the value of an int option.
+func (o Options) Int(name string) int {
+	n, _ := strconv.Atoi(o[name])
+	return n
+}
+
+// Bool returns the value of a bool option.
+func (o Options) Bool(name string) bool { return o[name] == "true" }
+
+// String returns the value of an enum option.
+func (o Options) String(name string) string { return o[name] }
+
+// ResolveOptions checks the options given against the game's and returns
+// them canonical with defaults filled in. An unknown name, a bad value or a
+// value out of range is an error that says what would be valid.
+func (g *Game) ResolveOptions(given map[string]string) (Options, error) {
+	out := Options{}
+	for _, o := range g.Options {
+		out[o.Name] = o.Default
+	}
+	names := make([]string, 0, len(given))
+	for k := range given {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := given[k]
+		i := slices.IndexFunc(g.Options, func(o Option) bool { return o.Name == k })
+		if i < 0 {
+			return nil, g.unknownOption(k)
+		}
+		o := g.Options[i]
+		canon, err := o.parse(v)
+		if err != nil {
+			return nil, fmt.Errorf("option %s: %w", k, err)
+		}
+		out[k] = canon
+	}
+	return out, nil
+}
+
+func (g *Game) unknownOption(name string) error {
+	if len(g.Options) == 0 {
+		return fmt.Errorf("unknown option %q: %s has no options", name, g.Name)
+	}
+	var v notation.Vocabulary
+	for _, o := range g.Options {
+		v = append(v, notation.Term{Name: o.Name})
+	}
+	if s := v.Suggest(name, notation.English); len(s) > 0 {
+		return fmt.Errorf("unknown option %q for %s; did you mean %q?", name, g.Name, s[0])
+	}
+	return fmt.Errorf("unknown option %q for %s (options: %s)", name, g.Name, strings.Join(v.Names(), ", "))
+}
+
+func (o Option) parse(v string) (string, error) {
+	switch o.Type {
+	case OptInt:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return "", fmt.Errorf("%q is not a whole number (expected %d to %d)", v, o.Min, o.Max)
+		}
+		if n < o.Min || n > o.Max {
+			return "", fmt.Errorf("%d is out of range (expected %d to %d)", n, o.Min, o.Max)
+		}
+		return strconv.Itoa(n), nil
+	case OptBool:
+		switch notation.Fold(strings.TrimSpace(v)) {
+		case "true", "yes", "on", "1", "oui", "vrai":
+			return "true", nil
+		case "false", "no", "off", "0", "non", "faux":
+			return "false", nil
+		}
+		return "", fmt.Errorf("%q is not true or false", v)
+	default:
+		f := notation.Fold(strings.TrimSpace(v))
+		for _, val := range o.Values {
+			if notation.Fold(val) == f {
+				return val, nil
+			}
+		}
+		return "", fmt.Errorf("%q is not one of %s", v, strings.Join(o.Values, ", "))
+	}
+}
+
+// Registry is the list of games herald knows, in the order they are listed.
+type Registry struct {
+	games []*Game
+}
+
+// NewRegistry returns a registry of the given games. It panics on a
+// duplicate name, which is a programming error in games/games.go.
+func NewRegistry(games ...*Game) *Registry {
+	seen := map[string]bool{}
+	for _, g := range games {
+		if seen[g.Name] {
+			panic("adjudicator: game " + g.Name + " registered twice")
+		}
+		seen[g.Name] = true
+	}
+	return &Registry{games: games}
+}
+
+// Games returns the games in listing order.
+func (r *Registry) Games() []*Game { return slices.Clone(r.games) }
+
+// Lookup returns the game called name (case and accents ignored), or an
+// error that lists the games and suggests the nearest name.
+func (r *Registry) Lookup(name string) (*Game, error) {
+	var v notation.Vocabulary
+	for _, g := range r.games {
+		if notation.Fold(g.Name) == notation.Fold(name) {
+			return g, nil
+		}
+		v = append(v, notation.Term{Name: g.Name})
+	}
+	if s := v.Suggest(name, notation.English); len(s) > 0 {
+		return nil, fmt.Errorf("unknown game %q; did you mean %q?", name, s[0])
+	}
+	return nil, fmt.Errorf("unknown game %q (games: %s)", name, strings.Join(v.Names(), ", "))
+}
+
+// CheckPlayers validates a list of player names for g: the count within the
+// game's range, each name non-empty, made of letters, digits and . _ @ + -,
+// and no name twice (case ignored).
+func (g *Game) CheckPlayers(players []string) error {
+	if n := len(players); n < g.MinPlayers || n > g.MaxPlayers {
+		return fmt.Errorf("%s is for %d to %d players, not %d", g.Name, g.MinPlayers, g.MaxPlayers, n)
+	}
+	seen := map[string]bool{}
+	for _, p := range players {
+		if err := CheckPlayerName(p); err != nil {
+			return err
+		}
+		k := strings.ToLower(p)
+		if seen[k] {
+			return fmt.Errorf("player %q is listed twice", p)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// CheckPlayerName checks one player name.
+func CheckPlayerName(p string) error {
+	if p == "" {
+		return fmt.Errorf("a player name is empty")
+	}
+	if len(p) > 64 {
+		return fmt.Errorf("player name %q is longer than 64 characters", p)
+	}
+	for _, r := range p {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@+-", r)
+		if !ok {
+			return fmt.Errorf("player name %q has %q; use letters, digits and . _ @ + -", p, r)
+		}
+	}
+	return nil
+}

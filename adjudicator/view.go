@@ -1,0 +1,67 @@
+package adjudicator
+
+// View is the documented, stable JSON form of a game (`herald show
+// --format json`):
+//
+//	game         the game's name
+//	players      seating order
+//	to_move      the players who may submit now (empty when finished)
+//	move_number  the number of the next submission
+//	scores       player name to score (provisional until finished)
+//	finished     whether the game is over
+//	result       null until finished; then winners, draw and summary
+//	board        the game's public board (see the game's package doc)
+//	as           with --as, the player whose private view follows
+//	private      with --as, that player's hidden information only
+type View struct {
+	Game       string         `json:"game"`
+	Players    []string       `json:"players"`
+	ToMove     []string       `json:"to_move"`
+	MoveNumber int            `json:"move_number"`
+	Scores     map[string]int `json:"scores"`
+	Finished   bool           `json:"finished"`
+	Result     *ResultView    `json:"result"`
+	Board      any            `json:"board"`
+	As         string         `json:"as,omitempty"`
+	Private    any            `json:"private,omitempty"`
+}
+
+// ResultView is the JSON form of a finished game's result.
+type ResultView struct {
+	Winners []string `json:"winners"`
+	Draw    bool     `json:"draw"`
+	Summary string   `json:"summary"`
+}
+
+// View returns the match's view; as names a player for their private view,
+// or is empty for the public view.
+func (m *Match) View(as string) *View {
+	st := m.State
+	v := &View{
+		Game:       m.Game.Name,
+		Players:    m.Record.Players,
+		ToMove:     st.ToMove(),
+		MoveNumber: m.MoveNumber(),
+		Scores:     map[string]int{},
+		Board:      st.Board(),
+	}
+	if v.ToMove == nil {
+		v.ToMove = []string{}
+	}
+	for i, s := range st.Scores() {
+		v.Scores[m.Record.Players[i]] = s
+	}
+	if res := st.Result(); res.Finished {
+		v.Finished = true
+		w := res.Winners
+		if w == nil {
+			w = []string{}
+		}
+		v.Result = &ResultView{Winners: w, Draw: res.Draw, Summary: res.Summary}
+	}
+	if as != "" {
+		v.As = as
+		v.Private = st.Private(as)
+	}
+	return v
+}

@@ -1,0 +1,443 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+// now returns the time recorded with a move. HERALD_TIME overrides it so
+// that tests and reproducible records can fix it; the rules never read it.
+func now() string {
+	if t := os.Getenv("HERALD_TIME"); t != "" {
+		return t
+	}
+	return time.Now().UTC().Format(time.RFC3339)
+}
+
+var cmdGames = &command{
+	name:  "games",
+	short: "List the games herald plays, their player counts and options.",
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) > 0 {
+			return usagef("games takes no arguments")
+		}
+		for _, g := range games.All.Games() {
+			fmt.Fprintf(e.stdout, "%-12s %d-%d players  %s  (rules: %s)\n", g.Name, g.MinPlayers, g.MaxPlayers, g.Title, g.Rulebook)
+			for _, o := range g.Options {
+				fmt.Fprintf(e.stdout, "    --opt %s\n", o.Describe())
+			}
+		}
+		return nil
+	},
+}
+
+var cmdNew = &command{
+	name:  "new",
+	args:  "GAME --players a,b[,c,d] [--seed S] [--opt k=v]... [--position POS.yaml] -o FILE",
+	short: "Start a game and write its record to FILE (which must not exist).\nWithout --seed a secret random seed is drawn; the record keeps it (it is the host's copy).",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("players", "", "comma-separated player names, in seating order (the first plays first)")
+		fs.String("seed", "", "the game's seed (default: a fresh secret one)")
+		fs.Var(new(listFlag), "opt", "a game option `name=value` (repeatable; see herald games)")
+		fs.String("position", "", "start from this position file instead of the setup")
+		fs.String("o", "", "the record `file` to write")
+		fs.Bool("force", false, "overwrite FILE if it exists")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("new needs exactly one GAME")
+		}
+		g, err := games.All.Lookup(args[0])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		out := e.str("o")
+		if out == "" {
+			return usagef("-o FILE is required")
+		}
+		if e.str("players") == "" {
+			return usagef("--players is required, like --players alice,bob")
+		}
+		players := strings.Split(e.str("players"), ",")
+		for i := range players {
+			players[i] = strings.TrimSpace(players[i])
+		}
+		opts, err := parseOpts(*e.fs.Lookup("opt").Value.(*listFlag))
+		if err != nil {
+			return err
+		}
+		var pos *yaml.Node
+		if p := e.str("position"); p != "" {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			var doc yaml.Node
+			if err := yaml.Unmarshal(data, &doc); err != nil {
+				return &rejected{fmt.Sprintf("%s:%d: not YAML: %s", p, notation.YAMLErrorLine(err), notation.YAMLErrorText(err))}
+			}
+			if len(doc.Content) == 0 {
+				return &rejected{p + ": the position file is empty"}
+			}
+			pos = doc.Content[0]
+			rec, err := adjudicator.NewRecord(g, players, opts, e.str("seed"), pos)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if _, err := adjudicator.Start(games.All, rec); err != nil {
+				return &rejected{fmt.Sprintf("%s:%s", p, strings.TrimPrefix(err.Error(), "position: "))}
+			}
+			return writeNew(e, rec, out)
+		}
+		rec, err := adjudicator.NewRecord(g, players, opts, e.str("seed"), nil)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if _, err := adjudicator.Start(games.All, rec); err != nil {
+			return err
+		}
+		return writeNew(e, rec, out)
+	},
+}
+
+func writeNew(e *env, rec *adjudicator.Record, out string) error {
+	if !e.bool("force") {
+		if _, err := os.Stat(out); err == nil {
+			return usagef("%s exists; choose another file or add --force", out)
+		}
+	}
+	if err := rec.Save(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: new %s game for %s\nseed commitment (publish it): sha256 %s\n",
+		out, rec.Game, strings.Join(rec.Players, ", "), rec.SeedSHA256)
+	return nil
+}
+
+// load reads a record and replays it.
+func load(path string) (*adjudicator.Match, error) {
+	rec, err := adjudicator.LoadRecord(path)
+	if err != nil {
+		var ne *notation.Error
+		if errors.As(err, &ne) {
+			return nil, &rejected{ne.Error()}
+		}
+		return nil, err
+	}
+	m, err := adjudicator.Start(games.All, rec)
+	if err != nil {
+		return nil, &rejected{fmt.Sprintf("%s: %v\n(run herald adjudicate %s for every move's verdict)", path, err, path)}
+	}
+	return m, nil
+}
+
+func checkAs(m *adjudicator.Match, as string) error {
+	if as == "" {
+		return nil
+	}
+	for _, p := range m.Record.Players {
+		if p == as {
+			return nil
+		}
+	}
+	return usagef("--as %s: not a player of this game (players: %s)", as, strings.Join(m.Record.Players, ", "))
+}
+
+var cmdShow = &command{
+	name:  "show",
+	args:  "FILE [--as PLAYER] [--format text|json|position]",
+	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file.",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("as", "", "show `player`'s private view (hand) as well")
+		fs.String("format", "text", "text, json or position")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("show needs exactly one FILE")
+		}
+		m, err := load(args[0])
+		if err != nil {
+			return err
+		}
+		as := e.str("as")
+		if err := checkAs(m, as); err != nil {
+			return err
+		}
+		switch e.str("format") {
+		case "text":
+			fmt.Fprintf(e.stdout, "%s, move %d\n", m.Game.Title, m.MoveNumber())
+			fmt.Fprint(e.stdout, m.State.Text(as))
+		case "json":
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(m.View(as))
+		case "position":
+			if as != "" {
+				return usagef("--format position writes the whole position; it takes no --as")
+			}
+			enc := yaml.NewEncoder(e.stdout)
+			enc.SetIndent(2)
+			if err := enc.Encode(m.State.Position()); err != nil {
+				return err
+			}
+			return enc.Close()
+		default:
+			return usagef("--format %q: expected text, json or position", e.str("format"))
+		}
+		return nil
+	},
+}
+
+var cmdLegal = &command{
+	name:  "legal",
+	args:  "FILE --as PLAYER",
+	short: "List every step PLAYER may take now, one per line; each line is accepted by herald move.",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("as", "", "the `player`")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("legal needs exactly one FILE")
+		}
+		if e.str("as") == "" {
+			return usagef("--as PLAYER is required")
+		}
+		m, err := load(args[0])
+		if err != nil {
+			return err
+		}
+		if err := checkAs(m, e.str("as")); err != nil {
+			return err
+		}
+		for _, mv := range m.State.Legal(e.str("as")) {
+			fmt.Fprintln(e.stdout, mv.String())
+		}
+		return nil
+	},
+}
+
+var cmdMove = &command{
+	name:  "move",
+	args:  "FILE --as PLAYER 'STEPS'",
+	short: "Apply PLAYER's steps (one per line or separated by ';'), all or nothing, and rewrite FILE.\nSTEPS may be - to read them from standard input.",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("as", "", "the `player` moving")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) < 2 {
+			return usagef("move needs FILE and the STEPS")
+		}
+		as := e.str("as")
+		if as == "" {
+			return usagef("--as PLAYER is required")
+		}
+		text := strings.Join(args[1:], " ")
+		if text == "-" {
+			b, err := readAll(e.stdin, notation.MaxTurnFile)
+			if err != nil {
+				return err
+			}
+			text = string(b)
+		}
+		m, err := load(args[0])
+		if err != nil {
+			return err
+		}
+		if err := checkAs(m, as); err != nil {
+			return err
+		}
+		sub, err := m.Submit(as, text, now(), "cli")
+		if err != nil {
+			return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+		}
+		if err := m.Record.Save(args[0]); err != nil {
+			return err
+		}
+		reportApplied(e, m, sub)
+		return nil
+	},
+}
+
+func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
+	fmt.Fprintf(e.stdout, "move %d by %s applied:\n", sub.Number, sub.Player)
+	for _, mv := range sub.Moves {
+		fmt.Fprintf(e.stdout, "  %s\n", mv)
+	}
+	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
+}
+
+var cmdTurn = &command{
+	name:  "turn",
+	args:  "TURN.yaml --game FILE",
+	short: "Apply a YAML turn file (game, player, move, steps) to the game in FILE.\nThe move number must be the game's next one, so a stale file is rejected.",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("game", "", "the game record `file`")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("turn needs exactly one TURN.yaml")
+		}
+		if e.str("game") == "" {
+			return usagef("--game FILE is required")
+		}
+		data, err := os.ReadFile(args[0])
+		if err != nil {
+			return err
+		}
+		tf, err := notation.ParseTurnFile(args[0], data)
+		if err != nil {
+			return &rejected{adjudicator.Pretty(err, notation.English)}
+		}
+		m, err := load(e.str("game"))
+		if err != nil {
+			return err
+		}
+		if tf.Game != m.Game.Name {
+			return &rejected{fmt.Sprintf("%s: the turn file is for %q, but %s is a game of %s", args[0], tf.Game, e.str("game"), m.Game.Name)}
+		}
+		if tf.Move != m.MoveNumber() {
+			return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
+		}
+		sub, err := m.SubmitSteps(tf.Player, tf.Steps, now(), "turn:"+args[0])
+		if err != nil {
+			return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+		}
+		if err := m.Record.Save(e.str("game")); err != nil {
+			return err
+		}
+		reportApplied(e, m, sub)
+		return nil
+	},
+}
+
+var cmdAdjudicate = &command{
+	name:  "adjudicate",
+	args:  "FILE",
+	short: "Replay a game record from the start, verify the seed against its commitment, and judge\nevery move: one verdict line per move, then the scores. Exits 1 at the first illegal move.",
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("adjudicate needs exactly one FILE")
+		}
+		rec, err := adjudicator.LoadRecord(args[0])
+		if err != nil {
+			var ne *notation.Error
+			if errors.As(err, &ne) {
+				return &rejected{ne.Error()}
+			}
+			return err
+		}
+		rep, err := adjudicator.Adjudicate(games.All, rec)
+		if err != nil {
+			return &rejected{fmt.Sprintf("%s: cannot replay: %v", args[0], err)}
+		}
+		rep.Write(e.stdout)
+		if rep.Illegal != nil {
+			return &rejected{fmt.Sprintf("%s: move %d is illegal", args[0], rep.Illegal.Number)}
+		}
+		return nil
+	},
+}
+
+var cmdPlay = &command{
+	name:  "play",
+	args:  "GAME --players N [--seed S] [--opt k=v]... [-o FILE]",
+	short: "Self-play: players p1..pN pick random legal steps to the end of the game.\nPrints the final board and scores; -o writes the record.",
+	flags: func(fs *flag.FlagSet) {
+		fs.Int("players", 2, "number of players")
+		fs.String("seed", "1", "the seed of the game and of the players' choices")
+		fs.Var(new(listFlag), "opt", "a game option `name=value` (repeatable)")
+		fs.String("o", "", "write the record to `file`")
+		fs.Bool("q", false, "print only the result line")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("play needs exactly one GAME")
+		}
+		g, err := games.All.Lookup(args[0])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		n, _ := strconv.Atoi(e.str("players"))
+		opts, err := parseOpts(*e.fs.Lookup("opt").Value.(*listFlag))
+		if err != nil {
+			return err
+		}
+		m, err := adjudicator.SelfPlay(g, games.All, n, e.str("seed"), opts, now)
+		if err != nil {
+			return err
+		}
+		if out := e.str("o"); out != "" {
+			if err := m.Record.Save(out); err != nil {
+				return err
+			}
+		}
+		res := m.State.Result()
+		if !e.bool("q") {
+			fmt.Fprint(e.stdout, m.State.Text(""))
+		}
+		fmt.Fprintf(e.stdout, "%d moves; scores: %s; %s\n", len(m.Record.Moves),
+			adjudicator.FormatScores(m.Record.Players, m.State.Scores()), res.Summary)
+		return nil
+	},
+}
+
+var cmdScenario = &command{
+	name:  "scenario",
+	args:  "[-v] FILE...",
+	short: "Run scenario files: one PASS or FAIL line each, with the first difference.\nExits 1 if any fails. -v prints the board after each move.",
+	flags: func(fs *flag.FlagSet) {
+		fs.Bool("v", false, "print the board after each move")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) == 0 {
+			return usagef("scenario needs at least one FILE")
+		}
+		failed := 0
+		for _, path := range args {
+			sc, err := adjudicator.LoadScenario(path)
+			if err != nil {
+				fmt.Fprintf(e.stdout, "FAIL %s: %v\n", path, err)
+				failed++
+				continue
+			}
+			var verbose io.Writer
+			if e.bool("v") {
+				verbose = e.stdout
+			}
+			res := adjudicator.RunScenario(games.All, sc, verbose)
+			fmt.Fprintln(e.stdout, res)
+			if !res.Pass {
+				failed++
+			}
+		}
+		if failed > 0 {
+			return &rejected{fmt.Sprintf("%d of %d scenarios failed", failed, len(args))}
+		}
+		return nil
+	},
+}
+
+// readAll reads at most limit bytes from r, or fails.
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("standard input is over %d bytes", limit)
+	}
+	return b, nil
+}

@@ -1,0 +1,13 @@
+// Package games lists the games herald plays. Adding a game is one import
+// and one entry here.
+package games
+
+import (
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// All is the registry of every game, in the order `herald games` lists them.
+var All = adjudicator.NewRegistry(
+	raubritter.Game,
+)

@@ -1,0 +1,241 @@
+package raubritter
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// symbols returns one lower-case letter per player for the board: the
+// initial of each name when the initials differ, else a, b, c, d in seating
+// order. Letters, so that the top knight can be shown in capitals.
+func (s *State) symbols() []byte {
+	out := make([]byte, len(s.names))
+	seen := map[byte]bool{}
+	for i, n := range s.names {
+		r := unicode.ToLower(rune(n[0]))
+		if r < 'a' || r > 'z' || seen[byte(r)] {
+			for j := range out {
+				out[j] = byte('a' + j)
+			}
+			return out
+		}
+		out[i] = byte(r)
+		seen[out[i]] = true
+	}
+	return out
+}
+
+var terrainCode = [...]byte{'P', 'F', 'M', 'L'}
+var buildingCode = [...]string{"", "c", "v", "t"}
+
+// window returns the rows and columns to draw: the laid tiles and one more
+// square around them, where the area limit still allows a tile.
+func (s *State) window() (r0, r1, c0, c1 int) {
+	r0, r1, c0, c1, ok := s.bbox()
+	if !ok {
+		lay := s.layoutSquares()
+		first, last := lay[0], lay[len(lay)-1]
+		return first.Row, last.Row, first.Col, last.Col
+	}
+	grow := func(lo, hi, size int) (int, int) {
+		nlo := max(lo-1, hi-s.limit+1, 0)
+		nhi := min(hi+1, lo+s.limit-1, size-1)
+		return nlo, nhi
+	}
+	r0, r1 = grow(r0, r1, s.h)
+	c0, c1 = grow(c0, c1, s.w)
+	return r0, r1, c0, c1
+}
+
+// Text renders the board in at most 72 columns: each tile as two lines,
+// terrain and building on the first, the knights on the second from bottom
+// to top with the top knight in capitals; '.' marks where a tile may go.
+// With a player name it adds that player's hand and the next letter of
+// their stack.
+func (s *State) Text(as string) string {
+	var b strings.Builder
+	sym := s.symbols()
+	r0, r1, c0, c1 := s.window()
+	spots := map[Square]bool{}
+	if s.phase == phasePlay {
+		for _, q := range s.spots() {
+			spots[q] = true
+		}
+	}
+	b.WriteString("    ")
+	for c := c0; c <= c1; c++ {
+		fmt.Fprintf(&b, "   %c  ", 'a'+c)
+	}
+	b.WriteString("\n")
+	sep := "    " + strings.Repeat("+-----", c1-c0+1) + "+\n"
+	b.WriteString(sep)
+	for r := r0; r <= r1; r++ {
+		top, bottom := fmt.Sprintf("%3d ", r+1), "    "
+		for c := c0; c <= c1; c++ {
+			q := Square{r, c}
+			cell := s.at(q)
+			t, k := "", ""
+			switch {
+			case cell.placed:
+				t = string(terrainCode[cell.kind.Terrain]) + " " + buildingCode[cell.kind.Building]
+				for i := 0; i < int(cell.n); i++ {
+					ch := sym[cell.k[i]]
+					if i == int(cell.n)-1 {
+						ch = byte(unicode.ToUpper(rune(ch)))
+					}
+					k += string(ch)
+				}
+			case spots[q]:
+				t = "  ."
+			}
+			if s.pending == r*s.w+c {
+				k += "*"
+			}
+			top += fmt.Sprintf("| %-4s", t)
+			bottom += fmt.Sprintf("| %-4s", k)
+		}
+		b.WriteString(top + "|\n" + bottom + "|\n" + sep)
+	}
+	s.writeStatus(&b, sym, as)
+	return b.String()
+}
+
+func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
+	br0, br1, bc0, bc1, ok := s.bbox()
+	if ok {
+		w, h := bc1-bc0+1, br1-br0+1
+		fmt.Fprintf(b, "area %dx%d of at most %dx%d", w, h, s.limit, s.limit)
+		var fixed []string
+		if w == s.limit {
+			fixed = append(fixed, fmt.Sprintf("columns %c-%c", 'a'+bc0, 'a'+bc1))
+		}
+		if h == s.limit {
+			fixed = append(fixed, fmt.Sprintf("rows %d-%d", br0+1, br1+1))
+		}
+		if len(fixed) > 0 {
+			fmt.Fprintf(b, "; final: %s", strings.Join(fixed, ", "))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("P plain  F forest  M mountains  L lake; c castle 1, v village 2, t town 3\n")
+	b.WriteString("knights bottom to top, the top one in capitals; . a free square; * castle awaiting knights\n")
+	scores := s.Scores()
+	for i, n := range s.names {
+		p := s.players[i]
+		fmt.Fprintf(b, "%c %-12s %2d points, %2d knights left, %2d tiles left\n",
+			sym[i], n, scores[i], p.knights, len(p.hand)+len(p.stack)+len(p.layout))
+	}
+	switch s.phase {
+	case phaseSetup:
+		fmt.Fprintf(b, "setup: waiting for %s to keep an A tile\n", strings.Join(s.ToMove(), ", "))
+	case phasePlay:
+		who := s.names[s.turn]
+		switch {
+		case s.pending >= 0:
+			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or go on\n", who, s.placed, s.square(s.pending))
+		case s.placed > 0:
+			fmt.Fprintf(b, "to move: %s, %d tile(s) laid; lay another or end\n", who, s.placed)
+		default:
+			fmt.Fprintf(b, "to move: %s, lay 1 to 3 tiles\n", who)
+		}
+	default:
+		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
+	}
+	if i := s.index(as); i >= 0 {
+		p := s.players[i]
+		fmt.Fprintf(b, "%s's hand: %s\n", as, handString(p.hand))
+		if len(p.stack) > 0 {
+			fmt.Fprintf(b, "%s's stack: %d tiles, next letter %c\n", as, len(p.stack), p.stack[0].Letter)
+		} else {
+			fmt.Fprintf(b, "%s's stack: empty\n", as)
+		}
+		if s.phase == phaseSetup && p.kept {
+			fmt.Fprintf(b, "%s's start-layout tiles: %s\n", as, handString(p.layout))
+		}
+	}
+}
+
+type squareView struct {
+	Tile    string   `json:"tile"`
+	Knights []string `json:"knights"`
+	Top     string   `json:"top,omitempty"`
+}
+
+type areaView struct {
+	Limit   int    `json:"limit"`
+	Columns string `json:"columns,omitempty"` // span of the laid tiles: "e-h"
+	Rows    string `json:"rows,omitempty"`    // "5-7"
+}
+
+type boardView struct {
+	Phase   string                `json:"phase"`
+	Squares map[string]squareView `json:"squares"`
+	Knights map[string]int        `json:"knights"`
+	Tiles   map[string]int        `json:"tiles"`
+	Area    areaView              `json:"area"`
+	Placed  int                   `json:"placed"`
+	Castle  string                `json:"castle,omitempty"`
+}
+
+// Board returns the public board for JSON; see the package doc.
+func (s *State) Board() any {
+	v := boardView{
+		Phase:   phaseNames[s.phase],
+		Squares: map[string]squareView{},
+		Knights: map[string]int{},
+		Tiles:   map[string]int{},
+		Area:    areaView{Limit: s.limit},
+		Placed:  s.placed,
+	}
+	for i := range s.cells {
+		c := &s.cells[i]
+		if !c.placed {
+			continue
+		}
+		sv := squareView{Tile: c.kind.String(), Knights: []string{}}
+		for j := 0; j < int(c.n); j++ {
+			sv.Knights = append(sv.Knights, s.names[c.k[j]])
+		}
+		if t := c.top(); t >= 0 {
+			sv.Top = s.names[t]
+		}
+		v.Squares[s.square(i).String()] = sv
+	}
+	for i, n := range s.names {
+		p := s.players[i]
+		v.Knights[n] = p.knights
+		v.Tiles[n] = len(p.hand) + len(p.stack) + len(p.layout)
+	}
+	if r0, r1, c0, c1, ok := s.bbox(); ok {
+		v.Area.Columns = fmt.Sprintf("%c-%c", 'a'+c0, 'a'+c1)
+		v.Area.Rows = fmt.Sprintf("%d-%d", r0+1, r1+1)
+	}
+	if s.pending >= 0 {
+		v.Castle = s.square(s.pending).String()
+	}
+	return v
+}
+
+type privateView struct {
+	Hand  []string `json:"hand"`
+	Stack int      `json:"stack"`
+	Next  string   `json:"next,omitempty"`
+}
+
+// Private returns player's hand, stack size and next letter for JSON.
+func (s *State) Private(player string) any {
+	i := s.index(player)
+	if i < 0 {
+		return nil
+	}
+	p := s.players[i]
+	v := privateView{Hand: []string{}, Stack: len(p.stack)}
+	for _, k := range p.hand {
+		v.Hand = append(v.Hand, k.String())
+	}
+	if len(p.stack) > 0 {
+		v.Next = string(p.stack[0].Letter)
+	}
+	return v
+}

@@ -1,0 +1,411 @@
+package raubritter
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+// keepChoices returns the A tiles player p may keep beside the castle.
+func (s *State) keepChoices(p *player) []Kind {
+	c := slices.IndexFunc(p.hand, func(k Kind) bool { return k.Building == Castle })
+	var out []Kind
+	for i, k := range p.hand {
+		if i != c && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Apply checks m against the rules and plays it.
+func (s *State) Apply(player string, m adjudicator.Move) error {
+	p := s.index(player)
+	if err := adjudicator.CanAct(s, player); err != nil {
+		return err
+	}
+	var err *adjudicator.RuleError
+	switch m := m.(type) {
+	case Keep:
+		if s.phase != phaseSetup {
+			return adjudicator.Rulef("not-setup", ruleKeep, "keep is a setup step; the setup is over",
+				"garder est une étape de la mise en place, qui est terminée").At(m.pos)
+		}
+		if err = s.keep(p, m.Kind); err != nil {
+			return err.At(m.pos)
+		}
+	case Place:
+		if err = s.checkPlace(p, m); err != nil {
+			return err
+		}
+		s.place(p, m)
+	case Knights:
+		if err = s.checkKnights(p, m); err != nil {
+			return err
+		}
+		s.knights(p, m)
+	case End:
+		if s.phase == phaseSetup {
+			return adjudicator.Rulef("in-setup", ruleKeep, "the game is in its setup: keep one of your A tiles first",
+				"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A")
+		}
+		if s.placed == 0 {
+			return adjudicator.Rulef("first-tile", ruleThree, "lay at least one tile before ending your turn: the first is mandatory",
+				"posez au moins une plaquette avant de finir votre tour : la première est obligatoire")
+		}
+		s.endTurn()
+	default:
+		return fmt.Errorf("raubritter: unknown move type %T", m)
+	}
+	return nil
+}
+
+func (s *State) checkKeep(p int, k Kind) *adjudicator.RuleError {
+	pl := s.players[p]
+	if pl.kept {
+		return adjudicator.Rulef("kept", ruleKeep, "you already kept your A tile", "vous avez déjà gardé votre plaquette A")
+	}
+	choices := s.keepChoices(pl)
+	if !slices.Contains(choices, k) {
+		names := make([]string, len(choices))
+		for i, c := range choices {
+			names[i] = c.String()
+		}
+		if k.Building == Castle && !slices.Contains(choices, k) {
+			return adjudicator.Rulef("keep-castle", ruleKeep, "your castle stays in your hand anyway; name the other A tile you keep: %s",
+				"votre château reste en main de toute façon ; nommez l'autre plaquette A gardée : %s", strings.Join(names, ", "))
+		}
+		return adjudicator.Rulef("keep-missing", ruleKeep, "you have no %s among your A tiles; choose one of: %s",
+			"vous n'avez pas de %s parmi vos plaquettes A ; choisissez parmi : %s", k, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// keep keeps the castle and k; the other two A tiles go aside for the start
+// layout, which is laid once every player has chosen.
+func (s *State) keep(p int, k Kind) *adjudicator.RuleError {
+	if err := s.checkKeep(p, k); err != nil {
+		return err
+	}
+	pl := s.players[p]
+	c := slices.IndexFunc(pl.hand, func(x Kind) bool { return x.Building == Castle })
+	castle := pl.hand[c]
+	rest := slices.Delete(slices.Clone(pl.hand), c, c+1)
+	i := slices.Index(rest, k)
+	rest = slices.Delete(rest, i, i+1)
+	pl.hand = []Kind{castle, k}
+	pl.layout = rest
+	pl.kept = true
+	for _, q := range s.players {
+		if !q.kept {
+			return nil
+		}
+	}
+	// Everyone has chosen: the layout is turned face up and play begins
+	// with the first player listed (RB-3).
+	for _, q := range s.players {
+		for j, sq := range q.slots {
+			c := s.at(sq)
+			c.placed, c.kind = true, q.layout[j]
+		}
+		q.slots, q.layout = nil, nil
+	}
+	s.phase = phasePlay
+	s.turn = 0
+	return nil
+}
+
+func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
+	pl := s.players[p]
+	if s.phase == phaseSetup {
+		return adjudicator.Rulef("in-setup", ruleKeep, "the game is in its setup: keep one of your A tiles first",
+			"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A").At(m.pos)
+	}
+	if s.placed >= 3 {
+		return adjudicator.Rulef("three-tiles", ruleThree, "you have laid 3 tiles this turn, the most allowed",
+			"vous avez posé 3 plaquettes ce tour-ci, le maximum").At(m.pos)
+	}
+	if !slices.Contains(pl.hand, m.Kind) {
+		what := m.Kind.String()
+		if m.partial {
+			what = "tile with a " + m.Kind.Building.String()
+		}
+		return adjudicator.Rulef("not-in-hand", ruleHand, "you have no %s in your hand (your hand: %s)",
+			"vous n'avez pas de %s en main (votre main : %s)", what, handString(pl.hand)).At(m.pos)
+	}
+	c := s.at(m.Square)
+	if c == nil {
+		return adjudicator.Rulef("off-frame", ruleArea, "%s is off the board: with %d players the area never exceeds %dx%d tiles, so squares run from a1 to %s",
+			"%s est hors du plateau : à %d joueurs la surface ne dépasse jamais %dx%d plaquettes, les cases vont de a1 à %s",
+			m.Square, len(s.names), s.limit, s.limit, Square{s.h - 1, s.w - 1}).At(m.sqPos)
+	}
+	if c.placed {
+		return adjudicator.Rulef("occupied", ruleEdge, "%s already holds a %s tile", "%s porte déjà une plaquette %s",
+			m.Square, c.kind).At(m.sqPos)
+	}
+	if !s.touches(m.Square) {
+		return adjudicator.Rulef("not-adjacent", ruleDiagonal, "%s does not touch the table edge to edge; a tile must share at least one side with a laid tile (a corner is not enough)",
+			"%s ne touche pas la table bord à bord ; une plaquette doit partager au moins un côté avec une plaquette posée (un coin ne suffit pas)",
+			m.Square).At(m.sqPos)
+	}
+	r0, r1, c0, c1, _ := s.bbox()
+	r0, r1 = min(r0, m.Square.Row), max(r1, m.Square.Row)
+	c0, c1 = min(c0, m.Square.Col), max(c1, m.Square.Col)
+	if w, h := c1-c0+1, r1-r0+1; w > s.limit || h > s.limit {
+		return adjudicator.Rulef("area", ruleArea, "a tile on %s would make the area %dx%d tiles; with %d players it may not exceed %dx%d",
+			"une plaquette en %s porterait la surface à %dx%d plaquettes ; à %d joueurs elle ne peut dépasser %dx%d",
+			m.Square, w, h, len(s.names), s.limit, s.limit).At(m.sqPos)
+	}
+	return nil
+}
+
+func handString(h []Kind) string {
+	if len(h) == 0 {
+		return "empty"
+	}
+	names := make([]string, len(h))
+	for i, k := range h {
+		names[i] = k.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// touches reports whether q shares a side with a laid tile.
+func (s *State) touches(q Square) bool {
+	for _, d := range []Direction{North, South, East, West} {
+		dr, dc := d.delta()
+		if c := s.at(Square{q.Row + dr, q.Col + dc}); c != nil && c.placed {
+			return true
+		}
+	}
+	return false
+}
+
+// place lays the tile, draws the top of the stack (raubritter-fr-scan.txt:96),
+// and opens the castle for knights when the player has any left (:186).
+func (s *State) place(p int, m Place) {
+	pl := s.players[p]
+	s.pending = -1 // a castle left waiting gets no knights (RB-4)
+	i := slices.Index(pl.hand, m.Kind)
+	pl.hand = slices.Delete(pl.hand, i, i+1)
+	c := s.at(m.Square)
+	c.placed, c.kind = true, m.Kind
+	if len(pl.stack) > 0 {
+		pl.hand = append(pl.hand, pl.stack[0].Kind)
+		pl.stack = pl.stack[1:]
+	}
+	s.placed++
+	if m.Kind.Building == Castle && pl.knights > 0 {
+		s.pending = m.Square.Row*s.w + m.Square.Col
+	}
+	s.maybeEndTurn()
+}
+
+// march returns the squares a stack of len(counts) tiles covers from the
+// castle in direction d.
+func (s *State) march(from Square, d Direction, n int) []Square {
+	dr, dc := d.delta()
+	out := make([]Square, n)
+	for i := range out {
+		out[i] = Square{from.Row + i*dr, from.Col + i*dc}
+	}
+	return out
+}
+
+func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
+	pl := s.players[p]
+	// pos points an error at the i-th count of the step.
+	pos := func(i int) func(*adjudicator.RuleError) *adjudicator.RuleError {
+		return func(err *adjudicator.RuleError) *adjudicator.RuleError {
+			if i < len(m.pos) {
+				return err.At(m.pos[i])
+			}
+			return err
+		}
+	}
+	if s.pending < 0 {
+		return pos(0)(adjudicator.Rulef("no-castle", ruleOnce, "no castle is waiting for knights: knights go only on the castle you have just laid, at once",
+			"aucun château n'attend de chevaliers : ils ne se posent que sur le château que vous venez de poser, immédiatement"))
+	}
+	total := m.Total()
+	if total == 0 {
+		if len(m.Counts) > 1 {
+			return pos(1)(adjudicator.Rulef("leave", ruleLeave, "marching knights must leave at least one knight on every tile they pass",
+				"des chevaliers en marche laissent au moins un chevalier sur chaque plaquette"))
+		}
+		return nil
+	}
+	if total > 5 {
+		return pos(0)(adjudicator.Rulef("five", ruleFive, "a castle takes at most 5 knights, not %d", "un château reçoit au plus 5 chevaliers, pas %d", total))
+	}
+	if total > pl.knights {
+		return pos(0)(adjudicator.Rulef("supply", ruleNoKnights, "you have only %d knights left, not %d", "il ne vous reste que %d chevaliers, pas %d", pl.knights, total))
+	}
+	castle := s.square(s.pending)
+	for i, q := range s.march(castle, m.Dir, len(m.Counts)) {
+		c := s.at(q)
+		if c == nil || !c.placed {
+			return pos(i)(adjudicator.Rulef("gap", ruleGap, "knights cannot reach %s: there is no tile there, and knights never cross a gap",
+				"les chevaliers ne peuvent atteindre %s : il n'y a pas de plaquette, et ils ne franchissent jamais un vide", q))
+		}
+		need, ok := c.kind.Terrain.Stay()
+		if !ok {
+			return pos(i)(adjudicator.Rulef("lake", ruleLake, "knights cannot enter the lake on %s", "les chevaliers ne peuvent entrer sur le lac en %s", q))
+		}
+		if c.n >= 4 {
+			return pos(i)(adjudicator.Rulef("full", ruleFour, "%s already holds 4 knights: a full tile cannot be entered",
+				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q))
+		}
+		if int(c.n)+m.Counts[i] > 4 {
+			return pos(i)(adjudicator.Rulef("four", ruleFour, "%s holds %d knights; %d more would make more than 4",
+				"%s porte %d chevaliers ; %d de plus dépasseraient 4", q, c.n, m.Counts[i]))
+		}
+		if m.Counts[i] < need {
+			rule := ruleLeave
+			if need > 1 && i > 0 {
+				rule = ruleEnough
+			}
+			return pos(i)(adjudicator.Rulef("leave", rule, "at least %d knights must stay on the %s at %s, not %d",
+				"au moins %d chevaliers doivent rester sur la plaquette %s en %s, pas %d", need, c.kind, q, m.Counts[i]))
+		}
+	}
+	return nil
+}
+
+func (s *State) knights(p int, m Knights) {
+	pl := s.players[p]
+	castle := s.square(s.pending)
+	for i, q := range s.march(castle, m.Dir, len(m.Counts)) {
+		c := s.at(q)
+		for range m.Counts[i] {
+			c.k[c.n] = uint8(p)
+			c.n++
+		}
+	}
+	pl.knights -= m.Total()
+	s.pending = -1
+	s.maybeEndTurn()
+}
+
+// maybeEndTurn ends the turn when the player has nothing left to decide:
+// three tiles laid, or an empty hand, and no castle waiting for knights.
+func (s *State) maybeEndTurn() {
+	if s.pending < 0 && (s.placed == 3 || len(s.players[s.turn].hand) == 0) {
+		s.endTurn()
+	}
+}
+
+// endTurn passes the turn clockwise to the next player with a tile in hand;
+// when no one has one, every tile is laid and the game is over
+// (raubritter-fr-scan.txt:227-231).
+func (s *State) endTurn() {
+	s.pending = -1
+	s.placed = 0
+	for i := 1; i <= len(s.players); i++ {
+		next := (s.turn + i) % len(s.players)
+		if len(s.players[next].hand) > 0 {
+			s.turn = next
+			return
+		}
+	}
+	s.phase = phaseOver
+}
+
+// Legal returns every step player may take now, in a stable order: keeps,
+// then knights, then tiles by hand order and square, then end.
+func (s *State) Legal(player string) []adjudicator.Move {
+	p := s.index(player)
+	if p < 0 || adjudicator.CanAct(s, player) != nil {
+		return nil
+	}
+	pl := s.players[p]
+	var out []adjudicator.Move
+	if s.phase == phaseSetup {
+		for _, k := range s.keepChoices(pl) {
+			out = append(out, Keep{Kind: k})
+		}
+		return out
+	}
+	if s.pending >= 0 {
+		out = append(out, s.legalKnights(p)...)
+	}
+	if s.placed < 3 {
+		var kinds []Kind
+		for _, k := range pl.hand {
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+		spots := s.spots()
+		for _, k := range kinds {
+			for _, q := range spots {
+				out = append(out, Place{Kind: k, Square: q})
+			}
+		}
+	}
+	if s.placed > 0 {
+		out = append(out, End{})
+	}
+	return out
+}
+
+// spots returns the empty squares a tile may be laid on, row by row.
+func (s *State) spots() []Square {
+	r0, r1, c0, c1, _ := s.bbox()
+	var out []Square
+	for i := range s.cells {
+		if s.cells[i].placed {
+			continue
+		}
+		q := s.square(i)
+		if !s.touches(q) {
+			continue
+		}
+		if max(r1, q.Row)-min(r0, q.Row)+1 > s.limit || max(c1, q.Col)-min(c0, q.Col)+1 > s.limit {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// legalKnights lists every way to put knights on the waiting castle:
+// none, all staying, then each march by direction.
+func (s *State) legalKnights(p int) []adjudicator.Move {
+	most := min(5, s.players[p].knights)
+	out := []adjudicator.Move{Knights{Counts: []int{0}}}
+	castle := s.square(s.pending)
+	for _, d := range []Direction{North, South, East, West} {
+		var walk func(q Square, left int, counts []int)
+		walk = func(q Square, left int, counts []int) {
+			c := s.at(q)
+			if c == nil || !c.placed {
+				return
+			}
+			need, ok := c.kind.Terrain.Stay()
+			if !ok || c.n >= 4 {
+				return
+			}
+			room := 4 - int(c.n)
+			for k := need; k <= min(left, room); k++ {
+				cs := append(slices.Clone(counts), k)
+				if k == left {
+					// Everyone placed: a complete move. All-stay moves are
+					// listed once, without a direction.
+					if len(cs) > 1 || d == North {
+						out = append(out, Knights{Dir: d, Counts: cs, dirSet: len(cs) > 1})
+					}
+					continue
+				}
+				dr, dc := d.delta()
+				walk(Square{q.Row + dr, q.Col + dc}, left-k, cs)
+			}
+		}
+		for n := 1; n <= most; n++ {
+			walk(castle, n, nil)
+		}
+	}
+	return out
+}

@@ -1,0 +1,153 @@
+package notation
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Lang is the language a player writes in. Messages to the player are given
+// in the same language; English is the default.
+type Lang int
+
+// The languages herald speaks.
+const (
+	English Lang = iota
+	French
+)
+
+// String returns "en" or "fr".
+func (l Lang) String() string {
+	if l == French {
+		return "fr"
+	}
+	return "en"
+}
+
+// Error is a notation error: the input could not be understood. It carries
+// where the fault is, what was wrong (in English and in French), the words
+// that would fit there, and the input line for a caret rendering.
+type Error struct {
+	File      string   // optional: the file the input came from
+	Pos       Pos      // of the fault
+	Msg       string   // lower-case English sentence, without position
+	MsgFR     string   // the same in French; empty means use Msg
+	Suggest   []string // "did you mean" candidates, best first
+	Example   string   // optional: a correct example of what fits here
+	ExampleFR string   // the example in French notation; empty means use Example
+	Source    string   // the input line, for the caret
+}
+
+var _ error = (*Error)(nil)
+
+// Error returns the one-line form, for logs: "file:2:9: msg; did you mean "x"?".
+func (e *Error) Error() string { return e.Localize(English) }
+
+// Localize returns the one-line form in the given language.
+func (e *Error) Localize(lang Lang) string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Pos.IsValid() {
+		b.WriteString(e.Pos.String())
+		b.WriteString(": ")
+	}
+	msg := e.Msg
+	if lang == French && e.MsgFR != "" {
+		msg = e.MsgFR
+	}
+	b.WriteString(msg)
+	if len(e.Suggest) > 0 {
+		if lang == French {
+			b.WriteString(" ; vouliez-vous dire ")
+		} else {
+			b.WriteString("; did you mean ")
+		}
+		b.WriteString(quoteList(e.Suggest, lang))
+		b.WriteString("?")
+	}
+	return b.String()
+}
+
+// Pretty returns the form for people: the one-line message, then the input
+// line quoted with a caret under the fault, then the example if any.
+func (e *Error) Pretty(lang Lang) string {
+	var b strings.Builder
+	b.WriteString(e.Localize(lang))
+	b.WriteByte('\n')
+	if e.Source != "" && e.Pos.IsValid() {
+		src := strings.ReplaceAll(e.Source, "\t", " ")
+		fmt.Fprintf(&b, "  %s\n", src)
+		col := e.Pos.Col
+		if n := utf8.RuneCountInString(src) + 1; col > n {
+			col = n
+		}
+		fmt.Fprintf(&b, "  %s^\n", strings.Repeat(" ", col-1))
+	}
+	if e.Example != "" {
+		if lang == French {
+			ex := e.Example
+			if e.ExampleFR != "" {
+				ex = e.ExampleFR
+			}
+			fmt.Fprintf(&b, "  par exemple : %s\n", ex)
+		} else {
+			fmt.Fprintf(&b, "  for example: %s\n", e.Example)
+		}
+	}
+	return b.String()
+}
+
+func quoteList(words []string, lang Lang) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		if lang == French {
+			q[i] = "« " + w + " »"
+		} else {
+			q[i] = fmt.Sprintf("%q", w)
+		}
+	}
+	or := " or "
+	if lang == French {
+		or = " ou "
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + or + q[len(q)-1]
+}
+
+// ErrorList is a list of notation errors, one per faulty line, in input order.
+type ErrorList []*Error
+
+// Error returns the errors one per line.
+func (l ErrorList) Error() string { return l.Localize(English) }
+
+// Localize returns the one-line forms, one per line, in the given language.
+func (l ErrorList) Localize(lang Lang) string {
+	s := make([]string, len(l))
+	for i, e := range l {
+		s[i] = e.Localize(lang)
+	}
+	return strings.Join(s, "\n")
+}
+
+// Pretty returns every error in its form for people.
+func (l ErrorList) Pretty(lang Lang) string {
+	var b strings.Builder
+	for _, e := range l {
+		b.WriteString(e.Pretty(lang))
+	}
+	return b.String()
+}
+
+// Err returns nil for an empty list and the list otherwise, so that a
+// function returning error never returns a non-nil empty list.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,206 @@
+// Package notation is herald's toolkit for reading the short text notation
+// players write their moves in, in a mail body or a YAML turn file.
+//
+// It is game-agnostic. It splits a submission into steps (one per line or
+// separated by ';', comments after '#'), cuts each step into tokens that know
+// their line and column, matches keywords in English and French regardless of
+// case and accents, suggests the nearest keyword for a misspelt word, and
+// reports errors the way a player can act on them:
+//
+//	2:9: unknown terrain "fôret"; did you mean "forest"?
+//	  plain fôret e5
+//	        ^
+//
+// Each game builds its own grammar on top of it with a [Scanner] and one or
+// more [Vocabulary] values; see games/raubritter for an example. The package
+// also reads YAML turn files ([ParseTurnFile]).
+package notation
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Pos is a position in a player's input: 1-based line and column, where the
+// column counts characters (runes), not bytes, because that is what a player
+// counts in their mail client.
+type Pos struct {
+	Line, Col int
+}
+
+// IsValid reports whether p is a real position.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String returns "line:col", or "-" for an invalid position.
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%d:%d", p.Line, p.Col)
+}
+
+// Kind is the kind of a token.
+type Kind int
+
+// The token kinds.
+const (
+	Word   Kind = iota // letters and digits, starting with a letter or mixing both: "forest", "e5", "château"
+	Number             // digits only: "3"
+	Punct              // one punctuation character: ",", ":", "/", "-", "(", ")"
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Word:
+		return "word"
+	case Number:
+		return "number"
+	default:
+		return "punctuation"
+	}
+}
+
+// Token is one lexical unit of a step.
+type Token struct {
+	Kind Kind
+	Text string // as written
+	Pos  Pos    // of its first character
+}
+
+// End returns the position just after the token.
+func (t Token) End() Pos {
+	return Pos{t.Pos.Line, t.Pos.Col + utf8.RuneCountInString(t.Text)}
+}
+
+// Step is one atomic step of a submission, as the player wrote it.
+type Step struct {
+	Text   string  // the step's text, trimmed, without comment
+	Pos    Pos     // of its first character
+	Tokens []Token // never empty
+	Source string  // the whole input line the step is on, for carets
+	Lang   Lang    // the language of the keywords read so far; set by Scanner
+}
+
+// Split cuts src into steps: one per line, or several on a line separated by
+// ';'. Text after '#' to the end of the line is a comment. Blank steps are
+// dropped. Every line that holds a character the notation does not use gets
+// an error; Split reports all of them and returns the steps it could read.
+func Split(src string) ([]*Step, ErrorList) {
+	var steps []*Step
+	var errs ErrorList
+	src = strings.TrimPrefix(src, "\ufeff")
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	for i, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		lineNo := i + 1
+		var cur *Step
+		flush := func() {
+			if cur != nil && len(cur.Tokens) > 0 {
+				first, last := cur.Tokens[0], cur.Tokens[len(cur.Tokens)-1]
+				cur.Pos = first.Pos
+				cur.Text = sliceCols(line, first.Pos.Col, last.End().Col)
+				steps = append(steps, cur)
+			}
+			cur = nil
+		}
+		runes := []rune(line)
+		lineErr := false
+		for j := 0; j < len(runes); {
+			r := runes[j]
+			col := j + 1
+			switch {
+			case r == '#':
+				j = len(runes)
+				continue
+			case r == ';':
+				flush()
+				j++
+				continue
+			case unicode.IsSpace(r):
+				j++
+				continue
+			}
+			if cur == nil {
+				cur = &Step{Source: line}
+			}
+			switch {
+			case isWordRune(r):
+				k := j
+				for k < len(runes) && (isWordRune(runes[k]) || isJoiner(runes, k)) {
+					k++
+				}
+				text := string(runes[j:k])
+				kind := Word
+				if isDigits(text) {
+					kind = Number
+				}
+				cur.Tokens = append(cur.Tokens, Token{Kind: kind, Text: text, Pos: Pos{lineNo, col}})
+				j = k
+			case strings.ContainsRune(punctuation, r):
+				cur.Tokens = append(cur.Tokens, Token{Kind: Punct, Text: string(r), Pos: Pos{lineNo, col}})
+				j++
+			default:
+				if !lineErr {
+					errs = append(errs, &Error{
+						Pos:    Pos{lineNo, col},
+						Msg:    fmt.Sprintf("unexpected character %q", r),
+						MsgFR:  fmt.Sprintf("caractère inattendu %q", r),
+						Source: line,
+					})
+					lineErr = true
+				}
+				j++
+			}
+		}
+		flush()
+	}
+	return steps, errs
+}
+
+// punctuation lists the punctuation characters a step may hold.
+const punctuation = ",:/-()+*.='\"«»"
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// isJoiner reports whether runes[k] is a hyphen, apostrophe or dot joining two
+// word characters, as in "chateau-fort", "aujourd'hui" or "alice@x.org".
+func isJoiner(runes []rune, k int) bool {
+	if k == 0 || k+1 >= len(runes) {
+		return false
+	}
+	switch runes[k] {
+	case '-', '\'', '’':
+		// Only between letters, so that "1-2-1" stays three numbers.
+		return unicode.IsLetter(runes[k-1]) && unicode.IsLetter(runes[k+1])
+	case '.', '@', '_', '+':
+		return isWordRune(runes[k-1]) && isWordRune(runes[k+1])
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// sliceCols returns the runes of line from column from up to, not including,
+// column to (both 1-based).
+func sliceCols(line string, from, to int) string {
+	runes := []rune(line)
+	if from < 1 {
+		from = 1
+	}
+	if to-1 > len(runes) {
+		to = len(runes) + 1
+	}
+	if from > to {
+		return ""
+	}
+	return string(runes[from-1 : to-1])
+}

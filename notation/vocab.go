@@ -1,0 +1,192 @@
+package notation
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Fold returns s in the form keywords are compared in: lower case, accents
+// removed, ligatures spelt out, typographic apostrophes made plain. So
+// "Forêt", "FORET" and "forét" all fold to "foret", and "Cœur" to "coeur".
+func Fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		if rep, ok := foldTable[r]; ok {
+			b.WriteString(rep)
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+var foldTable = map[rune]string{
+	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'ä': "a", 'å': "a",
+	'ç': "c",
+	'è': "e", 'é': "e", 'ê': "e", 'ë': "e",
+	'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
+	'ñ': "n",
+	'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o",
+	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u",
+	'ý': "y", 'ÿ': "y",
+	'œ': "oe", 'æ': "ae", 'ß': "ss",
+	'’': "'", 'ʼ': "'",
+}
+
+// Term is one keyword of a grammar: a canonical name, which is what herald
+// prints, and the spellings accepted for it in each language.
+type Term struct {
+	Name string   // canonical English spelling, printed by herald
+	EN   []string // other English spellings
+	FR   []string // French spellings (with accents; accents are optional when reading)
+}
+
+// Vocabulary is the set of keywords that fit at one point of a grammar, for
+// example the terrains, or the step verbs.
+type Vocabulary []Term
+
+// Lookup finds word among the terms, ignoring case and accents. It returns
+// the term's canonical name and the language the word belongs to: French
+// when it is only a French spelling, English otherwise (a word both
+// languages share, like "village", reads as English and does not change the
+// language of the step).
+func (v Vocabulary) Lookup(word string) (name string, lang Lang, ok bool) {
+	f := Fold(word)
+	for _, t := range v {
+		if Fold(t.Name) == f {
+			return t.Name, English, true
+		}
+		for _, s := range t.EN {
+			if Fold(s) == f {
+				return t.Name, English, true
+			}
+		}
+	}
+	for _, t := range v {
+		for _, s := range t.FR {
+			if Fold(s) == f {
+				return t.Name, French, true
+			}
+		}
+	}
+	return "", English, false
+}
+
+// Names returns the canonical names of the terms, in order.
+func (v Vocabulary) Names() []string {
+	names := make([]string, len(v))
+	for i, t := range v {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Spellings returns the spellings of the terms in lang: the canonical name
+// and English spellings for English, the French spellings (the canonical name
+// if a term has none) for French.
+func (v Vocabulary) Spellings(lang Lang) []string {
+	var out []string
+	for _, t := range v {
+		if lang == French && len(t.FR) > 0 {
+			out = append(out, t.FR[0])
+			continue
+		}
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// Suggest returns the spellings closest to word by edit distance (after
+// folding), best first, at most three, in the language given when a
+// spelling in that language is as close as any other. A word too far from
+// every spelling (more than a third of its length, at least 1, at most 3
+// edits) gets no suggestion.
+func (v Vocabulary) Suggest(word string, lang Lang) []string {
+	f := Fold(word)
+	limit := len([]rune(f)) / 3
+	if limit < 1 {
+		limit = 1
+	}
+	if limit > 3 {
+		limit = 3
+	}
+	type cand struct {
+		text string
+		dist int
+		pref int // 0 in the player's language, 1 otherwise
+		ord  int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	add := func(text string, l Lang, ord int) {
+		d := Distance(f, Fold(text))
+		if d > limit || seen[text] {
+			return
+		}
+		seen[text] = true
+		p := 1
+		if l == lang {
+			p = 0
+		}
+		cands = append(cands, cand{text, d, p, ord})
+	}
+	ord := 0
+	for _, t := range v {
+		add(t.Name, English, ord)
+		ord++
+		for _, s := range t.EN {
+			add(s, English, ord)
+			ord++
+		}
+		for _, s := range t.FR {
+			add(s, French, ord)
+			ord++
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].dist != cands[j].dist {
+			return cands[i].dist < cands[j].dist
+		}
+		if cands[i].pref != cands[j].pref {
+			return cands[i].pref < cands[j].pref
+		}
+		return cands[i].ord < cands[j].ord
+	})
+	var out []string
+	for _, c := range cands {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, c.text)
+	}
+	return out
+}
+
+// Distance returns the Levenshtein edit distance between a and b, counting
+// runes, where swapping two adjacent runes counts as one edit.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
