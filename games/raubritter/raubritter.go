@@ -126,7 +126,6 @@ const (
 	ruleOnce      = "raubritter-fr-scan.txt:177"
 	ruleArea      = "raubritter-fr-scan.txt:212"
 	ruleHand      = "RULINGS.md RB-5"
-	ruleSetup     = "RULINGS.md RB-2"
 	ruleNoKnights = "raubritter-fr-scan.txt:186"
 )
 
