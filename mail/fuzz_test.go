@@ -1,0 +1,95 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzExtract runs Extract on arbitrary input, seeded with every testdata
+// mail (and the regression inputs in testdata/fuzz/FuzzExtract). It must not
+// panic, must fail only with an *ExtractError, and every message it accepts
+// must satisfy checkMessage.
+func FuzzExtract(f *testing.F) {
+	files, err := filepath.Glob("testdata/*.eml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Extract(bytes.NewReader(data), nil)
+		if err != nil {
+			var xe *ExtractError
+			if !errors.As(err, &xe) {
+				t.Fatalf("Extract error = %v (%T), want an *ExtractError", err, err)
+			}
+			if m != nil && (m.Body != "" || m.Lines != nil || m.Attachments != nil) {
+				t.Fatalf("Extract error = %v with a body or attachments: %+v", err, m)
+			}
+			return
+		}
+		checkMessage(t, m)
+		again, err := Extract(bytes.NewReader(data), nil)
+		if err != nil || !reflect.DeepEqual(m, again) {
+			t.Fatalf("Extract is not deterministic: %+v, then %+v, %v", m, again, err)
+		}
+	})
+}
+
+// checkMessage checks the invariants of an accepted message.
+func checkMessage(t *testing.T, m *Message) {
+	t.Helper()
+	if m.MessageID == "" {
+		t.Errorf("MessageID is empty")
+	}
+	if m.From == "" || m.From != strings.ToLower(m.From) {
+		t.Errorf("From = %q, want a non-empty lower-case address", m.From)
+	}
+	if m.Body == "" {
+		if len(m.Lines) != 0 {
+			t.Errorf("Body is empty but Lines = %v", m.Lines)
+		}
+		if len(m.Attachments) == 0 {
+			t.Errorf("Body is empty and there is no attachment")
+		}
+		return
+	}
+	if !utf8.ValidString(m.Body) {
+		t.Errorf("Body %q is not valid UTF-8", m.Body)
+	}
+	texts := strings.Split(m.Body, "\n")
+	if len(texts) != len(m.Lines) {
+		t.Fatalf("Body has %d lines, Lines has %d: %q, %v", len(texts), len(m.Lines), m.Body, m.Lines)
+	}
+	prev := 0
+	for i, text := range texts {
+		l := m.Lines[i]
+		if l.Text != text {
+			t.Errorf("Lines[%d].Text = %q, want Body line %q", i, l.Text, text)
+		}
+		if l.No <= prev {
+			t.Errorf("Lines[%d].No = %d after %d, want increasing from 1", i, l.No, prev)
+		}
+		prev = l.No
+		if strings.HasPrefix(text, ">") || isQuoted(text) {
+			t.Errorf("Body line %d %q is quoted", i+1, text)
+		}
+		if strings.TrimRight(text, " \t") != text {
+			t.Errorf("Body line %d %q has trailing blanks", i+1, text)
+		}
+	}
+	if texts[0] == "" || texts[len(texts)-1] == "" {
+		t.Errorf("Body %q starts or ends with a blank line", m.Body)
+	}
+}

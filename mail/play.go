@@ -1,0 +1,299 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/notation"
+)
+
+// newGame starts a game from a mail: "new GAME players A B [C D] [seed S]
+// [opt k=v]...". Every player gets a welcome mail with their key; the host
+// gets a confirmation with the host key.
+func (s *Service) newGame(ctx context.Context, tx *store.Tx, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+	fail := func(why string) (Outcome, int64, string, error) {
+		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
+		return Rejected, 0, why, s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] new game refused", body, 0, now, nil)
+	}
+	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
+		return fail("your address may not start games on this herald")
+	}
+	if len(c.Args) == 0 {
+		return fail("name the game")
+	}
+	g, err := s.cfg.Registry.Lookup(c.Args[0])
+	if err != nil {
+		return fail(err.Error())
+	}
+	var addrs []string
+	opts := map[string]string{}
+	mode := ""
+	for _, a := range c.Args[1:] {
+		switch f := notation.Fold(a); {
+		case f == "players" || f == "joueurs":
+			mode = "players"
+		case f == "opt" || f == "option":
+			mode = "opt"
+		case mode == "players":
+			addr := strings.ToLower(a)
+			if !strings.Contains(addr, "@") {
+				return fail(fmt.Sprintf("%q is not a mail address", a))
+			}
+			addrs = append(addrs, addr)
+		case mode == "opt":
+			k, v, ok := strings.Cut(a, "=")
+			if !ok {
+				return fail(fmt.Sprintf("option %q: expected name=value", a))
+			}
+			opts[k] = v
+		default:
+			return fail(fmt.Sprintf("unexpected %q: write players before the addresses", a))
+		}
+	}
+	// Player names in the record are the local parts of the addresses when
+	// they differ, else the whole addresses.
+	names := make([]string, len(addrs))
+	for i, a := range addrs {
+		names[i], _, _ = strings.Cut(a, "@")
+	}
+	if hasDup(names) {
+		copy(names, addrs)
+	}
+	seed := s.cfg.NewSeed()
+	rec, err := adjudicator.NewRecord(g, names, opts, seed, nil)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if _, err := adjudicator.Start(s.cfg.Registry, rec); err != nil {
+		return fail(err.Error())
+	}
+	players := make([]store.Player, len(addrs))
+	for i := range addrs {
+		players[i] = store.Player{Name: names[i], Address: addrs[i], Secret: s.cfg.NewKey()}
+		if s.cfg.OnNewPlayer != nil {
+			if err := s.cfg.OnNewPlayer(addrs[i]); err != nil {
+				return "", 0, "", err
+			}
+		}
+	}
+	hostKey := s.cfg.NewKey()
+	id, err := tx.CreateGame(ctx, msg.From, hostKey, rec, players)
+	if err != nil {
+		return "", 0, "", err
+	}
+	sg, err := tx.Game(ctx, id)
+	if err != nil {
+		return "", 0, "", err
+	}
+	m, err := adjudicator.Start(s.cfg.Registry, sg.Record)
+	if err != nil {
+		return "", 0, "", err
+	}
+	// The host's confirmation.
+	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment: sha256 %s\n(the seed is revealed at the end, so everyone can check the shuffles)\n",
+		gameTag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
+	if !slices.Contains(addrs, msg.From) {
+		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is %s: write\n\"key %s\" in a mail with \"abandon\" to end the game early.\n", hostKey, hostKey)
+	}
+	if err := s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(sg, "game started"), hb, id, now, nil); err != nil {
+		return "", 0, "", err
+	}
+	for i, p := range players {
+		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\nSeed commitment: sha256 %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put \"key %s\" on a\nline of its own in every mail you send to herald for this game.\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
+			gameTag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, s.stateText(sg, m, p.Name))
+		if err := s.queue(ctx, tx, outMail{To: p.Address, Subject: s.subject(sg, "welcome"), References: refs("", id, s.domain), Body: body}, id, now); err != nil {
+			return "", 0, "", err
+		}
+	}
+	return Created, id, "new " + g.Name, nil
+}
+
+func hasDup(xs []string) bool {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+	}
+	return false
+}
+
+func (s *Service) gamesList() string {
+	var b strings.Builder
+	for _, g := range s.cfg.Registry.Games() {
+		fmt.Fprintf(&b, "  %-12s %d-%d players  %s\n", g.Name, g.MinPlayers, g.MaxPlayers, g.Title)
+	}
+	return b.String()
+}
+
+// stateText is what a player sees of the game now: whose turn, the board
+// with their own hand, and their legal steps when it is their turn.
+func (s *Service) stateText(g *store.Game, m *adjudicator.Match, player string) string {
+	var b strings.Builder
+	st := m.State
+	to := st.ToMove()
+	res := st.Result()
+	switch {
+	case res.Finished:
+		fmt.Fprintf(&b, "Game %s is over: %s.\n", gameTag(g.ID), res.Summary)
+	case slices.Contains(to, player):
+		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", gameTag(g.ID), m.MoveNumber(), player)
+	default:
+		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", gameTag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
+	}
+	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Record.Players, st.Scores()))
+	b.WriteString(st.Text(player))
+	if !res.Finished && slices.Contains(to, player) {
+		legal := st.Legal(player)
+		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
+		for _, mv := range legal {
+			fmt.Fprintf(&b, "  %s\n", mv)
+		}
+	}
+	return b.String()
+}
+
+// broadcast tells everyone about an applied move: the mover gets the list
+// of what was applied, everyone their own view; at the end everyone gets
+// the revealed seed and the record.
+func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, sub *adjudicator.Submission, now time.Time) error {
+	finished := m.State.Result().Finished
+	var att *Attachment
+	if finished {
+		data, err := m.Record.Marshal()
+		if err != nil {
+			return err
+		}
+		att = &Attachment{Name: fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game), Data: data}
+	}
+	for _, p := range g.Players {
+		var b strings.Builder
+		what := "move applied"
+		if p.Name == sub.Player {
+			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
+			for _, mv := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", mv)
+			}
+		} else {
+			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
+			for _, mv := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", mv)
+			}
+			if slices.Contains(m.State.ToMove(), p.Name) {
+				what = "your turn"
+			}
+		}
+		b.WriteString("\n")
+		b.WriteString(s.stateText(g, m, p.Name))
+		if finished {
+			what = "game over"
+			fmt.Fprintf(&b, "\nThe seed was %q: sha256 of it is %s, as announced.\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+				g.Record.Seed, g.Record.SeedSHA256, att.Name)
+		}
+		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att}
+		if p.Address == msg.From {
+			out.InReplyTo = msg.MessageID
+			out.References = refs(msg.MessageID, g.ID, s.domain)
+		}
+		if err := s.queue(ctx, tx, out, g.ID, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rejectMove answers the sender alone: what was wrong, where, the rule,
+// and the board as it still stands.
+func (s *Service) rejectMove(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, err error, lang notation.Lang, now time.Time) (Outcome, int64, string, error) {
+	var b strings.Builder
+	if lang == notation.French {
+		b.WriteString("Votre coup n'a pas été appliqué ; rien n'a changé.\n\n")
+	} else {
+		b.WriteString("Your move was not applied; nothing changed.\n\n")
+	}
+	b.WriteString(adjudicator.Pretty(err, lang))
+	b.WriteString("\n")
+	b.WriteString(s.stateText(g, m, player))
+	return Rejected, g.ID, err.Error(), s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "move refused"), b.String(), g.ID, now, nil)
+}
+
+// commands answers show, legal, help and history, to the sender alone.
+func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
+	var b strings.Builder
+	var names []string
+	for _, c := range env.Commands {
+		names = append(names, c.Name)
+		switch c.Name {
+		case "show":
+			b.WriteString(s.stateText(g, m, player))
+		case "legal":
+			legal := m.State.Legal(player)
+			if len(legal) == 0 {
+				fmt.Fprintf(&b, "You have no step to take now: waiting for %s.\n", strings.Join(m.State.ToMove(), ", "))
+			}
+			for _, mv := range legal {
+				fmt.Fprintf(&b, "%s\n", mv)
+			}
+		case "history":
+			for i, mv := range m.Record.Moves {
+				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, strings.ReplaceAll(mv.Text, "\n", "; "))
+			}
+			if len(m.Record.Moves) == 0 {
+				b.WriteString("No move yet.\n")
+			}
+		case "resign", "abandon":
+			b.WriteString("Only the host may abandon a game.\n")
+		default:
+			b.WriteString(s.helpText(env.Lang))
+		}
+		b.WriteString("\n")
+	}
+	if len(names) == 0 {
+		b.WriteString("Your mail held no steps and no command.\n\n" + s.helpText(env.Lang))
+		names = []string{"help"}
+	}
+	return Answered, g.ID, strings.Join(names, ","), s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, strings.Join(names, ", ")), b.String(), g.ID, now, nil)
+}
+
+// end ends a game by resignation or by the host abandoning it: no result
+// by the rules; everyone gets the board, the revealed seed and the record.
+func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player, how string, now time.Time) (Outcome, int64, string, error) {
+	if err := tx.SaveGame(ctx, g.ID, g.Record, store.Abandoned); err != nil {
+		return "", 0, "", err
+	}
+	why := fmt.Sprintf("%s resigned", player)
+	if how == "abandon" {
+		why = "the host abandoned it"
+	}
+	data, err := g.Record.Marshal()
+	if err != nil {
+		return "", 0, "", err
+	}
+	att := &Attachment{Name: fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game), Data: data}
+	recipients := g.Players
+	if !slices.ContainsFunc(recipients, func(p store.Player) bool { return p.Address == g.Host }) {
+		recipients = append(slices.Clone(recipients), store.Player{Address: g.Host})
+	}
+	for _, p := range recipients {
+		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was %q (sha256 %s); the record is attached.\n",
+			gameTag(g.ID), why, adjudicator.FormatScores(m.Record.Players, m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att}
+		if err := s.queue(ctx, tx, out, g.ID, now); err != nil {
+			return "", 0, "", err
+		}
+	}
+	return Ended, g.ID, why, nil
+}
+
+func (s *Service) helpText(lang notation.Lang) string {
+	if lang == notation.French {
+		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\nCommandes, une par ligne : montre, coups, historique, aide, abandonne.\n"
+	}
+	return "Write your steps, one per line, after your key (key YOUR-KEY).\nCommands, one per line: show, legal, history, help, resign.\nA YAML turn file (game, player, move, steps) may be attached instead.\n"
+}

@@ -1,0 +1,155 @@
+package mail
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// realmail is ../shared/realmail: a real Postfix (SMTP 127.0.0.1:2525)
+// and Dovecot (IMAP 127.0.0.1:1143) with accounts NAME@herald.test,
+// password NAME-pw. .ci/run starts it; without it these tests skip.
+const (
+	realIMAP = "127.0.0.1:1143"
+	realSMTP = "127.0.0.1:2525"
+)
+
+func needRealmail(t *testing.T) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", realIMAP, time.Second)
+	if err != nil {
+		if os.Getenv("HERALD_REALMAIL") != "" {
+			t.Fatalf("HERALD_REALMAIL is set but Dovecot does not answer on %s: %v", realIMAP, err)
+		}
+		t.Skip("realmail is not running (../shared/realmail/up.sh starts it; .ci/run does)")
+	}
+	c.Close()
+	// Empty every mailbox, so that old mail does not reach this game.
+	conf := os.Getenv("REALMAIL_DIR")
+	if conf == "" {
+		conf = "/tmp/realmail"
+	}
+	out, err := exec.Command("doveadm", "-c", filepath.Join(conf, "etc/dovecot.conf"), "expunge", "-A", "mailbox", "*", "all").CombinedOutput()
+	if err != nil {
+		t.Fatalf("doveadm expunge: %v\n%s", err, out)
+	}
+}
+
+// TestRealmailGame plays a whole game of Raubritter by mail through a real
+// Postfix and Dovecot: herald reads its mailbox over IMAP (IDLE), sends
+// over SMTP with AUTH, and two scripted players answer from their own
+// accounts.
+func TestRealmailGame(t *testing.T) {
+	needRealmail(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg := adjudicator.NewRegistry(raubritter.Game)
+	svc, err := NewService(Config{Address: "herald@herald.test", Registry: reg, Store: st, Logger: testLogger(t),
+		NewSeed: func() string { return "realmail" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := NewOutbox(OutboxConfig{Server: Server{Addr: realSMTP, Security: Plain, Username: "herald@herald.test", Password: "herald-pw"},
+		Every: time.Second}, svc)
+	in := NewIntake(IntakeConfig{Server: Server{Addr: realIMAP, Security: Plain, Username: "herald@herald.test", Password: "herald-pw"},
+		Handled: func(Outcome) { out.Kick() }}, svc)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 2)
+	go func() { done <- in.Run(runCtx) }()
+	go func() { done <- out.Run(runCtx) }()
+	defer func() {
+		stop()
+		<-done
+		<-done
+	}()
+	players := []string{"alice@herald.test", "bob@herald.test"}
+	res, err := RunDemo(ctx, DemoConfig{
+		Game: "raubritter", Players: players, Host: "dave@herald.test", Herald: "herald@herald.test",
+		Options:  map[string]string{"setup": "random"},
+		Password: func(a string) string { name, _, _ := strings.Cut(a, "@"); return name + "-pw" },
+		IMAPAddr: realIMAP, SMTPAddr: realSMTP, Seed: "realmail", Timeout: 150 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDemo(t, reg, res, players)
+}
+
+// checkDemo checks what the scripted players saw: the same final board
+// for everyone, a record that adjudicates, and no mail holding another
+// player's hand or key.
+func checkDemo(t *testing.T, reg *adjudicator.Registry, res *DemoResult, players []string) {
+	t.Helper()
+	rep, err := adjudicator.Adjudicate(reg, res.Record)
+	if err != nil || rep.Illegal != nil {
+		t.Fatalf("the mailed record does not adjudicate: %v %+v", err, rep.Illegal)
+	}
+	if !rep.Match.State.Result().Finished {
+		t.Fatalf("the mailed record is not a finished game")
+	}
+	board := func(body string) string {
+		// The board is everything from the column header to the legend.
+		i := strings.Index(body, "    +-----")
+		j := strings.Index(body, "P plain")
+		if i < 0 || j < i {
+			return ""
+		}
+		return body[i:j]
+	}
+	want := board(res.Final[players[0]])
+	if want == "" {
+		t.Fatalf("no board in the final mail:\n%s", res.Final[players[0]])
+	}
+	keys := map[string]string{}
+	for _, p := range players {
+		if got := board(res.Final[p]); got != want {
+			t.Errorf("%s's final board differs from %s's:\n%s\nvs\n%s", p, players[0], got, want)
+		}
+		for _, m := range res.Mails[p] {
+			if k := demoKey.FindStringSubmatch(m); k != nil {
+				keys[p] = k[1]
+			}
+		}
+	}
+	for _, p := range players {
+		for _, m := range res.Mails[p] {
+			for _, q := range players {
+				if q == p {
+					continue
+				}
+				name, _, _ := strings.Cut(q, "@")
+				if strings.Contains(m, name+"'s hand") || strings.Contains(m, keys[q]) {
+					t.Fatalf("a mail to %s holds %s's hand or key:\n%s", p, q, m)
+				}
+			}
+		}
+	}
+}
+
+// testLogger logs the service's work through t.Log, shown with -v or on
+// failure.
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, nil))
+}
+
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

@@ -1,0 +1,117 @@
+package notation
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Envelope is what a mail body says besides the moves: which game, the
+// player's key, and commands to herald. Envelope lines are recognised by
+// their first word, in English or French; every other line is a step of
+// the game.
+//
+//	game G12                  partie G12       which game (also "[herald G12]" in the subject)
+//	key 7f3a-91c2             clé 7f3a-91c2    the player's secret key
+//	show | legal | help       montre | coups | aide
+//	history | resign          historique | abandonne
+//	abandon                   annule           (host) end the game without a result
+//	new GAME players A B...   nouvelle ...     (host) start a game
+type Envelope struct {
+	Game     string // the game id as written ("G12"), or ""
+	Key      string // the key as written, or ""
+	Commands []Command
+	Steps    []*Step // the other lines, as steps, with their lines in the body
+	Errors   ErrorList
+	Lang     Lang // French if an envelope keyword was French
+}
+
+// Command is an envelope command with its arguments.
+type Command struct {
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new
+	Args []string
+	Pos  Pos
+}
+
+var envelopeWords = Vocabulary{
+	{Name: "game", FR: []string{"partie", "jeu"}},
+	{Name: "key", FR: []string{"clé", "cle", "clef"}},
+	{Name: "show", EN: []string{"board"}, FR: []string{"montre", "montrer", "plateau"}},
+	{Name: "legal", EN: []string{"moves"}, FR: []string{"coups", "légal", "legaux", "légaux"}},
+	{Name: "help", FR: []string{"aide"}},
+	{Name: "history", FR: []string{"historique"}},
+	{Name: "resign", FR: []string{"abandonne", "abandonner"}},
+	{Name: "abandon", EN: []string{"cancel"}, FR: []string{"annule", "annuler"}},
+	{Name: "new", FR: []string{"nouvelle", "nouveau"}},
+}
+
+// EnvelopeCommands lists the canonical command names ParseEnvelope knows.
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new"}
+
+// ParseEnvelope reads a mail body: envelope lines are taken out, the rest
+// is split into steps whose positions are lines of body. A line that is
+// only "game"/"key" with no value is an error. Envelope commands take the
+// whole line, so "show" on a line of its own is a command and never a step.
+func ParseEnvelope(body string) *Envelope {
+	env := &Envelope{}
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	rest := make([]string, len(lines))
+	for i, line := range lines {
+		steps, _ := Split(line)
+		if len(steps) == 0 {
+			continue
+		}
+		first := steps[0].Tokens[0]
+		name, lang, ok := envelopeWords.Lookup(first.Text)
+		if !ok || first.Kind != Word || len(steps) > 1 {
+			rest[i] = line
+			continue
+		}
+		if lang == French {
+			env.Lang = French
+		}
+		// Values and arguments may hold punctuation ("7f3a-91c2",
+		// "setup=random"): take the raw words after the keyword.
+		value := strings.TrimSpace(sliceCols(line, first.End().Col, len([]rune(line))+1))
+		if j := strings.IndexByte(value, '#'); j >= 0 {
+			value = strings.TrimSpace(value[:j])
+		}
+		args := strings.Fields(value)
+		pos := Pos{i + 1, first.Pos.Col}
+		switch name {
+		case "game", "key":
+			if value == "" {
+				env.Errors = append(env.Errors, &Error{Pos: pos, Source: line,
+					Msg:   name + " needs a value, like \"" + name + " " + map[string]string{"game": "G12", "key": "7f3a-91c2"}[name] + "\"",
+					MsgFR: map[string]string{"game": "partie", "key": "clé"}[name] + " doit être suivi d'une valeur"})
+				continue
+			}
+			value = strings.Fields(value)[0]
+			if name == "game" {
+				env.Game = value
+			} else {
+				env.Key = value
+			}
+		default:
+			env.Commands = append(env.Commands, Command{Name: name, Args: args, Pos: pos})
+		}
+	}
+	steps, errs := Split(strings.Join(rest, "\n"))
+	for _, st := range steps {
+		st.Source = lines[st.Pos.Line-1]
+	}
+	env.Steps = steps
+	env.Errors = append(env.Errors, errs...)
+	return env
+}
+
+var subjectTag = regexp.MustCompile(`\[herald\s+([A-Za-z]?[0-9]+)\]`)
+
+// SubjectGame returns the game id in a subject like "Re: [herald G12] your
+// turn", or "".
+func SubjectGame(subject string) string {
+	m := subjectTag.FindStringSubmatch(subject)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
