@@ -35,6 +35,7 @@ var migrations = []string{
 		id       INTEGER PRIMARY KEY,
 		game     TEXT NOT NULL,            -- the game's name: raubritter
 		host     TEXT NOT NULL,            -- the address that started it
+		host_key TEXT NOT NULL,            -- the host's key (for abandon), sent only to the host
 		record   BLOB NOT NULL,            -- the YAML record, with the seed (the host's copy)
 		status   TEXT NOT NULL,            -- playing, finished, abandoned
 		created  TEXT NOT NULL,
@@ -144,6 +145,7 @@ type Player struct {
 type Game struct {
 	ID      int64
 	Host    string
+	HostKey string
 	Record  *adjudicator.Record
 	Players []Player // seating order
 	Status  string
@@ -242,13 +244,13 @@ func (t *Tx) SeenBody(ctx context.Context, hash string) (bool, error) {
 }
 
 // CreateGame stores a new game and returns its id.
-func (t *Tx) CreateGame(ctx context.Context, host string, rec *adjudicator.Record, players []Player) (int64, error) {
+func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error) {
 	data, err := rec.Marshal()
 	if err != nil {
 		return 0, err
 	}
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO games (game, host, record, status, created, updated) VALUES (?, ?, ?, ?, ?, ?)`,
-		rec.Game, host, data, Playing, stamp(t.now), stamp(t.now))
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO games (game, host, host_key, record, status, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		rec.Game, strings.ToLower(host), hostKey, data, Playing, stamp(t.now), stamp(t.now))
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
@@ -339,7 +341,7 @@ func readGame(ctx context.Context, q querier, id int64) (*Game, error) {
 	g := &Game{ID: id}
 	var data []byte
 	var updated string
-	err := q.QueryRowContext(ctx, `SELECT host, record, status, updated FROM games WHERE id = ?`, id).Scan(&g.Host, &data, &g.Status, &updated)
+	err := q.QueryRowContext(ctx, `SELECT host, host_key, record, status, updated FROM games WHERE id = ?`, id).Scan(&g.Host, &g.HostKey, &data, &g.Status, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: no game %d", id)
 	}

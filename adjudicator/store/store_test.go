@@ -35,7 +35,7 @@ func newGame(t *testing.T, s *Store, id string) int64 {
 	var gid int64
 	err := s.Process(context.Background(), Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx *Tx) error {
 		var err error
-		gid, err = tx.CreateGame(context.Background(), "host@x", record(), []Player{
+		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []Player{
 			{Name: "alice", Address: "Alice@X", Secret: "k1"}, {Name: "bob", Address: "bob@y", Secret: "k2"}})
 		if err != nil {
 			return err
@@ -79,7 +79,7 @@ func TestProcessRollsBackOnError(t *testing.T) {
 	ctx := context.Background()
 	boom := errors.New("boom")
 	err := s.Process(ctx, Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx *Tx) error {
-		if _, err := tx.CreateGame(ctx, "a@x", record(), []Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
+		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
 			return err
 		}
 		if err := tx.Queue(ctx, 0, "a@x", []byte("x")); err != nil {
