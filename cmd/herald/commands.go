@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -139,7 +140,14 @@ func load(path string) (*adjudicator.Match, error) {
 	}
 	m, err := adjudicator.Start(games.All, rec)
 	if err != nil {
-		return nil, &rejected{fmt.Sprintf("%s: %v\n(run herald adjudicate %s for every move's verdict)", path, err, path)}
+		var se *adjudicator.StepError
+		var re *adjudicator.RuleError
+		var nl notation.ErrorList
+		if errors.As(err, &se) || errors.As(err, &re) || errors.As(err, &nl) {
+			// A recorded move is refused: adjudicate tells which and why.
+			return nil, &rejected{fmt.Sprintf("%s: %v\n(run herald adjudicate %s for every move's verdict)", path, err, path)}
+		}
+		return nil, &rejected{fmt.Sprintf("%s: %v", path, err)}
 	}
 	return m, nil
 }
@@ -222,8 +230,15 @@ var cmdLegal = &command{
 		if err := checkAs(m, e.str("as")); err != nil {
 			return err
 		}
-		for _, mv := range m.State.Legal(e.str("as")) {
+		legal := m.State.Legal(e.str("as"))
+		for _, mv := range legal {
 			fmt.Fprintln(e.stdout, mv.String())
+		}
+		if len(legal) == 0 {
+			// Say why on stderr; stdout stays an empty list for scripts.
+			if err := adjudicator.CanAct(m.State, e.str("as")); err != nil {
+				fmt.Fprintf(e.stderr, "herald legal: no steps: %v\n", err)
+			}
 		}
 		return nil
 	},
@@ -305,15 +320,19 @@ var cmdTurn = &command{
 		if err != nil {
 			return err
 		}
-		if tf.Game != m.Game.Name {
+		if notation.Fold(tf.Game) != notation.Fold(m.Game.Name) {
 			return &rejected{fmt.Sprintf("%s: the turn file is for %q, but %s is a game of %s", args[0], tf.Game, e.str("game"), m.Game.Name)}
 		}
 		if tf.Move != m.MoveNumber() {
 			return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
 		}
+		if !slices.Contains(m.Record.Players, tf.Player) {
+			return &rejected{fmt.Sprintf("%s: player %q is not a player of %s (players: %s)", args[0], tf.Player, e.str("game"), strings.Join(m.Record.Players, ", "))}
+		}
 		sub, err := m.SubmitSteps(tf.Player, tf.Steps, now(), "turn:"+args[0])
 		if err != nil {
-			return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+			// Name the file: the positions are its lines and columns.
+			return &rejected{args[0] + ": " + adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
 		}
 		if err := m.Record.Save(e.str("game")); err != nil {
 			return err
@@ -353,13 +372,14 @@ var cmdAdjudicate = &command{
 
 var cmdPlay = &command{
 	name:  "play",
-	args:  "GAME --players N [--seed S] [--opt k=v]... [-o FILE]",
+	args:  "GAME --players N [--seed S] [--opt k=v]... [-o FILE [--force]]",
 	short: "Self-play: players p1..pN pick random legal steps to the end of the game.\nPrints the final board and scores; -o writes the record.",
 	flags: func(fs *flag.FlagSet) {
 		fs.Int("players", 2, "number of players")
 		fs.String("seed", "1", "the seed of the game and of the players' choices")
 		fs.Var(new(listFlag), "opt", "a game option `name=value` (repeatable)")
-		fs.String("o", "", "write the record to `file`")
+		fs.String("o", "", "write the record to `file` (which must not exist)")
+		fs.Bool("force", false, "overwrite FILE if it exists")
 		fs.Bool("q", false, "print only the result line")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -371,15 +391,27 @@ var cmdPlay = &command{
 			return usagef("%v", err)
 		}
 		n, _ := strconv.Atoi(e.str("players"))
+		if n < g.MinPlayers || n > g.MaxPlayers {
+			return usagef("%s is for %d to %d players, not %d", g.Name, g.MinPlayers, g.MaxPlayers, n)
+		}
 		opts, err := parseOpts(*e.fs.Lookup("opt").Value.(*listFlag))
 		if err != nil {
 			return err
+		}
+		if _, err := g.ResolveOptions(opts); err != nil {
+			return usagef("%v", err)
+		}
+		out := e.str("o")
+		if out != "" && !e.bool("force") {
+			if _, err := os.Stat(out); err == nil {
+				return usagef("%s exists; choose another file or add --force", out)
+			}
 		}
 		m, err := adjudicator.SelfPlay(g, games.All, n, e.str("seed"), opts, now)
 		if err != nil {
 			return err
 		}
-		if out := e.str("o"); out != "" {
+		if out != "" {
 			if err := m.Record.Save(out); err != nil {
 				return err
 			}

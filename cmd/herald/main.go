@@ -9,7 +9,7 @@
 //	herald move FILE --as PLAYER 'STEPS'           apply; FILE is rewritten atomically
 //	herald turn TURN.yaml --game FILE              apply a YAML turn file
 //	herald adjudicate FILE                         replay and judge every move
-//	herald play GAME --players N [--seed S] [-o FILE]   self-play with random legal moves
+//	herald play GAME --players N [--seed S] [-o FILE [--force]]  self-play with random legal moves
 //	herald scenario [-v] FILE...                   run scenario files
 //
 // Exit status: 0 done; 1 the move, turn, record or scenario was rejected
@@ -76,7 +76,7 @@ func init() {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "herald adjudicates board games played by email or by turn files.\n\nusage:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  herald %-10s %s\n", c.name, c.args)
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  herald %-10s %s", c.name, c.args), " "))
 	}
 	fmt.Fprintf(w, "\nRun 'herald COMMAND --help' for a command's flags.\nExit status: 0 done, 1 rejected (files unchanged), 2 usage error.\n")
 }
@@ -87,7 +87,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "-help", "--help", "help":
+		if args[0] == "help" && len(args) > 1 {
+			// "herald help move" is "herald move --help".
+			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+		}
 		usage(stdout)
 		return 0
 	}
@@ -108,7 +112,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd.flags(fs)
 	}
 	cmdUsage := func(w io.Writer) {
-		fmt.Fprintf(w, "usage: herald %s %s\n\n%s\n", cmd.name, cmd.args, cmd.short)
+		fmt.Fprintf(w, "usage: %s\n\n%s\n", strings.TrimSpace("herald "+cmd.name+" "+cmd.args), cmd.short)
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBinary drives the real herald binary, built by TestMain, the way a
+// user at a shell does: relative file names, exit statuses, standard input.
+func TestBinary(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, "turn-alice-3.yaml")
+	fixture(t, dir, "finished-2p.yaml")
+	fixture(t, dir, "tampered.yaml")
+	step := func(code int, stdin string, args ...string) result {
+		t.Helper()
+		before := snapshot(t, dir)
+		r := heraldExec(t, dir, stdin, args...)
+		if r.code != code {
+			t.Fatalf("want exit %d, got:\n%v", code, r)
+		}
+		if code != 0 {
+			checkUnchanged(t, dir, before, r)
+		}
+		return r
+	}
+	want := func(r result, out, errOut string) {
+		t.Helper()
+		if !strings.Contains(r.stdout, out) {
+			t.Errorf("stdout lacks %q:\n%v", out, r)
+		}
+		if !strings.Contains(r.stderr, errOut) {
+			t.Errorf("stderr lacks %q:\n%v", errOut, r)
+		}
+	}
+
+	want(step(0, "", "games"), "raubritter   2-4 players", "")
+	want(step(0, "", "--help"), "Exit status: 0 done, 1 rejected (files unchanged), 2 usage error.", "")
+	want(step(0, "", "move", "--help"), "usage: herald move FILE --as PLAYER 'STEPS'", "")
+	if r := step(2, ""); r.stdout != "" || !strings.Contains(r.stderr, "usage:") {
+		t.Errorf("herald alone prints its usage on stderr:\n%v", r)
+	}
+	want(step(2, "", "frob"), "", `herald: unknown command "frob"`)
+
+	want(step(0, "", "new", "raubritter", "--players", "alice,bob", "--seed", "42", "-o", "game.yaml"),
+		"game.yaml: new raubritter game for alice, bob\nseed commitment (publish it): sha256 ", "")
+	r := step(2, "", "new", "raubritter", "--players", "alice,bob", "-o", "game.yaml")
+	if !strings.HasPrefix(r.stderr, "herald new: game.yaml exists; choose another file or add --force\n") {
+		t.Errorf("new over an existing file:\n%v", r)
+	}
+	// Flags after the positional arguments, and between them.
+	want(step(0, "", "move", "game.yaml", "--as", "alice", "keep plain village"), "move 1 by alice applied:\n  keep plain village\n", "")
+	want(step(0, "", "move", "game.yaml", "garde plaine", "--as", "bob"), "move 2 by bob applied:\n  keep plain\n", "")
+	want(step(1, "", "move", "game.yaml", "--as", "bob", "end"), "", "step 1: 1:1: it is not bob's turn: waiting for alice\n  end\n  ^\n")
+	want(step(1, "", "move", "game.yaml", "--as", "alice", "plaine château a1"), "", "[règle : raubritter-fr-scan.txt:121]")
+	r = step(2, "", "move", "game.yaml", "--as", "carol", "end")
+	if !strings.HasPrefix(r.stderr, "herald move: --as carol: not a player") {
+		t.Errorf("move as a stranger:\n%v", r)
+	}
+	// STEPS from standard input.
+	want(step(0, "plain castle f5\nknights 1\nend\n", "move", "game.yaml", "--as", "alice", "-"), "move 3 by alice applied:\n  plain castle f5\n  knights 1\n  end\n", "")
+	want(step(1, "", "turn", "turn-alice-3.yaml", "--game", "game.yaml"), "",
+		"turn-alice-3.yaml: the turn file answers move 3, but the game is at move 4; it is stale (or early): look at the board again with herald show\n")
+
+	var v jsonView
+	r = step(0, "", "show", "game.yaml", "--format", "json", "--as", "bob")
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("%v\n%v", err, r)
+	}
+	if v.MoveNumber != 4 || len(v.ToMove) != 1 || v.ToMove[0] != "bob" || v.Scores["alice"] != 1 || v.As != "bob" || v.Private == nil {
+		t.Errorf("show --format json --as bob: %+v", v)
+	}
+	rec, err := os.ReadFile(filepath.Join(dir, "game.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(rec), "time: \""+fixedTime+"\"") != 3 {
+		t.Errorf("the record does not hold HERALD_TIME for each move:\n%s", rec)
+	}
+
+	want(step(0, "", "adjudicate", "game.yaml"), "   3  alice  legal    plain castle f5; knights 1; end\nscores: alice 1, bob 0\nresult: not finished; waiting for bob\n", "")
+	want(step(1, "", "adjudicate", "tampered.yaml"), "   4  p2  ILLEGAL  ", "tampered.yaml: move 4 is illegal\n")
+	// The binary and run agree, byte for byte.
+	a := step(0, "", "adjudicate", "finished-2p.yaml")
+	if b := mustHerald(t, "adjudicate", filepath.Join(dir, "finished-2p.yaml")); a.stdout != b.stdout {
+		t.Errorf("the binary and run differ:\n%s", firstDiff(b.stdout, a.stdout))
+	}
+
+	want(step(0, "", "play", "raubritter", "--players", "4", "--seed", "5", "-q", "-o", "p4.yaml"), " moves; scores: p1 ", "")
+	want(step(0, "", "adjudicate", "p4.yaml"), "4 players (p1, p2, p3, p4)", "")
+	want(step(2, "", "play", "raubritter", "--players", "1"), "", "herald play: raubritter is for 2 to 4 players, not 1\n")
+	checkNoTemp(t, dir)
+}
