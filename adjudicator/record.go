@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -202,9 +203,14 @@ func checkKeys(m *yaml.Node, allowed []string, errAt func(*yaml.Node, string, ..
 	for _, a := range allowed {
 		v = append(v, notation.Term{Name: a})
 	}
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
 		if slices.Contains(allowed, k.Value) {
+			if seen[k.Value] {
+				return errAt(k, "key %q appears twice", k.Value)
+			}
+			seen[k.Value] = true
 			continue
 		}
 		if s := v.Suggest(k.Value, notation.English); len(s) > 0 {
@@ -224,17 +230,148 @@ func decodeScalar(n *yaml.Node, dst *string, what string, errAt func(*yaml.Node,
 }
 
 // Marshal returns the record as YAML, two-space indented.
+//
+// yaml.v3 writes a few strings in a form it does not read back the same (a
+// text that starts with a newline, or with a tab and holds a newline), so
+// Marshal reads its output back, and if anything changed it writes the
+// record again with every string double-quoted.
 func (r *Record) Marshal() ([]byte, error) {
+	data, err := encodeYAML(r)
+	if err != nil {
+		return nil, err
+	}
+	if readsBack(r, data) {
+		return data, nil
+	}
+	q := *r
+	q.Position = quoteStrings(r.Position)
+	data, err = encodeYAML(quotedRecord(&q))
+	if err != nil {
+		return nil, err
+	}
+	if !readsBack(r, data) {
+		return nil, fmt.Errorf("adjudicator: the record cannot be written as YAML that reads back the same")
+	}
+	return data, nil
+}
+
+func encodeYAML(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// readsBack reports whether data decodes to a record equal to r, an empty
+// list or mapping being equal to none.
+func readsBack(r *Record, data []byte) bool {
+	var b struct { // Record, but yaml.v3 does not decode into a *yaml.Node field
+		Format     int               `yaml:"herald"`
+		Game       string            `yaml:"game"`
+		Options    map[string]string `yaml:"options"`
+		Players    []string          `yaml:"players"`
+		SeedSHA256 string            `yaml:"seed_sha256"`
+		Seed       string            `yaml:"seed"`
+		Position   yaml.Node         `yaml:"position"`
+		Moves      []RecordMove      `yaml:"moves"`
+	}
+	if err := yaml.Unmarshal(data, &b); err != nil {
+		return false
+	}
+	pos := &b.Position
+	if pos.Kind == 0 {
+		pos = nil
+	}
+	return r.Format == b.Format && r.Game == b.Game && r.SeedSHA256 == b.SeedSHA256 && r.Seed == b.Seed &&
+		maps.Equal(r.Options, b.Options) && slices.Equal(r.Players, b.Players) &&
+		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, pos)
+}
+
+// sameNode reports whether two YAML nodes hold the same data: kinds, tags,
+// values and anchors, not styles, comments or positions.
+func sameNode(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind == yaml.DocumentNode && len(a.Content) == 1 {
+		a = a.Content[0]
+	}
+	if b.Kind == yaml.DocumentNode && len(b.Content) == 1 {
+		b = b.Content[0]
+	}
+	if a.Kind != b.Kind || a.ShortTag() != b.ShortTag() || a.Value != b.Value || a.Anchor != b.Anchor || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteStrings returns a copy of n with every string scalar double-quoted.
+func quoteStrings(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!str" {
+		c.Style = yaml.DoubleQuotedStyle
+	}
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = quoteStrings(k)
+	}
+	return &c
+}
+
+// quotedRecord returns r as a value that yaml.v3 writes with every string
+// double-quoted.
+func quotedRecord(r *Record) any {
+	type move struct {
+		Player quoted `yaml:"player"`
+		Text   quoted `yaml:"text"`
+		Time   quoted `yaml:"time,omitempty"`
+		Source quoted `yaml:"source,omitempty"`
+	}
+	out := struct {
+		Format     int               `yaml:"herald"`
+		Game       quoted            `yaml:"game"`
+		Options    map[quoted]quoted `yaml:"options,omitempty"`
+		Players    []quoted          `yaml:"players"`
+		SeedSHA256 quoted            `yaml:"seed_sha256"`
+		Seed       quoted            `yaml:"seed,omitempty"`
+		Position   *yaml.Node        `yaml:"position,omitempty"`
+		Moves      []move            `yaml:"moves"`
+	}{Format: r.Format, Game: quoted(r.Game), SeedSHA256: quoted(r.SeedSHA256), Seed: quoted(r.Seed), Position: r.Position}
+	if len(r.Options) > 0 {
+		out.Options = map[quoted]quoted{}
+		for k, v := range r.Options {
+			out.Options[quoted(k)] = quoted(v)
+		}
+	}
+	for _, p := range r.Players {
+		out.Players = append(out.Players, quoted(p))
+	}
+	out.Moves = []move{}
+	for _, m := range r.Moves {
+		out.Moves = append(out.Moves, move{quoted(m.Player), quoted(m.Text), quoted(m.Time), quoted(m.Source)})
+	}
+	return out
+}
+
+// quoted is a string that yaml.v3 writes double-quoted.
+type quoted string
+
+func (q quoted) MarshalYAML() (any, error) {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(q), Style: yaml.DoubleQuotedStyle}, nil
 }
 
 // Save writes the record to path atomically: a temporary file in the same

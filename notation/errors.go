@@ -49,6 +49,9 @@ func (e *Error) Localize(lang Lang) string {
 	if e.File != "" {
 		b.WriteString(e.File)
 		b.WriteByte(':')
+		if !e.Pos.IsValid() {
+			b.WriteByte(' ')
+		}
 	}
 	if e.Pos.IsValid() {
 		b.WriteString(e.Pos.String())

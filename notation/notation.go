@@ -95,17 +95,17 @@ func Split(src string) ([]*Step, ErrorList) {
 	for i, line := range lines {
 		line = strings.TrimSuffix(line, "\r")
 		lineNo := i + 1
+		runes := []rune(line)
 		var cur *Step
 		flush := func() {
 			if cur != nil && len(cur.Tokens) > 0 {
 				first, last := cur.Tokens[0], cur.Tokens[len(cur.Tokens)-1]
 				cur.Pos = first.Pos
-				cur.Text = sliceCols(line, first.Pos.Col, last.End().Col)
+				cur.Text = string(runes[first.Pos.Col-1 : last.End().Col-1])
 				steps = append(steps, cur)
 			}
 			cur = nil
 		}
-		runes := []rune(line)
 		lineErr := false
 		for j := 0; j < len(runes); {
 			r := runes[j]

@@ -2,9 +2,13 @@ package notation
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -33,7 +37,7 @@ const MaxTurnFile = 64 << 10
 // error gives the line and column in the file and what was expected there;
 // a notation error inside a step points into the file too.
 func ParseTurnFile(name string, data []byte) (*TurnFile, error) {
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := srcLines(string(data))
 	errAt := func(line, col int, en, fr string) *Error {
 		e := &Error{File: name, Pos: Pos{line, col}, Msg: en, MsgFR: fr}
 		if line >= 1 && line <= len(lines) {
@@ -45,17 +49,25 @@ func ParseTurnFile(name string, data []byte) (*TurnFile, error) {
 		return nil, errAt(0, 0, fmt.Sprintf("turn file is %d bytes; the limit is %d", len(data), MaxTurnFile),
 			fmt.Sprintf("le fichier de tour fait %d octets ; la limite est %d", len(data), MaxTurnFile))
 	}
+	notYAML := func(err error) *Error {
+		line := min(max(YAMLErrorLine(err), 1), len(lines))
+		return errAt(line, 1, "not a YAML turn file: "+YAMLErrorText(err),
+			"ce n'est pas un fichier de tour YAML : "+YAMLErrorText(err))
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		line := YAMLErrorLine(err)
-		return nil, errAt(line, 1, "not a YAML turn file: "+YAMLErrorText(err),
-			"ce n'est pas un fichier de tour YAML : "+YAMLErrorText(err))
+		if errors.Is(err, io.EOF) {
+			return nil, errAt(1, 1, "the turn file is empty", "le fichier de tour est vide")
+		}
+		return nil, notYAML(err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, errAt(extra.Line, extra.Column, "a turn file holds one YAML document; found a second",
 			"un fichier de tour contient un seul document YAML ; un second a été trouvé")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, notYAML(err)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, errAt(1, 1, "a turn file is a mapping with keys game, player, move and steps",
@@ -66,6 +78,10 @@ func ParseTurnFile(name string, data []byte) (*TurnFile, error) {
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			return nil, errAt(k.Line, k.Column, fmt.Sprintf("key %q appears twice", k.Value),
+				fmt.Sprintf("la clé « %s » apparaît deux fois", k.Value))
+		}
 		switch k.Value {
 		case "game", "player":
 			if v.Kind != yaml.ScalarNode || v.Value == "" {
@@ -118,7 +134,9 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 	case yaml.SequenceNode:
 		items = v.Content
 	case yaml.ScalarNode:
-		items = []*yaml.Node{v}
+		if v.Tag != "!!null" { // "steps:", "steps: ~" hold no steps
+			items = []*yaml.Node{v}
+		}
 	default:
 		e := &Error{File: name, Pos: Pos{v.Line, v.Column}, Msg: "steps must be a list of notation strings",
 			MsgFR: "steps doit être une liste de chaînes en notation"}
@@ -129,6 +147,7 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 	}
 	var steps []*Step
 	var errs ErrorList
+	var rl [][]rune // lines, as runes
 	for _, item := range items {
 		if item.Kind != yaml.ScalarNode {
 			e := &Error{File: name, Pos: Pos{item.Line, item.Column}, Msg: "each step must be a string of notation",
@@ -139,7 +158,13 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 			return nil, e
 		}
 		got, serrs := Split(item.Value)
-		remap := scalarMapper(item, lines)
+		if rl == nil {
+			rl = make([][]rune, len(lines))
+			for i, l := range lines {
+				rl[i] = []rune(l)
+			}
+		}
+		remap := scalarMapper(item, lines, rl)
 		for _, e := range serrs {
 			e.File = name
 			e.Pos, e.Source = remap(e.Pos)
@@ -159,45 +184,192 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 	return steps, nil
 }
 
-// scalarMapper returns a function mapping a position inside the value of a
-// YAML scalar to the file's line and column, with the file's line. The
-// mapping is exact for plain and single-line quoted scalars and for literal
-// block scalars; for folded or multi-line flow scalars it keeps the line of
-// the scalar and the best column it can.
-func scalarMapper(n *yaml.Node, lines []string) func(Pos) (Pos, string) {
-	line := func(i int) string {
-		if i >= 1 && i <= len(lines) {
-			return lines[i-1]
+// srcLines splits a YAML file into lines numbered as yaml.v3 numbers them:
+// it breaks lines at "\r\n", "\r", "\n", U+0085, U+2028 and U+2029, and a
+// leading byte order mark is not part of the first line.
+func srcLines(s string) []string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	var lines []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\r', '\n', '\u0085', '\u2028', '\u2029':
+			lines = append(lines, s[start:i])
+			if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				w++
+			}
+			start = i + w
 		}
-		return ""
+		i += w
+	}
+	return append(lines, s[start:])
+}
+
+// scalarMapper returns a function mapping a position in the notation read
+// from the value of the YAML scalar n (as Split numbers it) to the line and
+// column of the file, with the file's line.
+func scalarMapper(n *yaml.Node, lines []string, rl [][]rune) func(Pos) (Pos, string) {
+	at := alignScalar(n, rl)
+	// The rune index in n.Value of the start of each line Split sees.
+	v := n.Value
+	first := 0
+	if strings.HasPrefix(v, "\ufeff") {
+		v, first = v[len("\ufeff"):], 1
+	}
+	starts := []int{first}
+	i := first
+	for _, r := range v {
+		i++
+		if r == '\n' {
+			starts = append(starts, i)
+		}
+	}
+	return func(p Pos) (Pos, string) {
+		k := len(at) - 1
+		if p.Line >= 1 && p.Line <= len(starts) && p.Col >= 1 {
+			k = min(starts[p.Line-1]+p.Col-1, k)
+		}
+		q := at[k]
+		return q, lines[q.Line-1]
+	}
+}
+
+// alignScalar returns the position in the file of every rune of the value of
+// the scalar n, and of the end of the value. It reads the scalar's source as
+// YAML does: tag and anchor, quotes and escapes, line folding, a block's
+// indentation. Where the source cannot be read back to the value (an input
+// yaml.v3 decoded from UTF-16, say), every rune gets the scalar's own
+// position. Every position returned is within lines.
+func alignScalar(n *yaml.Node, lines [][]rune) []Pos {
+	clamp := func(p Pos) Pos {
+		p.Line = min(max(p.Line, 1), len(lines))
+		p.Col = min(max(p.Col, 1), len(lines[p.Line-1])+1)
+		return p
+	}
+	val := []rune(n.Value)
+	out := make([]Pos, len(val)+1)
+	fail := func() []Pos {
+		p := clamp(Pos{n.Line, n.Column})
+		for i := range out {
+			out[i] = p
+		}
+		return out
+	}
+	single := n.Style&yaml.SingleQuotedStyle != 0
+	double := n.Style&yaml.DoubleQuotedStyle != 0
+	l, c := n.Line, n.Column
+	if l < 1 || c < 1 {
+		return fail()
+	}
+	// src returns the rune at line l, column c: '\n' for the end of a line,
+	// -1 past the end of the file.
+	src := func(l, c int) rune {
+		if l > len(lines) {
+			return -1
+		}
+		if c > len(lines[l-1]) {
+			if l == len(lines) {
+				return -1
+			}
+			return '\n'
+		}
+		return lines[l-1][c-1]
+	}
+	blank := unicode.IsSpace
+	// yaml.v3 places a scalar at its tag or anchor, if it has any.
+	for s := src(l, c); s == '!' || s == '&'; s = src(l, c) {
+		for s = src(l, c); s >= 0 && !blank(s); s = src(l, c) {
+			c++
+		}
+		for s = src(l, c); blank(s); s = src(l, c) {
+			if s == '\n' {
+				l, c = l+1, 1
+			} else {
+				c++
+			}
+		}
 	}
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		// Content starts on the next line, at the block's indentation.
-		indent := 0
-		for l := n.Line + 1; l <= len(lines); l++ {
-			if t := strings.TrimLeft(lines[l-1], " "); t != "" {
-				indent = len(lines[l-1]) - len(t)
-				break
+		l, c = l+1, 1 // the content starts on the line after the header
+	case single || double:
+		c++ // after the opening quote
+	}
+	for i, v := range val {
+		for {
+			s := src(l, c)
+			switch {
+			case s < 0:
+				return fail()
+			case double && s == '\\' && src(l, c+1) == '\n':
+				l, c = l+1, 1 // an escaped line break reads as nothing
+				continue
+			case double && s == '\\':
+				r, w, ok := unescape(lines[l-1][c:])
+				if !ok || r != v {
+					return fail()
+				}
+				out[i] = Pos{l, c}
+				c += 1 + w
+			case single && s == '\'':
+				if v != '\'' || src(l, c+1) != '\'' {
+					return fail()
+				}
+				out[i] = Pos{l, c}
+				c += 2
+			case s == v || blank(s) && blank(v):
+				out[i] = Pos{l, c}
+				if s == '\n' {
+					l, c = l+1, 1
+				} else {
+					c++
+				}
+			case blank(s):
+				if s == '\n' {
+					l, c = l+1, 1
+				} else {
+					c++
+				}
+				continue
+			default:
+				return fail()
 			}
-		}
-		return func(p Pos) (Pos, string) {
-			fl := n.Line + p.Line
-			return Pos{fl, p.Col + indent}, line(fl)
-		}
-	default:
-		shift := 0
-		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-			shift = 1
-		}
-		return func(p Pos) (Pos, string) {
-			if p.Line == 1 {
-				return Pos{n.Line, n.Column + shift + p.Col - 1}, line(n.Line)
-			}
-			return Pos{n.Line + p.Line - 1, p.Col}, line(n.Line + p.Line - 1)
+			break
 		}
 	}
+	out[len(val)] = Pos{l, c}
+	for i := range out {
+		out[i] = clamp(out[i])
+	}
+	return out
 }
+
+// unescape reads the escape sequence of a double-quoted YAML scalar that
+// follows a backslash: it returns the rune it stands for and its length in
+// runes, the backslash not counted.
+func unescape(rs []rune) (r rune, n int, ok bool) {
+	if len(rs) == 0 {
+		return 0, 0, false
+	}
+	if r, ok := yamlEscapes[rs[0]]; ok {
+		return r, 1, true
+	}
+	digits := map[rune]int{'x': 2, 'u': 4, 'U': 8}[rs[0]]
+	if digits == 0 || len(rs) < 1+digits {
+		return 0, 0, false
+	}
+	u, err := strconv.ParseUint(string(rs[1:1+digits]), 16, 32)
+	if err != nil {
+		return 0, 0, false
+	}
+	return rune(u), 1 + digits, true
+}
+
+// yamlEscapes are the one-character escapes of a double-quoted YAML scalar.
+var yamlEscapes = map[rune]rune{'0': 0, 'a': '\a', 'b': '\b', 't': '\t', '\t': '\t', 'n': '\n', 'v': '\v',
+	'f': '\f', 'r': '\r', 'e': 0x1b, ' ': ' ', '"': '"', '/': '/', '\\': '\\', 'N': 0x85,
+	'_': 0xa0, 'L': 0x2028, 'P': 0x2029}
 
 // YAMLErrorLine returns the line number yaml.v3 puts in its messages
 // ("yaml: line 3: ..."), or 0. Packages that load YAML use it to give

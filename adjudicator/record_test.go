@@ -1,0 +1,417 @@
+package adjudicator_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+const sha42 = "73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049"
+
+// recordYAML is a record as Marshal writes it, with every kind of field.
+const recordYAML = `herald: 1
+game: counting
+options:
+  misere: "false"
+  speed: éclair
+  target: "12"
+players:
+  - alice
+  - bob
+seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
+seed: "42"
+position:
+  total: 3
+  to_move: bob
+  added: 0
+  scores: [3, 0]
+moves:
+  - player: bob
+    text: |-
+      add 1
+      add 2
+      end
+    time: "2026-11-23T09:00:00Z"
+    source: mail:<abc@example.org>
+  - player: alice
+    text: add 3
+    source: cli
+`
+
+func TestRecordRoundTrip(t *testing.T) {
+	rec, err := adjudicator.ParseRecord("game.yaml", []byte(recordYAML))
+	if err != nil {
+		t.Fatalf("ParseRecord: %v", err)
+	}
+	if rec.Format != 1 || rec.Game != "counting" || rec.Seed != "42" || rec.SeedSHA256 != sha42 ||
+		!reflect.DeepEqual(rec.Players, []string{"alice", "bob"}) ||
+		!reflect.DeepEqual(rec.Options, map[string]string{"misere": "false", "speed": "éclair", "target": "12"}) {
+		t.Errorf("ParseRecord = %+v", rec)
+	}
+	wantMoves := []adjudicator.RecordMove{
+		{Player: "bob", Text: "add 1\nadd 2\nend", Time: "2026-11-23T09:00:00Z", Source: "mail:<abc@example.org>"},
+		{Player: "alice", Text: "add 3", Source: "cli"},
+	}
+	if !reflect.DeepEqual(rec.Moves, wantMoves) {
+		t.Errorf("Moves = %+v\nwant %+v", rec.Moves, wantMoves)
+	}
+	if rec.Position == nil || rec.Position.Kind != yaml.MappingNode {
+		t.Fatalf("Position = %v, want a mapping", rec.Position)
+	}
+	data, err := rec.Marshal()
+	if err != nil {
+		t.Fatalf("Marshal: %v", err)
+	}
+	if string(data) != recordYAML {
+		t.Errorf("Marshal(ParseRecord(x)) =\n%s\nwant x =\n%s", data, recordYAML)
+	}
+	rec2, err := adjudicator.ParseRecord("game.yaml", data)
+	if err != nil {
+		t.Fatalf("ParseRecord(Marshal): %v", err)
+	}
+	data2, err := rec2.Marshal()
+	if err != nil {
+		t.Fatalf("Marshal: %v", err)
+	}
+	if string(data2) != string(data) {
+		t.Errorf("Marshal → ParseRecord → Marshal differs:\n%s\nthen\n%s", data, data2)
+	}
+	// The record replays from its position.
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if got := m.View("").Board.(map[string]any)["total"]; got != 9 {
+		t.Errorf("total after replay = %v, want 9", got)
+	}
+}
+
+func TestRecordMarshalNew(t *testing.T) {
+	rec, err := adjudicator.NewRecord(counting, []string{"alice", "bob"}, map[string]string{"target": "20"}, "42", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := rec.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `herald: 1
+game: counting
+options:
+  misere: "false"
+  speed: normal
+  target: "20"
+players:
+  - alice
+  - bob
+seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
+seed: "42"
+moves: []
+`
+	if string(data) != want {
+		t.Errorf("Marshal() =\n%s\nwant\n%s", data, want)
+	}
+	// A public copy has no seed, and a game without options no options key.
+	rec.Seed, rec.Options = "", nil
+	data, _ = rec.Marshal()
+	if strings.Contains(string(data), "seed:") || strings.Contains(string(data), "options") {
+		t.Errorf("Marshal() of a public copy =\n%s", data)
+	}
+	back, err := adjudicator.ParseRecord("public.yaml", data)
+	if err != nil || back.Seed != "" || back.Moves != nil {
+		t.Errorf("ParseRecord(public copy) = %+v, %v", back, err)
+	}
+}
+
+func TestParseRecordErrors(t *testing.T) {
+	// base is a valid record; each case replaces one line of it.
+	base := strings.Join([]string{
+		"herald: 1",      // 1
+		"game: counting", // 2
+		"players: [alice, bob]",
+		"seed_sha256: " + sha42,
+		`seed: "42"`,
+		"moves:",
+		"  - player: alice",
+		"    text: add 1",
+		"    time: 2026-11-23T09:00:00Z",
+	}, "\n") + "\n"
+	if _, err := adjudicator.ParseRecord("r.yaml", []byte(base)); err != nil {
+		t.Fatalf("ParseRecord(base): %v", err)
+	}
+	replace := func(line int, with string) string {
+		lines := strings.Split(base, "\n")
+		lines[line-1] = with
+		return strings.Join(lines, "\n")
+	}
+	tests := []struct {
+		name string
+		data string
+		want string
+	}{
+		{"unknown key with a suggestion", replace(3, "playres: [alice, bob]"),
+			`r.yaml:3:1: unknown key "playres"; did you mean "players"?`},
+		{"unknown key", base + "colour: red\n",
+			`r.yaml:10:1: unknown key "colour" (expected one of [herald game options players seed_sha256 seed position moves])`},
+		{"unknown move key with a suggestion", replace(8, "    txt: add 1"),
+			`r.yaml:8:5: unknown key "txt"; did you mean "text"?`},
+		{"unknown move key", replace(9, "    colour: red"),
+			`r.yaml:9:5: unknown key "colour" (expected one of [player text time source])`},
+		{"key twice", base + "game: other\n",
+			`r.yaml:10:1: key "game" appears twice`},
+		{"move key twice", base + "    text: add 2\n",
+			`r.yaml:10:5: key "text" appears twice`},
+		{"version not a number", replace(1, "herald: one"),
+			`r.yaml:1:9: herald: expected the format version, a number, got "one"`},
+		{"version a list", replace(1, "herald: [1]"),
+			`r.yaml:1:9: herald: expected the format version, a number, got ""`},
+		{"version unsupported", replace(1, "herald: 2"),
+			`r.yaml:1:9: herald: format version 2 is not supported (this herald reads version 1)`},
+		{"game a list", replace(2, "game: [counting]"),
+			`r.yaml:2:7: expected the game's name, a single value`},
+		{"players not a list", replace(3, "players: alice"),
+			`r.yaml:3:10: players: expected a list of player names`},
+		{"player a list", replace(3, "players: [alice, [bob]]"),
+			`r.yaml:3:18: expected a player name, a single value`},
+		{"options not a mapping", base + "options: [a]\n",
+			`r.yaml:10:10: options: expected a mapping of option names to values`},
+		{"option value a list", base + "options: {target: [1]}\n",
+			`r.yaml:10:19: expected an option value, a single value`},
+		{"commitment too short", replace(4, "seed_sha256: 73475cb4"),
+			`r.yaml:4:14: seed_sha256: expected 64 lower-case hex digits (sha256 of the seed), got "73475cb4"`},
+		{"commitment upper case", replace(4, "seed_sha256: "+strings.ToUpper(sha42)),
+			`r.yaml:4:14: seed_sha256: expected 64 lower-case hex digits (sha256 of the seed), got "` + strings.ToUpper(sha42) + `"`},
+		{"commitment a list", replace(4, "seed_sha256: [a]"),
+			`r.yaml:4:14: expected the seed commitment, a single value`},
+		{"seed not matching", replace(5, `seed: "43"`),
+			`r.yaml:1:1: the seed does not match its commitment: sha256("43") = 44cb730c420480a0477b505ae68af508fb90f96cf0ec54c6ad16949dd427f13a, the record says ` + sha42},
+		{"seed a mapping", replace(5, "seed: {a: 1}"),
+			`r.yaml:5:7: expected the seed, a single value`},
+		{"moves a mapping", strings.Join(strings.Split(base, "\n")[:5], "\n") + "\nmoves: {a: 1}\n",
+			`r.yaml:6:8: moves: expected a list of moves`},
+		{"move a string", strings.Join(strings.Split(base, "\n")[:6], "\n") + "\n  - add 1\n",
+			`r.yaml:7:5: a move is a mapping with keys [player text time source]`},
+		{"move without player", replace(7, "  - source: cli"),
+			`r.yaml:7:5: a move needs a player and a text`},
+		{"move without text", replace(8, "    source: cli"),
+			`r.yaml:7:5: a move needs a player and a text`},
+		{"move with an empty text", replace(8, `    text: ""`),
+			`r.yaml:7:5: a move needs a player and a text`},
+		{"move text a list", replace(8, "    text: [add 1]"),
+			`r.yaml:8:11: expected text, a single value`},
+		{"missing key", replace(2, "# no game"),
+			`r.yaml:1:1: missing key "game" (a record has [herald game options players seed_sha256 seed position moves])`},
+		{"missing commitment", replace(4, "# no commitment"),
+			`r.yaml:1:1: missing key "seed_sha256" (a record has [herald game options players seed_sha256 seed position moves])`},
+		{"not a mapping", "- herald: 1\n",
+			`r.yaml:1:1: a game record is a mapping with keys [herald game options players seed_sha256 seed position moves]`},
+		{"not YAML", base + "moves: [\n",
+			`r.yaml:10:1: not a YAML game record: did not find expected node content`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := adjudicator.ParseRecord("r.yaml", []byte(tt.data))
+			if err == nil {
+				t.Fatalf("ParseRecord = %+v, nil; want %q", rec, tt.want)
+			}
+			var ne *notation.Error
+			if !errors.As(err, &ne) {
+				t.Errorf("error %T; want *notation.Error", err)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("ParseRecord error =\n  %s\nwant\n  %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadRecord(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "game.yaml")
+	if err := os.WriteFile(path, []byte(recordYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := adjudicator.LoadRecord(path)
+	if err != nil || len(rec.Moves) != 2 {
+		t.Fatalf("LoadRecord = %+v, %v", rec, err)
+	}
+	if _, err := adjudicator.LoadRecord(filepath.Join(dir, "missing.yaml")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadRecord(missing) = %v, want fs.ErrNotExist", err)
+	}
+	if err := os.WriteFile(path, []byte("herald: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adjudicator.LoadRecord(path); err == nil || !strings.HasPrefix(err.Error(), path+":1:9: ") {
+		t.Errorf("LoadRecord(bad) = %v, want an error at %s:1:9", err, path)
+	}
+}
+
+func TestSaveAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "game.yaml")
+	if err := os.WriteFile(path, []byte("old contents\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := adjudicator.ParseRecord("game.yaml", []byte(recordYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Save(path); err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || string(data) != recordYAML {
+		t.Errorf("after Save, the file holds\n%s\n(%v), want the record", data, err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(before, after) {
+		t.Error("Save wrote over the old file in place; want a new file renamed over it")
+	}
+	if perm := after.Mode().Perm(); perm != 0o644 {
+		t.Errorf("after Save, mode = %v, want 0644", perm)
+	}
+	assertOnlyFile(t, dir, "game.yaml")
+	// Saving again over the new file, and into a new path, works the same.
+	if err := rec.Save(path); err != nil {
+		t.Fatalf("second Save: %v", err)
+	}
+	if err := rec.Save(filepath.Join(dir, "copy.yaml")); err != nil {
+		t.Fatalf("Save to a new file: %v", err)
+	}
+	assertOnlyFile(t, dir, "copy.yaml", "game.yaml")
+}
+
+// assertOnlyFile checks that dir holds exactly the files named, in order:
+// no temporary file left behind.
+func assertOnlyFile(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if !reflect.DeepEqual(got, names) {
+		t.Errorf("directory holds %q, want %q", got, names)
+	}
+}
+
+func TestWriteFileAtomicReadOnlyDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: a directory without write permission is still writable")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "game.yaml")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if err := adjudicator.WriteFileAtomic(path, []byte("new\n"), 0o644); err == nil {
+		t.Fatal("WriteFileAtomic into a read-only directory succeeded")
+	}
+	if data, _ := os.ReadFile(path); string(data) != "old\n" {
+		t.Errorf("after a failed write, the file holds %q, want the old contents", data)
+	}
+	assertOnlyFile(t, dir, "game.yaml")
+}
+
+// TestWriteFileAtomicRenameFails runs as any user: the target is a
+// directory, so the rename fails after the temporary file is written. The
+// target is untouched and the temporary file is removed.
+func TestWriteFileAtomicRenameFails(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "game.yaml")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "inside"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := adjudicator.WriteFileAtomic(target, []byte("new\n"), 0o644); err == nil {
+		t.Fatal("WriteFileAtomic over a non-empty directory succeeded")
+	}
+	if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
+		t.Errorf("target after a failed write: %v, %v; want the directory", fi, err)
+	}
+	assertOnlyFile(t, dir, "game.yaml")
+	// A directory that does not exist.
+	if err := adjudicator.WriteFileAtomic(filepath.Join(dir, "no", "such"), []byte("x"), 0o644); err == nil {
+		t.Error("WriteFileAtomic into a missing directory succeeded")
+	}
+}
+
+// TestMarshalQuotesWhatYAMLCannotWrite checks the strings yaml.v3 writes in
+// a form it reads back differently (go-yaml/yaml: a leading newline is
+// lost; a leading tab in a block scalar does not parse): the record is
+// written with its strings double-quoted instead, and reads back the same.
+func TestMarshalQuotesWhatYAMLCannotWrite(t *testing.T) {
+	rec, err := adjudicator.NewRecord(counting, []string{"alice", "bob"}, nil, "42", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Moves = []adjudicator.RecordMove{{Player: "alice", Text: "\tadd 1\nend"}, {Player: "bob", Text: "\nadd 2"}}
+	data, err := rec.Marshal()
+	if err != nil {
+		t.Fatalf("Marshal: %v", err)
+	}
+	want := `herald: 1
+game: "counting"
+options:
+  "misere": "false"
+  "speed": "normal"
+  "target": "10"
+players:
+  - "alice"
+  - "bob"
+seed_sha256: "73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049"
+seed: "42"
+moves:
+  - player: "alice"
+    text: "\tadd 1\nend"
+  - player: "bob"
+    text: "\nadd 2"
+`
+	if string(data) != want {
+		t.Errorf("Marshal =\n%s\nwant\n%s", data, want)
+	}
+	back, err := adjudicator.ParseRecord("r.yaml", data)
+	if err != nil || !reflect.DeepEqual(back.Moves, rec.Moves) {
+		t.Errorf("ParseRecord(Marshal) = %+v, %v; want the same moves", back, err)
+	}
+	// A position scalar in a style yaml.v3 cannot write back.
+	var pos yaml.Node
+	if err := yaml.Unmarshal([]byte("note: >\n\n  x\n"), &pos); err != nil {
+		t.Fatal(err)
+	}
+	rec.Moves = nil
+	rec.Position = pos.Content[0]
+	if data, err = rec.Marshal(); err != nil {
+		t.Fatalf("Marshal: %v", err)
+	}
+	if !strings.Contains(string(data), "position:\n  \"note\": \"\\nx\\n\"\n") {
+		t.Errorf("Marshal =\n%s\nwant the position's note double-quoted", data)
+	}
+	if pos.Content[0].Content[1].Style != yaml.FoldedStyle {
+		t.Error("Marshal changed the style of the record's position")
+	}
+}
