@@ -2,6 +2,7 @@ package raubritter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -191,9 +192,18 @@ func (s *State) parsePlace(player string, sc *notation.Scanner) (adjudicator.Mov
 	var k Kind
 	partial := false
 	if b, ok := peekBuildingOnly(sc); ok {
-		// A building alone: take the tile with it from the hand.
-		sc.Next()
-		k, partial = s.resolveBuilding(player, b), true
+		// A building alone: take the tile with it from the hand, if there
+		// is only one kind of it there. Keyword notes the word's language.
+		sc.Keyword(buildings)
+		var kinds []Kind
+		k, kinds = s.resolveBuilding(player, b)
+		partial = true
+		if len(kinds) > 1 {
+			e := sc.ErrorAtToken(tok, fmt.Sprintf("your hand holds a %s and a %s: say which %s", kinds[0], kinds[1], b),
+				fmt.Sprintf("votre main contient %s et %s : précisez la plaquette", kinds[0], kinds[1]))
+			e.Example = kinds[0].String() + " e5"
+			return nil, e
+		}
 	} else {
 		var err *notation.Error
 		k, err = scanKind(sc)
@@ -261,18 +271,22 @@ func terrainByName(name string) Terrain {
 }
 
 // resolveBuilding returns the kind of the tile in player's hand with
-// building b; a plain one when the hand has none, so that Apply reports the
-// tile missing from the hand.
-func (s *State) resolveBuilding(player string, b Building) Kind {
-	p := s.index(player)
-	if p >= 0 {
+// building b, and every kind with b in the hand: when there are two, the
+// step is ambiguous. With none it returns a plain one, so that Apply
+// reports the tile missing from the hand.
+func (s *State) resolveBuilding(player string, b Building) (Kind, []Kind) {
+	var kinds []Kind
+	if p := s.index(player); p >= 0 {
 		for _, k := range s.players[p].hand {
-			if k.Building == b {
-				return k
+			if k.Building == b && !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
 			}
 		}
 	}
-	return Kind{Plain, b}
+	if len(kinds) == 0 {
+		return Kind{Plain, b}, nil
+	}
+	return kinds[0], kinds
 }
 
 // scanKind reads a tile face: terrain and building in either order, or a
@@ -384,7 +398,7 @@ func ParseSquare(s string) (Square, error) {
 		return Square{}, fmt.Errorf("a square is a column letter then a row number, like e5")
 	}
 	n, err := strconv.Atoi(s[1:])
-	if err != nil || n < 1 || n > 99 {
+	if err != nil || n < 1 || n > 99 || s[1] < '0' || s[1] > '9' {
 		return Square{}, fmt.Errorf("a square is a column letter then a row number, like e5")
 	}
 	return Square{Row: n - 1, Col: int(s[0] - 'a')}, nil

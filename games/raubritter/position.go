@@ -102,6 +102,11 @@ var playerKeys = []string{"knights", "hand", "stack", "kept", "slots", "layout"}
 func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
+		for j := 0; j < i; j += 2 {
+			if m.Content[j].Value == k.Value {
+				return posError(k, "%s: key %q is given twice (first on line %d)", what, k.Value, m.Content[j].Line)
+			}
+		}
 		if !slices.Contains(allowed, k.Value) {
 			var v notation.Vocabulary
 			for _, a := range allowed {
@@ -114,6 +119,28 @@ func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
 		}
 	}
 	return nil
+}
+
+// where remembers the nodes of a position document, so that a fault found
+// once everything is read is reported where it is written.
+type where struct {
+	root, board          *yaml.Node          // the document, and the board: key
+	turn, placed, castle *yaml.Node          // those keys' values
+	squares              map[int]*yaml.Node  // board square keys, by cell index
+	players              []*yaml.Node        // each player's name key
+	knights              []*yaml.Node        // each player's knights: value
+	hands                []*yaml.Node        // each player's hand: value
+	lastKind             map[Kind]*yaml.Node // the last tile of each kind read
+}
+
+// at returns the first of nodes that is there, else the document.
+func (w *where) at(nodes ...*yaml.Node) *yaml.Node {
+	for _, n := range nodes {
+		if n != nil {
+			return n
+		}
+	}
+	return w.root
 }
 
 // loadPosition reads a position document and checks it is one the game can
@@ -131,6 +158,14 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		return nil, err
 	}
 	s := newFrame(DefaultData, setup.Players)
+	w := &where{
+		root:     n,
+		squares:  map[int]*yaml.Node{},
+		players:  make([]*yaml.Node, len(s.names)),
+		knights:  make([]*yaml.Node, len(s.names)),
+		hands:    make([]*yaml.Node, len(s.names)),
+		lastKind: map[Kind]*yaml.Node{},
+	}
 	get := func(m *yaml.Node, key string) *yaml.Node {
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			if m.Content[i].Value == key {
@@ -154,6 +189,11 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		if b.Kind != yaml.MappingNode {
 			return nil, posError(b, "board: expected a mapping of squares to tiles, like f6: plain castle / red")
 		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "board" {
+				w.board = n.Content[i]
+			}
+		}
 		for i := 0; i+1 < len(b.Content); i += 2 {
 			k, v := b.Content[i], b.Content[i+1]
 			q, err := ParseSquare(k.Value)
@@ -174,6 +214,8 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			}
 			c.placed, c.kind = true, kind
 			used[kind]++
+			w.squares[q.Row*s.w+q.Col] = k
+			w.lastKind[kind] = v
 			if len(owners) > 0 {
 				if _, ok := kind.Terrain.Stay(); !ok {
 					return nil, posError(v, "board: %s is a lake; no knight can stand on it (raubritter-fr-scan.txt:163)", q)
@@ -201,9 +243,13 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			if idx < 0 {
 				return nil, posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names, ", "))
 			}
-			if err := s.loadPlayer(idx, v, onBoard[idx], used); err != nil {
+			if given[idx] {
+				return nil, posError(k, "players: %s is given twice", k.Value)
+			}
+			if err := s.loadPlayer(idx, v, onBoard[idx], used, w); err != nil {
 				return nil, err
 			}
+			w.players[idx], w.knights[idx], w.hands[idx] = k, get(v, "knights"), get(v, "hand")
 			given[idx] = true
 		}
 	}
@@ -212,16 +258,17 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			p.knights = s.data.Knights - onBoard[i]
 		}
 		if p.knights+onBoard[i] > s.data.Knights {
-			return nil, posError(n, "player %s has %d knights on the board and %d left, more than the %d they own",
+			return nil, posError(w.at(w.knights[i], w.players[i], w.board), "player %s has %d knights on the board and %d left, more than the %d they own",
 				s.names[i], onBoard[i], p.knights, s.data.Knights)
 		}
 	}
-	for k, c := range used {
-		if most := s.data.Total(k) * len(s.names); c > most {
-			return nil, posError(n, "the position has %d %s tiles; %d players have only %d", c, k, len(s.names), most)
+	for _, k := range sortedKinds(used) {
+		if c, most := used[k], s.data.Total(k)*len(s.names); c > most {
+			return nil, posError(w.at(w.lastKind[k]), "the position has %d %s tiles; %d players have only %d", c, k, len(s.names), most)
 		}
 	}
-	if err := s.loadTurn(n, get); err != nil {
+	w.turn, w.placed, w.castle = get(n, "turn"), get(n, "placed"), get(n, "castle")
+	if err := s.loadTurn(n, w); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -250,7 +297,7 @@ func (s *State) parseBoardValue(v *yaml.Node) (Kind, []int, error) {
 	return kind, owners, nil
 }
 
-func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int) error {
+func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int, w *where) error {
 	name := s.names[idx]
 	p := s.players[idx]
 	if v.Kind != yaml.MappingNode {
@@ -274,6 +321,7 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 			out = append(out, k)
 			mine[k]++
 			used[k]++
+			w.lastKind[k] = it
 		}
 		return out, nil
 	}
@@ -327,37 +375,63 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 				p.stack = append(p.stack, Tile{Letter: l, Kind: kind})
 				mine[kind]++
 				used[kind]++
+				w.lastKind[kind] = it
 			}
 		}
 		if err != nil {
 			return err
 		}
 	}
-	for k, c := range mine {
-		if c > s.data.Total(k) {
+	for _, k := range sortedKinds(mine) {
+		if c := mine[k]; c > s.data.Total(k) {
 			return posError(v, "%s holds %d %s tiles in hand and stack; a player has only %d", name, c, k, s.data.Total(k))
 		}
 	}
 	return nil
 }
 
+// sortedKinds returns the kinds counted in m, in terrain then building
+// order, so that the same position always gets the same error.
+func sortedKinds(m map[Kind]int) []Kind {
+	out := make([]Kind, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b Kind) int {
+		if a.Terrain != b.Terrain {
+			return int(a.Terrain) - int(b.Terrain)
+		}
+		return int(a.Building) - int(b.Building)
+	})
+	return out
+}
+
 // loadTurn reads and checks the turn, the phase-specific fields and the
 // shape of the board.
-func (s *State) loadTurn(n *yaml.Node, get func(*yaml.Node, string) *yaml.Node) error {
-	if v := get(n, "turn"); v != nil {
+func (s *State) loadTurn(n *yaml.Node, w *where) error {
+	if v := w.turn; v != nil {
 		s.turn = s.index(v.Value)
 		if s.turn < 0 {
 			return posError(v, "turn: %q is not a player of this game (players: %s)", v.Value, strings.Join(s.names, ", "))
 		}
 	}
-	if v := get(n, "placed"); v != nil {
+	if s.phase != phasePlay {
+		// Only a turn in play has tiles laid and a castle waiting; what
+		// Position would not write back is refused rather than lost.
+		for _, v := range []*yaml.Node{w.placed, w.castle} {
+			if v != nil {
+				return posError(v, "placed and castle describe a turn in play; the phase is %s", phaseNames[s.phase])
+			}
+		}
+	}
+	if v := w.placed; v != nil {
 		p, err := strconv.Atoi(v.Value)
 		if err != nil || p < 0 || p > 3 {
 			return posError(v, "placed: expected the number of tiles laid this turn, 0 to 3")
 		}
 		s.placed = p
 	}
-	if v := get(n, "castle"); v != nil {
+	if v := w.castle; v != nil {
 		q, err := ParseSquare(v.Value)
 		c := s.at(q)
 		if err != nil || c == nil || !c.placed || c.kind.Building != Castle {
@@ -374,27 +448,61 @@ func (s *State) loadTurn(n *yaml.Node, get func(*yaml.Node, string) *yaml.Node) 
 		}
 		s.pending = q.Row*s.w + q.Col
 	}
+	if s.placed == 3 && s.pending < 0 {
+		return posError(w.at(w.placed), "placed: after the third tile the turn is over, unless its castle waits for knights (castle:)")
+	}
 	for i, p := range s.players {
 		limit := 2
 		if s.phase == phaseSetup && !p.kept {
 			limit = 4
 		}
 		if len(p.hand) > limit {
-			return posError(n, "%s has %d tiles in hand; the most is %d", s.names[i], len(p.hand), limit)
+			return posError(w.at(w.hands[i]), "%s has %d tiles in hand; the most is %d", s.names[i], len(p.hand), limit)
 		}
 		if s.phase != phaseSetup && (len(p.slots) > 0 || len(p.layout) > 0 || p.kept) {
-			return posError(n, "%s has setup fields (kept, slots, layout) but the phase is %s", s.names[i], phaseNames[s.phase])
+			return posError(w.at(w.players[i]), "%s has setup fields (kept, slots, layout) but the phase is %s", s.names[i], phaseNames[s.phase])
 		}
 	}
 	switch s.phase {
 	case phaseSetup:
+		if _, _, _, _, ok := s.bbox(); ok {
+			return posError(w.at(w.board), "setup: the board is empty until every player has kept an A tile")
+		}
+		waiting := false
+		var taken []Square
 		for i, p := range s.players {
 			if len(p.slots) != 2 {
-				return posError(n, "setup: %s needs slots, the two squares of the start layout their tiles go on", s.names[i])
+				return posError(w.at(w.players[i]), "setup: %s needs slots, the two squares of the start layout their tiles go on", s.names[i])
 			}
-			if p.kept && len(p.layout) != 2 {
-				return posError(n, "setup: %s kept a tile, so their layout lists the two A tiles set aside", s.names[i])
+			for _, q := range p.slots {
+				if slices.Contains(taken, q) {
+					return posError(w.at(w.players[i]), "setup: %s's slot %s is another slot too; each square of the start layout takes one tile", s.names[i], q)
+				}
+				taken = append(taken, q)
 			}
+			castles := 0
+			for _, k := range p.hand {
+				if k.Building == Castle {
+					castles++
+				}
+			}
+			// Before the choice the hand is the four A tiles, after it the
+			// castle and the tile kept (raubritter-fr-scan.txt:72-78).
+			want := 4
+			if p.kept {
+				want = 2
+				if len(p.layout) != 2 {
+					return posError(w.at(w.players[i]), "setup: %s kept a tile, so their layout lists the two A tiles set aside", s.names[i])
+				}
+			} else {
+				waiting = true
+			}
+			if len(p.hand) != want || castles == 0 {
+				return posError(w.at(w.hands[i], w.players[i]), "setup: %s's hand holds %d tiles; it must be %d with a castle", s.names[i], len(p.hand), want)
+			}
+		}
+		if !waiting {
+			return posError(n, "setup: every player has kept a tile, so the start layout is laid and the phase is play")
 		}
 		return nil
 	case phasePlay:
@@ -402,39 +510,32 @@ func (s *State) loadTurn(n *yaml.Node, get func(*yaml.Node, string) *yaml.Node) 
 			return posError(n, "the board is empty; in play the start layout at least is on the table")
 		}
 		if len(s.players[s.turn].hand) == 0 && s.pending < 0 {
-			return posError(n, "it is %s's turn, but %s has no tile in hand", s.names[s.turn], s.names[s.turn])
+			return posError(w.at(w.turn), "it is %s's turn, but %s has no tile in hand", s.names[s.turn], s.names[s.turn])
 		}
 	case phaseOver:
 		for i, p := range s.players {
 			if len(p.hand)+len(p.stack) > 0 {
-				return posError(n, "phase over, but %s still has tiles to lay", s.names[i])
+				return posError(w.at(w.players[i]), "phase over, but %s still has tiles to lay", s.names[i])
 			}
 		}
 	}
 	r0, r1, c0, c1, _ := s.bbox()
 	if r1-r0+1 > s.limit || c1-c0+1 > s.limit {
-		return posError(n, "the board spans %dx%d tiles; with %d players it may not exceed %dx%d (raubritter-fr-scan.txt:212)",
+		return posError(w.at(w.board), "the board spans %dx%d tiles; with %d players it may not exceed %dx%d (raubritter-fr-scan.txt:212)",
 			c1-c0+1, r1-r0+1, len(s.names), s.limit, s.limit)
 	}
-	if !s.connected() {
-		return posError(n, "the tiles on the board are not all joined edge to edge (raubritter-fr-scan.txt:95)")
+	if stray := s.stray(); stray >= 0 {
+		return posError(w.at(w.squares[stray], w.board), "%s is not joined edge to edge to the other tiles on the board (raubritter-fr-scan.txt:95)", s.square(stray))
 	}
 	return nil
 }
 
-// connected reports whether the laid tiles form one group, edge to edge.
-func (s *State) connected() bool {
-	start, total := -1, 0
-	for i := range s.cells {
-		if s.cells[i].placed {
-			total++
-			if start < 0 {
-				start = i
-			}
-		}
-	}
-	if total == 0 {
-		return true
+// stray returns the index of a laid tile not joined edge to edge to the
+// first one (in reading order), or -1 when the laid tiles form one group.
+func (s *State) stray() int {
+	start := slices.IndexFunc(s.cells, func(c cell) bool { return c.placed })
+	if start < 0 {
+		return -1
 	}
 	seen := map[int]bool{start: true}
 	queue := []int{start}
@@ -453,5 +554,10 @@ func (s *State) connected() bool {
 			}
 		}
 	}
-	return len(seen) == total
+	for i := range s.cells {
+		if s.cells[i].placed && !seen[i] {
+			return i
+		}
+	}
+	return -1
 }

@@ -70,6 +70,7 @@ package raubritter
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
@@ -370,7 +371,8 @@ func (s *State) Result() adjudicator.Result {
 	for i, t := range tied {
 		names[i] = s.names[t]
 	}
-	res.Summary = fmt.Sprintf("draw: %v tie with %d points and %d knights left", names, best, s.players[tied[0]].knights)
+	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d points and %d knights left",
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, s.players[tied[0]].knights)
 	return res
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // symbols returns one lower-case letter per player for the board: the
@@ -97,7 +98,42 @@ func (s *State) Text(as string) string {
 		}
 		b.WriteString(top + "|\n" + bottom + "|\n" + sep)
 	}
-	s.writeStatus(&b, sym, as)
+	var status strings.Builder
+	s.writeStatus(&status, sym, as)
+	for _, line := range strings.SplitAfter(status.String(), "\n") {
+		b.WriteString(wrap(line, textWidth))
+	}
+	return b.String()
+}
+
+// textWidth is the most columns a line of Text may take.
+const textWidth = 72
+
+// wrap breaks line at spaces so that no piece is longer than width runes
+// (unless one word is); the pieces after the first are indented by two
+// spaces. Player names are up to 64 characters, so status lines may need it.
+func wrap(line string, width int) string {
+	body, nl := strings.CutSuffix(line, "\n")
+	if utf8.RuneCountInString(body) <= width {
+		return line
+	}
+	var b strings.Builder
+	cur := ""
+	for _, w := range strings.Split(body, " ") {
+		switch {
+		case cur == "" || strings.TrimSpace(cur) == "":
+			cur += w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
+			cur += " " + w
+		default:
+			b.WriteString(cur + "\n")
+			cur = "  " + w
+		}
+	}
+	b.WriteString(cur)
+	if nl {
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 
@@ -118,8 +154,11 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("P plain  F forest  M mountains  L lake; c castle 1, v village 2, t town 3\n")
-	b.WriteString("knights bottom to top, the top one in capitals; . a free square; * castle awaiting knights\n")
+	// The legend fits in 72 columns, like the rest of the board.
+	b.WriteString("P plain  F forest  M mountains  L lake\n")
+	b.WriteString("c castle 1 point, v village 2 points, t town 3 points\n")
+	b.WriteString("knights bottom to top, the top one in capitals\n")
+	b.WriteString(". a free square; * a castle awaiting knights\n")
 	scores := s.Scores()
 	for i, n := range s.names {
 		p := s.players[i]

@@ -225,6 +225,11 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			return err
 		}
 	}
+	if s.pending < 0 && pl.knights == 0 && s.phase == phasePlay {
+		// A castle laid with no knights left never waits for any (RB-10).
+		return pos(0)(adjudicator.Rulef("no-knights", ruleNoKnights, "you have no knights left, so a castle you lay takes none",
+			"il ne vous reste aucun chevalier : un château posé n'en reçoit donc aucun"))
+	}
 	if s.pending < 0 {
 		return pos(0)(adjudicator.Rulef("no-castle", ruleOnce, "no castle is waiting for knights: knights go only on the castle you have just laid, at once",
 			"aucun château n'attend de chevaliers : ils ne se posent que sur le château que vous venez de poser, immédiatement"))

@@ -1,0 +1,264 @@
+package raubritter_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"gopkg.in/yaml.v3"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
+
+// goldenStates are the states whose boards are pinned: the setup, games in
+// progress with 2, 3 and 4 players (one with a castle waiting for its
+// knights), and a finished game.
+func goldenStates(t *testing.T) map[string]adjudicator.State {
+	t.Helper()
+	out := map[string]adjudicator.State{}
+
+	out["setup-2p"] = newGame(t, colours[:2], "golden-setup", nil)
+
+	kept := newGame(t, colours[:3], "golden-kept", nil)
+	play(t, kept, "red", "keep forest village")
+	out["setup-kept-3p"] = kept
+
+	mid2 := newGame(t, colours[:2], "golden-mid2", nil)
+	walk(t, mid2, adjudicator.NewRNG("golden-mid2"), 30)
+	out["mid-2p"] = mid2
+
+	mid3 := newGame(t, colours[:3], "golden-mid3", map[string]string{"setup": "random"})
+	rng := adjudicator.NewRNG("golden-mid3")
+	walk(t, mid3, rng, 60)
+	for board(t, mid3).Castle == "" {
+		if walk(t, mid3, rng, 1) == 0 {
+			t.Fatal("golden-mid3 ended before a castle waited for knights")
+		}
+	}
+	out["mid-3p-castle"] = mid3
+
+	mid4 := newGame(t, colours, "golden-mid4", map[string]string{"setup": "random"})
+	walk(t, mid4, adjudicator.NewRNG("golden-mid4"), 60)
+	out["mid-4p"] = mid4
+	for name, st := range map[string]adjudicator.State{"mid-2p": mid2, "mid-3p-castle": mid3, "mid-4p": mid4} {
+		if st.Result().Finished || board(t, st).Phase != "play" {
+			t.Fatalf("%s is not a game in progress", name)
+		}
+	}
+
+	over := newGame(t, colours[:2], "golden-over", nil)
+	walk(t, over, adjudicator.NewRNG("golden-over"), 1000)
+	if !over.Result().Finished {
+		t.Fatal("golden-over did not finish")
+	}
+	out["over-2p"] = over
+	return out
+}
+
+// TestGoldenBoards compares Text("") and Text("red") with the files in
+// testdata/golden; go test -run TestGoldenBoards -update rewrites them.
+func TestGoldenBoards(t *testing.T) {
+	for name, st := range goldenStates(t) {
+		for _, as := range []string{"", "red"} {
+			file := name + ".txt"
+			if as != "" {
+				file = name + "-" + as + ".txt"
+			}
+			t.Run(file, func(t *testing.T) {
+				checkGolden(t, filepath.Join("testdata", "golden", file), st.Text(as))
+			})
+		}
+	}
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestGoldenBoards -update to create it)", err)
+	}
+	want := string(data)
+	if got == want {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(gl), len(wl)) {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Errorf("%s: line %d differs:\n got %q\nwant %q\nfull board:\n%s", path, i+1, g, w, got)
+			return
+		}
+	}
+}
+
+// TestTextWidth checks that every line of every board fits in 72 columns,
+// for every step of many 4-player games, public and private views, with
+// short names, names as long as the status lines are laid out for (12
+// characters), and the longest names herald accepts (64).
+func TestTextWidth(t *testing.T) {
+	games := 30
+	if testing.Short() {
+		games = 5
+	}
+	names := [][]string{
+		{"p1", "p2", "p3", "p4"},
+		{"alexandrinus", "bartholomeus", "cunibert.dlt", "alphonse-tol"},
+		{strings.Repeat("w", 64), strings.Repeat("x", 64), strings.Repeat("y", 64), strings.Repeat("z", 64)},
+	}
+	for i := range games {
+		players := names[i%len(names)]
+		seed := fmt.Sprintf("width-%d", i)
+		st := newGame(t, players, seed, nil)
+		rng := adjudicator.NewRNG(seed)
+		for {
+			for _, as := range append([]string{""}, players...) {
+				checkWidth(t, seed, st.Text(as))
+			}
+			if walk(t, st, rng, 1) == 0 {
+				break
+			}
+		}
+	}
+}
+
+func checkWidth(t *testing.T, what, text string) {
+	t.Helper()
+	for i, line := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(line); n > 72 {
+			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
+		}
+	}
+}
+
+// TestHandsPrivate checks that hands stay private: the public board (Text
+// and Board) is the same whatever the hands hold, and a player's view shows
+// their own hand, from Private, and nothing of another's.
+func TestHandsPrivate(t *testing.T) {
+	seeds := 30
+	if testing.Short() {
+		seeds = 6
+	}
+	checked := 0
+	for n := 2; n <= 4; n++ {
+		players := colours[:n]
+		for i := range seeds {
+			seed := fmt.Sprintf("private-%d-%d", n, i)
+			st := randomState(t, n, seed)
+			public, pubBoard := st.Text(""), boardJSON(t, st)
+			if strings.Contains(public, "'s hand") || strings.Contains(public, "'s stack") || strings.Contains(pubBoard, `"hand"`) {
+				t.Fatalf("%s: the public view shows a hand:\n%s\n%s", seed, public, pubBoard)
+			}
+			for _, p := range players {
+				view := st.Text(p)
+				hand := private(t, st, p).Hand
+				want := p + "'s hand: " + strings.Join(hand, ", ") + "\n"
+				if len(hand) == 0 {
+					want = p + "'s hand: empty\n"
+				}
+				if !strings.Contains(view, want) {
+					t.Fatalf("%s: %s's view lacks %q:\n%s", seed, p, want, view)
+				}
+				for _, q := range players {
+					if q != p && strings.Contains(view, q+"'s ") {
+						t.Fatalf("%s: %s's view shows %s's private view:\n%s", seed, p, q, view)
+					}
+				}
+			}
+			// Give blue another hand (swapped with its stack): nothing public
+			// nor red's view may change.
+			other, ok := swapHand(t, st, players, "blue")
+			if !ok {
+				continue
+			}
+			checked++
+			if got := other.Text(""); got != public {
+				t.Fatalf("%s: the public board depends on blue's hand:\n%s\n---\n%s", seed, public, got)
+			}
+			if got := boardJSON(t, other); got != pubBoard {
+				t.Fatalf("%s: Board() depends on blue's hand:\n%s\n---\n%s", seed, pubBoard, got)
+			}
+			if got := other.Text("red"); got != st.Text("red") {
+				t.Fatalf("%s: red's view depends on blue's hand:\n%s\n---\n%s", seed, st.Text("red"), got)
+			}
+			if other.Text("blue") == st.Text("blue") {
+				t.Fatalf("%s: blue's view does not show blue's hand", seed)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no state had a hand to swap")
+	}
+}
+
+func boardJSON(t *testing.T, st adjudicator.State) string {
+	t.Helper()
+	data, err := json.Marshal(st.Board())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// swapHand returns st with player's first tile in hand swapped with the
+// first different tile of their stack, through the position format.
+func swapHand(t *testing.T, st adjudicator.State, players []string, player string) (adjudicator.State, bool) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(positionBytes(t, st), &doc); err != nil {
+		t.Fatal(err)
+	}
+	pl := lookup(lookup(doc.Content[0], "players"), player)
+	hand, stack := lookup(pl, "hand"), lookup(pl, "stack")
+	if hand == nil || stack == nil || len(hand.Content) == 0 || lookup(pl, "kept") != nil {
+		return nil, false
+	}
+	h := hand.Content[0]
+	for _, s := range stack.Content {
+		letter, kind, _ := strings.Cut(s.Value, " ")
+		if kind != h.Value {
+			h.Value, s.Value = kind, letter+" "+h.Value
+			var b bytes.Buffer
+			enc := yaml.NewEncoder(&b)
+			if err := enc.Encode(&doc); err != nil {
+				t.Fatal(err)
+			}
+			return mustLoad(t, players, b.String()), true
+		}
+	}
+	return nil, false
+}
+
+// lookup returns the value of key in the mapping m, or nil.
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,250 @@
+package raubritter_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
+	"gopkg.in/yaml.v3"
+)
+
+// The positions the illegal moves are tried in. Red lays its castle on e6:
+// west of it is a lake, east a plain then blue's full forest village, south
+// a town with 3 blue knights, north and beyond the town empty squares.
+const (
+	illegalPlay = `
+turn: red
+board:
+  d6: lake
+  f6: plain
+  g6: forest village / blue blue blue blue
+  d7: plain
+  e7: plain town / blue blue blue
+  f7: forest town
+players:
+  red:
+    hand: [plain castle, forest castle]
+    stack: [B plain village, C plain castle]
+  blue:
+    hand: [plain village, plain town]
+`
+	// Red has 3 knights left.
+	illegalFew = `
+turn: red
+board: {f6: plain, g6: plain, f7: plain, g7: plain}
+players:
+  red: {knights: 3, hand: [plain castle, plain]}
+  blue: {hand: [plain village, plain town]}
+`
+	// Red has no knights left (RB-10).
+	illegalNone = `
+turn: red
+board: {f6: plain, g6: plain, f7: plain, g7: plain}
+players:
+  red: {knights: 0, hand: [plain castle, plain]}
+  blue: {hand: [plain village, plain town]}
+`
+	// Red has laid 3 tiles, the third a castle waiting for knights.
+	illegalThird = `
+turn: red
+placed: 3
+castle: e6
+board: {e6: plain castle, f6: plain, g6: plain, f7: plain, g7: plain}
+players:
+  red: {hand: [plain village, plain]}
+  blue: {hand: [plain village, plain town]}
+`
+	// Seven tiles in row 6: the area's columns are final.
+	illegalWide = `
+turn: red
+board: {c6: plain, d6: plain, e6: plain village, f6: plain town, g6: plain castle, h6: plain village, i6: plain}
+players:
+  red: {hand: [plain castle, plain]}
+`
+	illegalSetup = `
+phase: setup
+players:
+  red:
+    hand: [plain castle, plain, plain village, forest village]
+    slots: [f6, g7]
+  blue:
+    hand: [plain castle, plain, plain village, forest village]
+    slots: [g6, f7]
+`
+	illegalOver = `
+phase: over
+board: {f6: plain castle / red, g6: plain, f7: plain, g7: plain}
+`
+)
+
+const (
+	rLeave  = "raubritter-fr-scan.txt:148"
+	rEnough = "raubritter-fr-scan.txt:173"
+	rFour   = "raubritter-fr-scan.txt:167"
+	rOnce   = "raubritter-fr-scan.txt:177"
+	rArea   = "raubritter-fr-scan.txt:212"
+	rKeep   = "raubritter-fr-scan.txt:72"
+	rThree  = "raubritter-fr-scan.txt:99"
+)
+
+// TestIllegal tries an illegal step of every kind: the error must be a
+// *adjudicator.RuleError with the expected code and rule, Apply must leave
+// the state as it was, and a submission of the same steps must fail on
+// that step, as a *adjudicator.StepError, and change nothing.
+func TestIllegal(t *testing.T) {
+	tests := []struct {
+		name   string
+		pos    string
+		player string
+		prefix []string // legal steps before the illegal one
+		step   string
+		code   string
+		rule   string
+	}{
+		// Laying tiles.
+		{"first tile mandatory", illegalPlay, "red", nil, "end", "first-tile", rThree},
+		{"fourth tile", illegalThird, "red", nil, "plain village e5", "three-tiles", rThree},
+		{"tile not in hand", illegalPlay, "red", nil, "plain town e6", "not-in-hand", "RULINGS.md RB-5"},
+		{"building not in hand", illegalPlay, "red", nil, "town e6", "not-in-hand", "RULINGS.md RB-5"},
+		{"off the frame", illegalPlay, "red", nil, "plain castle m6", "off-frame", rArea},
+		{"off the frame by row", illegalPlay, "red", nil, "plain castle e13", "off-frame", rArea},
+		{"square taken", illegalPlay, "red", nil, "plain castle f6", "occupied", "raubritter-fr-scan.txt:95"},
+		{"diagonal only", illegalPlay, "red", nil, "plain castle c5", "not-adjacent", "raubritter-fr-scan.txt:121"},
+		{"far away", illegalPlay, "red", nil, "plain castle a1", "not-adjacent", "raubritter-fr-scan.txt:121"},
+		{"area too wide", illegalWide, "red", nil, "plain castle j6", "area", rArea},
+		{"area too wide west", illegalWide, "red", nil, "plain b6", "area", rArea},
+		// Knights.
+		{"knights with no castle", illegalPlay, "red", nil, "knights 1", "no-castle", rOnce},
+		{"knights after the next tile", illegalPlay, "red", []string{"plain castle e6", "plain village e5"}, "knights 1", "no-castle", rOnce},
+		{"knights twice", illegalPlay, "red", []string{"plain castle e6", "knights 1"}, "knights 1", "no-castle", rOnce},
+		{"knights after knights 0", illegalPlay, "red", []string{"plain castle e6", "knights 0"}, "knights 2", "no-castle", rOnce},
+		{"no knights left", illegalNone, "red", []string{"plain castle e6"}, "knights 1", "no-knights", "raubritter-fr-scan.txt:186"},
+		{"more than left", illegalFew, "red", []string{"plain castle e6"}, "knights east 1 1 2", "supply", "raubritter-fr-scan.txt:186"},
+		{"six knights", illegalPlay, "red", []string{"plain castle e6"}, "knights east 2 1 1 2", "five", "raubritter-fr-scan.txt:134"},
+		{"five staying", illegalPlay, "red", []string{"plain castle e6"}, "knights 5", "four", rFour},
+		{"over four on a stack", illegalPlay, "red", []string{"plain castle e6"}, "knights south 1 2", "four", rFour},
+		{"full tile", illegalPlay, "red", []string{"plain castle e6"}, "knights east 1 1 2", "full", rFour},
+		{"lake", illegalPlay, "red", []string{"plain castle e6"}, "knights west 1 1", "lake", "raubritter-fr-scan.txt:163"},
+		{"gap north", illegalPlay, "red", []string{"plain castle e6"}, "knights north 1 1", "gap", "raubritter-fr-scan.txt:144"},
+		{"gap past the town", illegalPlay, "red", []string{"plain castle e6"}, "knights south 1 1 1", "gap", "raubritter-fr-scan.txt:144"},
+		{"nothing on the castle", illegalPlay, "red", []string{"plain castle e6"}, "knights south 0 1", "leave", rLeave},
+		{"zero march", illegalPlay, "red", []string{"plain castle e6"}, "knights east 0 0", "leave", rLeave},
+		{"forest castle keeps 2", illegalPlay, "red", []string{"forest castle e6"}, "knights 1", "leave", rLeave},
+		{"forest castle marching", illegalPlay, "red", []string{"forest castle e6"}, "knights east 1 1", "leave", rLeave},
+		{"forest needs 2", illegalPlay, "red", []string{"plain castle g7"}, "knights west 1 1", "leave", rEnough},
+		{"none left on the way", illegalPlay, "red", []string{"plain castle g7"}, "knights west 1 0 1", "leave", rEnough},
+		// Setup.
+		{"keep the castle", illegalSetup, "red", nil, "keep plain castle", "keep-castle", rKeep},
+		{"keep a forest castle", illegalSetup, "red", nil, "keep forest castle", "keep-castle", rKeep},
+		{"keep a tile not dealt", illegalSetup, "red", nil, "keep lake", "keep-missing", rKeep},
+		{"lay in setup", illegalSetup, "red", nil, "plain castle e6", "in-setup", rKeep},
+		{"end in setup", illegalSetup, "blue", nil, "end", "in-setup", rKeep},
+		{"keep in play", illegalPlay, "red", nil, "keep plain", "not-setup", rKeep},
+		// Whose turn.
+		{"not your turn", illegalPlay, "blue", nil, "plain village e5", adjudicator.CodeNotYourTurn, ""},
+		{"kept already", illegalSetup, "red", []string{"keep plain"}, "keep plain village", adjudicator.CodeNotYourTurn, ""},
+		{"turn over after 3 tiles", illegalThird, "red", []string{"knights 1"}, "end", adjudicator.CodeNotYourTurn, ""},
+		{"game over", illegalOver, "red", nil, "plain e6", adjudicator.CodeGameOver, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// Directly on the state.
+			st := mustLoad(t, two, tc.pos)
+			for _, p := range tc.prefix {
+				play(t, st, tc.player, p)
+			}
+			before, text := positionBytes(t, st), st.Text("")
+			mv, err := parseStep(st, tc.player, tc.step)
+			if err != nil {
+				t.Fatalf("%q does not parse: %v", tc.step, err)
+			}
+			err = st.Apply(tc.player, mv)
+			checkRuleError(t, err, tc.code, tc.rule)
+			if after := positionBytes(t, st); !bytes.Equal(before, after) {
+				t.Errorf("Apply changed the position:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			if after := st.Text(""); after != text {
+				t.Errorf("Apply changed the board:\nbefore:\n%s\nafter:\n%s", text, after)
+			}
+
+			// As a submission: all or nothing, the failing step named.
+			var node yaml.Node
+			if err := yaml.Unmarshal([]byte(tc.pos), &node); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := adjudicator.NewRecord(raubritter.Game, two, nil, "illegal", &node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := adjudicator.Start(reg, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := positionBytes(t, m.State)
+			_, err = m.Submit(tc.player, strings.Join(append(append([]string(nil), tc.prefix...), tc.step), "\n"), "", "test")
+			var se *adjudicator.StepError
+			if !errors.As(err, &se) {
+				t.Fatalf("Submit: %v (%T), want a *adjudicator.StepError", err, err)
+			}
+			if se.Index != len(tc.prefix)+1 {
+				t.Errorf("Submit failed at step %d, want %d: %v", se.Index, len(tc.prefix)+1, err)
+			}
+			checkRuleError(t, err, tc.code, tc.rule)
+			if after := positionBytes(t, m.State); !bytes.Equal(start, after) {
+				t.Errorf("a refused submission changed the position:\nbefore:\n%s\nafter:\n%s", start, after)
+			}
+			if len(m.Record.Moves) != 0 {
+				t.Errorf("a refused submission was recorded: %v", m.Record.Moves)
+			}
+		})
+	}
+}
+
+func checkRuleError(t *testing.T, err error, code, rule string) {
+	t.Helper()
+	var re *adjudicator.RuleError
+	if !errors.As(err, &re) {
+		t.Fatalf("error %v (%T), want a *adjudicator.RuleError %s", err, err, code)
+	}
+	if re.Code != code || re.Rule != rule {
+		t.Errorf("error %q: code %q rule %q, want code %q rule %q", err, re.Code, re.Rule, code, rule)
+	}
+	if re.Msg == "" || re.MsgFR == "" || re.Msg == re.MsgFR {
+		t.Errorf("error %q: want an English and a French message, got %q and %q", err, re.Msg, re.MsgFR)
+	}
+	if rule != "" && !strings.Contains(err.Error(), "[rule: "+rule+"]") {
+		t.Errorf("error %q does not cite %s", err, rule)
+	}
+}
+
+// TestNotAPlayer checks that a submission from someone not in the game is
+// refused as such, before anything is read.
+func TestNotAPlayer(t *testing.T) {
+	var node yaml.Node
+	if err := yaml.Unmarshal([]byte(illegalPlay), &node); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := adjudicator.NewRecord(raubritter.Game, []string{"red", "blue"}, nil, "x", &node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Submit("green", "plain castle e6", "", "test")
+	checkRuleError(t, err, adjudicator.CodeNotAPlayer, "")
+	// The state refuses a stranger too, as not their turn.
+	st := mustLoad(t, []string{"red", "blue"}, illegalPlay)
+	mv, err := parseStep(st, "green", "plain castle e6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRuleError(t, st.Apply("green", mv), adjudicator.CodeNotYourTurn, "")
+	if l := st.Legal("green"); len(l) != 0 {
+		t.Errorf("Legal(green) = %v, want none", moveStrings(l))
+	}
+}
