@@ -63,7 +63,7 @@ func RunDemo(ctx context.Context, cfg DemoConfig) (*DemoResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := &bot{cfg: cfg, addr: addr, rng: adjudicator.NewRNG(cfg.Seed + "\x00" + addr), acted: -1}
+			b := &bot{cfg: cfg, addr: addr, acted: -1}
 			if i == 0 {
 				b.transcript = cfg.Transcript
 			}
@@ -115,7 +115,6 @@ func firstErr(errs chan error, fallback error) error {
 type bot struct {
 	cfg        DemoConfig
 	addr       string
-	rng        *adjudicator.RNG
 	key        string
 	acted      int // the last move number answered
 	mails      []string
@@ -212,7 +211,11 @@ func (b *bot) read(raw []byte) (done bool, err error) {
 			steps = append(steps, l)
 		}
 	}
-	step := steps[b.rng.IntN(len(steps))]
+	// The choice depends only on the seed, the player and the steps offered,
+	// never on the order mails arrive in: the same situation gets the same
+	// answer, so a demo replays to the same game.
+	rng := adjudicator.NewRNG(b.cfg.Seed + "\x00" + b.addr + "\x00" + strings.Join(steps, "\n"))
+	step := steps[rng.IntN(len(steps))]
 	b.acted = n
 	name, _, _ := strings.Cut(b.addr, "@")
 	turnFile := fmt.Sprintf("game: %s\nplayer: %s\nmove: %d\nsteps:\n  - %s\n", b.cfg.Game, name, n, step)

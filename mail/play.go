@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,60 +56,13 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, msg *Message, env *
 			return fail(fmt.Sprintf("unexpected %q: write players before the addresses", a))
 		}
 	}
-	// Player names in the record are the local parts of the addresses when
-	// they differ, else the whole addresses.
-	names := make([]string, len(addrs))
-	for i, a := range addrs {
-		names[i], _, _ = strings.Cut(a, "@")
+	id, err := s.createGame(ctx, tx, msg.From, msg.MessageID, g, addrs, opts, now)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return fail(refused.Reason)
 	}
-	if hasDup(names) {
-		copy(names, addrs)
-	}
-	seed := s.cfg.NewSeed()
-	rec, err := adjudicator.NewRecord(g, names, opts, seed, nil)
-	if err != nil {
-		return fail(err.Error())
-	}
-	if _, err := adjudicator.Start(s.cfg.Registry, rec); err != nil {
-		return fail(err.Error())
-	}
-	players := make([]store.Player, len(addrs))
-	for i := range addrs {
-		players[i] = store.Player{Name: names[i], Address: addrs[i], Secret: s.cfg.NewKey()}
-		if s.cfg.OnNewPlayer != nil {
-			if err := s.cfg.OnNewPlayer(addrs[i]); err != nil {
-				return "", 0, "", err
-			}
-		}
-	}
-	hostKey := s.cfg.NewKey()
-	id, err := tx.CreateGame(ctx, msg.From, hostKey, rec, players)
 	if err != nil {
 		return "", 0, "", err
-	}
-	sg, err := tx.Game(ctx, id)
-	if err != nil {
-		return "", 0, "", err
-	}
-	m, err := adjudicator.Start(s.cfg.Registry, sg.Record)
-	if err != nil {
-		return "", 0, "", err
-	}
-	// The host's confirmation.
-	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment: sha256 %s\n(the seed is revealed at the end, so everyone can check the shuffles)\n",
-		gameTag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
-	if !slices.Contains(addrs, msg.From) {
-		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is %s: write\n\"key %s\" in a mail with \"abandon\" to end the game early.\n", hostKey, hostKey)
-	}
-	if err := s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(sg, "game started"), hb, id, now, nil); err != nil {
-		return "", 0, "", err
-	}
-	for i, p := range players {
-		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\nSeed commitment: sha256 %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put \"key %s\" on a\nline of its own in every mail you send to herald for this game.\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
-			gameTag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, s.stateText(sg, m, p.Name))
-		if err := s.queue(ctx, tx, outMail{To: p.Address, Subject: s.subject(sg, "welcome"), References: refs("", id, s.domain), Body: body}, id, now); err != nil {
-			return "", 0, "", err
-		}
 	}
 	return Created, id, "new " + g.Name, nil
 }
@@ -296,4 +250,97 @@ func (s *Service) helpText(lang notation.Lang) string {
 		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\nCommandes, une par ligne : montre, coups, historique, aide, abandonne.\n"
 	}
 	return "Write your steps, one per line, after your key (key YOUR-KEY).\nCommands, one per line: show, legal, history, help, resign.\nA YAML turn file (game, player, move, steps) may be attached instead.\n"
+}
+
+// RefusedError is a game that cannot be created (unknown game, bad player
+// count, bad option), with the reason for the host.
+type RefusedError struct{ Reason string }
+
+func (r *RefusedError) Error() string { return r.Reason }
+
+// createGame creates a game of g between addrs, hosted by host, and queues
+// the host's confirmation and every player's welcome mail with their key.
+func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo string, g *adjudicator.Game, addrs []string, opts map[string]string, now time.Time) (int64, error) {
+	// Player names in the record are the local parts of the addresses when
+	// they differ, else the whole addresses.
+	names := make([]string, len(addrs))
+	for i, a := range addrs {
+		names[i], _, _ = strings.Cut(a, "@")
+	}
+	if hasDup(names) {
+		copy(names, addrs)
+	}
+	seed := s.cfg.NewSeed()
+	rec, err := adjudicator.NewRecord(g, names, opts, seed, nil)
+	if err != nil {
+		return 0, &RefusedError{err.Error()}
+	}
+	if _, err := adjudicator.Start(s.cfg.Registry, rec); err != nil {
+		return 0, &RefusedError{err.Error()}
+	}
+	players := make([]store.Player, len(addrs))
+	for i := range addrs {
+		players[i] = store.Player{Name: names[i], Address: addrs[i], Secret: s.cfg.NewKey()}
+		if s.cfg.OnNewPlayer != nil {
+			if err := s.cfg.OnNewPlayer(addrs[i]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	hostKey := s.cfg.NewKey()
+	id, err := tx.CreateGame(ctx, host, hostKey, rec, players)
+	if err != nil {
+		return 0, err
+	}
+	sg, err := tx.Game(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	m, err := adjudicator.Start(s.cfg.Registry, sg.Record)
+	if err != nil {
+		return 0, err
+	}
+	// The host's confirmation.
+	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
+		gameTag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
+	if !slices.Contains(addrs, host) {
+		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is %s: write\n\"key %s\" in a mail with \"abandon\" to end the game early.\n", hostKey, hostKey)
+	}
+	if err := s.reply(ctx, tx, host, inReplyTo, s.subject(sg, "game started"), hb, id, now, nil); err != nil {
+		return 0, err
+	}
+	for i, p := range players {
+		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
+			gameTag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, s.stateText(sg, m, p.Name))
+		if err := s.queue(ctx, tx, outMail{To: p.Address, Subject: s.subject(sg, "welcome"), References: refs("", id, s.domain), Body: body}, id, now); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// CreateGame starts a game from the command line (herald new --mail), as
+// if host had mailed "new": it is stored and the welcome mails are queued
+// for the next `herald serve`.
+func (s *Service) CreateGame(ctx context.Context, host, game string, addrs []string, opts map[string]string) (int64, error) {
+	g, err := s.cfg.Registry.Lookup(game)
+	if err != nil {
+		return 0, &RefusedError{err.Error()}
+	}
+	for i := range addrs {
+		addrs[i] = strings.ToLower(strings.TrimSpace(addrs[i]))
+		if !strings.Contains(addrs[i], "@") {
+			return 0, &RefusedError{fmt.Sprintf("%q is not a mail address", addrs[i])}
+		}
+	}
+	now := s.cfg.Now().UTC()
+	var id int64
+	in := store.Intake{MessageID: "cli:" + newMessageID(s.domain), BodyHash: "cli", Sender: strings.ToLower(host), Received: now}
+	err = s.cfg.Store.Process(ctx, in, func(tx *store.Tx) error {
+		var err error
+		id, err = s.createGame(ctx, tx, strings.ToLower(host), "", g, addrs, opts, now)
+		tx.SetOutcome(string(Created), id)
+		return err
+	})
+	return id, err
 }

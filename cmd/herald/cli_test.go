@@ -653,7 +653,10 @@ func TestHelp(t *testing.T) {
 		cliCase{name: "no command", args: nil, code: 2, quiet: true, stderr: []string{"usage:\n"}},
 		cliCase{name: "unknown command", args: []string{"frob"}, code: 2, quiet: true, stderr: []string{"herald: unknown command \"frob\"\n", "usage:\n"}},
 		cliCase{name: "help for an unknown command", args: []string{"help", "frob"}, code: 2, quiet: true, stderr: []string{"herald: unknown command \"frob\"\n"}},
-		cliCase{name: "serve is not built yet", args: []string{"serve"}, code: 2, quiet: true, stderr: []string{"herald: unknown command \"serve\"\n"}},
+		cliCase{name: "serve takes no arguments", args: []string{"serve", "now"}, code: 2, quiet: true, stderr: []string{"herald serve: serve takes no arguments"}},
+		cliCase{name: "serve with half a provider", args: []string{"serve", "--smtp-host", "smtp.example.org:465"}, code: 2, quiet: true, stderr: []string{"--smtp-host needs --imap-host"}},
+		cliCase{name: "demo of an unknown game", args: []string{"demo", "chess"}, code: 2, quiet: true, stderr: []string{"unknown game"}},
+		cliCase{name: "demo with too many players", args: []string{"demo", "raubritter", "--players", "5"}, code: 2, quiet: true, stderr: []string{"2 to 4 players"}},
 	)
 	runCases(t, cases)
 	// No line of any help ends in a space.

@@ -30,10 +30,17 @@ func now() string {
 
 var cmdGames = &command{
 	name:  "games",
-	short: "List the games herald plays, their player counts and options.",
+	args:  "[--db DIR]",
+	short: "List the games herald plays, their player counts and options.\nWith --db, list the games of a mail service's data directory instead (safe while serve runs).",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("db", "", "a `directory` of herald serve: list its games")
+	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) > 0 {
 			return usagef("games takes no arguments")
+		}
+		if dir := e.str("db"); dir != "" {
+			return listStored(ctx, e, dir)
 		}
 		for _, g := range games.All.Games() {
 			fmt.Fprintf(e.stdout, "%-12s %d-%d players  %s  (rules: %s)\n", g.Name, g.MinPlayers, g.MaxPlayers, g.Title, g.Rulebook)
@@ -56,6 +63,9 @@ var cmdNew = &command{
 		fs.String("position", "", "start from this position file instead of the setup")
 		fs.String("o", "", "the record `file` to write")
 		fs.Bool("force", false, "overwrite FILE if it exists")
+		fs.Bool("mail", false, "a game by mail: --players are addresses; the game goes into --data's database and\nthe welcome mails wait in its outbox for herald serve")
+		fs.String("data", "herald-data", "with --mail: the data `directory` of herald serve")
+		fs.String("host", "", "with --mail: the host's `address` (gets the confirmation and the host key)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
@@ -64,6 +74,9 @@ var cmdNew = &command{
 		g, err := games.All.Lookup(args[0])
 		if err != nil {
 			return usagef("%v", err)
+		}
+		if e.bool("mail") {
+			return newByMail(ctx, e, g)
 		}
 		out := e.str("o")
 		if out == "" {
@@ -166,17 +179,24 @@ func checkAs(m *adjudicator.Match, as string) error {
 
 var cmdShow = &command{
 	name:  "show",
-	args:  "FILE [--as PLAYER] [--format text|json|position]",
-	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file.",
+	args:  "FILE [--as PLAYER] [--format text|json|position]   or   show --db DIR G12 [...]",
+	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file.\nWith --db, show game G12 of a mail service's data directory (safe while serve runs).",
 	flags: func(fs *flag.FlagSet) {
 		fs.String("as", "", "show `player`'s private view (hand) as well")
 		fs.String("format", "text", "text, json or position")
+		fs.String("db", "", "a `directory` of herald serve; the argument is then a game id like G12")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
-			return usagef("show needs exactly one FILE")
+			return usagef("show needs exactly one FILE (or, with --db, one game id)")
 		}
-		m, err := load(args[0])
+		var m *adjudicator.Match
+		var err error
+		if dir := e.str("db"); dir != "" {
+			m, err = loadStored(ctx, dir, args[0])
+		} else {
+			m, err = load(args[0])
+		}
 		if err != nil {
 			return err
 		}

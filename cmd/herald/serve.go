@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/mail"
+)
+
+var cmdServe = &command{
+	name: "serve",
+	args: "[--data DIR] [--imap-host H:P --smtp-host H:P --user U --password-file F [--address A]]",
+	short: "Run the mail service until interrupted. Players mail their moves to herald's address;\n" +
+		"herald applies them and mails everyone the new board.\n\n" +
+		"With no --imap-host, herald runs its own IMAP and SMTP servers on 127.0.0.1 (ports\n" +
+		"printed; mail kept in DIR/mail) and opens an account for every player of a game\n" +
+		"started by mail, so it works on a fresh machine and a mail client can connect.\n" +
+		"Start a game by mailing herald a line: new raubritter players alice@herald.local bob@herald.local",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("data", "herald-data", "data `directory`: the database herald.db (and the embedded mail)")
+		fs.String("address", "", "herald's mail `address` (default herald@herald.local on the embedded setup; required with a provider)")
+		fs.String("imap-host", "", "the provider's IMAP server `host:port`; empty runs the embedded servers")
+		fs.String("smtp-host", "", "the provider's SMTP server `host:port`")
+		fs.String("user", "", "login for both servers (default: the address)")
+		fs.String("password-file", "", "`file` holding the password (first line)")
+		fs.String("security", "tls", "tls (implicit), starttls, or none (loopback servers only)")
+		fs.Duration("poll", 30*time.Second, "polling interval when the IMAP server has no IDLE")
+		fs.String("hosts", "", "comma-separated addresses allowed to start games (default: anyone)")
+		fs.String("local-imap", "127.0.0.1:0", "embedded IMAP server `address`")
+		fs.String("local-smtp", "127.0.0.1:0", "embedded SMTP server `address`")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) > 0 {
+			return usagef("serve takes no arguments")
+		}
+		cfg, err := serveConfig(e)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		r, err := mail.Start(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		fmt.Fprintf(e.stdout, "herald serve: data in %s, address %s\n", cfg.Dir, r.Address)
+		if r.Embedded != nil {
+			fmt.Fprintf(e.stdout, "embedded mail: IMAP %s, SMTP %s (plain, loopback only)\n", r.Embedded.IMAPAddr(), r.Embedded.SMTPAddr())
+			fmt.Fprintf(e.stdout, "herald's account: %s, password %s\n", r.Address, r.Password)
+			fmt.Fprintf(e.stdout, "start a game: mail %s the line\n  new raubritter players alice@herald.local bob@herald.local\n", r.Address)
+		}
+		fmt.Fprintf(e.stdout, "interrupt (Ctrl-C) to stop\n")
+		return r.Wait(ctx)
+	},
+}
+
+func serveConfig(e *env) (mail.RunConfig, error) {
+	cfg := mail.RunConfig{
+		Dir:              e.str("data"),
+		Address:          e.str("address"),
+		Registry:         games.All,
+		Logger:           slog.New(slog.NewTextHandler(e.stderr, nil)),
+		EmbeddedIMAPAddr: e.str("local-imap"),
+		EmbeddedSMTPAddr: e.str("local-smtp"),
+	}
+	if h := e.str("hosts"); h != "" {
+		cfg.Hosts = strings.Split(h, ",")
+	}
+	poll := e.fs.Lookup("poll").Value.(flag.Getter).Get().(time.Duration)
+	cfg.IMAP.Poll = poll
+	if e.str("imap-host") == "" {
+		if e.str("smtp-host") != "" {
+			return cfg, usagef("--smtp-host needs --imap-host too (or neither, for the embedded servers)")
+		}
+		return cfg, nil
+	}
+	if e.str("smtp-host") == "" || e.str("address") == "" || e.str("password-file") == "" {
+		return cfg, usagef("a provider needs --imap-host, --smtp-host, --address and --password-file")
+	}
+	sec := mail.Security(e.str("security"))
+	if sec != mail.TLS && sec != mail.StartTLS && sec != mail.Plain {
+		return cfg, usagef("--security %q: expected tls, starttls or none", sec)
+	}
+	data, err := os.ReadFile(e.str("password-file"))
+	if err != nil {
+		return cfg, err
+	}
+	password := strings.TrimRight(strings.SplitN(string(data), "\n", 2)[0], "\r")
+	user := e.str("user")
+	if user == "" {
+		user = e.str("address")
+	}
+	cfg.IMAP.Server = mail.Server{Addr: e.str("imap-host"), Security: sec, Username: user, Password: password}
+	cfg.SMTP.Server = mail.Server{Addr: e.str("smtp-host"), Security: sec, Username: user, Password: password}
+	return cfg, nil
+}
+
+var cmdDemo = &command{
+	name: "demo",
+	args: "GAME [--players N] [--seed S] [--record FILE] [-q]",
+	short: "Play a whole game by mail on the embedded servers: herald serves, and scripted players\n" +
+		"read their mail over IMAP and answer their turns over SMTP with a legal step (as a YAML\n" +
+		"turn file). Prints the first player's mail conversation; --record writes the final record,\n" +
+		"which herald adjudicate accepts.",
+	flags: func(fs *flag.FlagSet) {
+		fs.Int("players", 2, "number of players")
+		fs.String("seed", "1", "the game's seed and the players' choices")
+		fs.String("record", "", "write the final game record to `file`")
+		fs.Bool("q", false, "print only the summary, not the conversation")
+		fs.Bool("v", false, "log the service's work on stderr")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("demo needs exactly one GAME")
+		}
+		g, err := games.All.Lookup(args[0])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		n, _ := strconv.Atoi(e.str("players"))
+		if n < g.MinPlayers || n > g.MaxPlayers {
+			return usagef("%s is for %d to %d players", g.Name, g.MinPlayers, g.MaxPlayers)
+		}
+		dir, err := os.MkdirTemp("", "herald-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		var logw io.Writer = io.Discard
+		if e.bool("v") {
+			logw = e.stderr
+		}
+		logger := slog.New(slog.NewTextHandler(logw, nil))
+		seed := e.str("seed")
+		r, err := mail.Start(ctx, mail.RunConfig{
+			Dir: dir, Registry: games.All, Logger: logger,
+			PlayerPassword: func(string) string { return "demo" },
+			NewSeed:        func() string { return seed },
+		})
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		players := make([]string, n)
+		for i := range players {
+			players[i] = fmt.Sprintf("p%d@herald.local", i+1)
+		}
+		for _, a := range append([]string{"host@herald.local"}, players...) {
+			if err := r.Embedded.AddAccount(a, "demo"); err != nil {
+				return err
+			}
+		}
+		cfg := mail.DemoConfig{
+			Game: g.Name, Players: players, Host: "host@herald.local", Herald: r.Address,
+			Password: func(string) string { return "demo" },
+			IMAPAddr: r.Embedded.IMAPAddr(), SMTPAddr: r.Embedded.SMTPAddr(), Seed: seed,
+		}
+		if !e.bool("q") {
+			cfg.Transcript = e.stdout
+		}
+		res, err := mail.RunDemo(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		if res.Record == nil {
+			return errors.New("demo: no final record")
+		}
+		rep, err := adjudicator.Adjudicate(games.All, res.Record)
+		if err != nil {
+			return err
+		}
+		if rep.Illegal != nil {
+			return fmt.Errorf("demo: the mailed record has an illegal move %d", rep.Illegal.Number)
+		}
+		if path := e.str("record"); path != "" {
+			if err := res.Record.Save(path); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(e.stdout, "demo: %s by mail between %s: %d moves; scores %s; %s\n", g.Title, strings.Join(players, ", "),
+			len(res.Record.Moves), adjudicator.FormatScores(res.Record.Players, rep.Match.State.Scores()), rep.Match.State.Result().Summary)
+		return nil
+	},
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/mail"
+)
+
+// openStore opens the database of a serve data directory, which must
+// exist: a read must not create an empty one by mistake.
+func openStore(ctx context.Context, dir string) (*store.Store, error) {
+	path := filepath.Join(dir, "herald.db")
+	if _, err := os.Stat(path); err != nil {
+		return nil, usagef("%s: no herald database here (herald serve --data %s creates it)", dir, dir)
+	}
+	return store.Open(ctx, path)
+}
+
+func parseGameID(s string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(strings.ToUpper(s), "G"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usagef("%q is not a game id; ids look like G12", s)
+	}
+	return id, nil
+}
+
+func listStored(ctx context.Context, e *env, dir string) error {
+	st, err := openStore(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	list, err := st.Games(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "no games yet")
+	}
+	for _, g := range list {
+		fmt.Fprintf(e.stdout, "G%-4d %-12s %-9s %s  (updated %s)\n", g.ID, g.Game, g.Status,
+			strings.Join(g.Players, ", "), g.Updated.Format("2006-01-02 15:04"))
+	}
+	return nil
+}
+
+func loadStored(ctx context.Context, dir, gameID string) (*adjudicator.Match, error) {
+	id, err := parseGameID(gameID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := openStore(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		return nil, &rejected{fmt.Sprintf("%s: no game G%d", dir, id)}
+	}
+	return adjudicator.Start(games.All, g.Record)
+}
+
+var cmdExport = &command{
+	name: "export",
+	args: "--db DIR G12 [-o FILE] [--public]",
+	short: "Write game G12 of a mail service's data directory as a YAML record, which herald\n" +
+		"adjudicate and every other command accept. The record holds the seed (it is the host's\n" +
+		"copy) unless --public is given and the game is still running.",
+	flags: func(fs *flag.FlagSet) {
+		fs.String("db", "herald-data", "the data `directory` of herald serve")
+		fs.String("o", "", "write to `file` instead of standard output (which must not exist)")
+		fs.Bool("public", false, "leave the seed out while the game runs, for sharing with players")
+	},
+	run: func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("export needs exactly one game id, like G12")
+		}
+		id, err := parseGameID(args[0])
+		if err != nil {
+			return err
+		}
+		st, err := openStore(ctx, e.str("db"))
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		g, err := st.Game(ctx, id)
+		if err != nil {
+			return &rejected{fmt.Sprintf("%s: no game G%d", e.str("db"), id)}
+		}
+		rec := *g.Record
+		if e.bool("public") && g.Status == store.Playing {
+			rec.Seed = ""
+		}
+		data, err := rec.Marshal()
+		if err != nil {
+			return err
+		}
+		out := e.str("o")
+		if out == "" {
+			_, err = e.stdout.Write(data)
+			return err
+		}
+		if _, err := os.Stat(out); err == nil {
+			return usagef("%s exists; choose another file", out)
+		}
+		return adjudicator.WriteFileAtomic(out, data, 0o600)
+	},
+}
+
+// newByMail creates a game in a serve data directory (herald new --mail).
+func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
+	if e.str("players") == "" {
+		return usagef("--players is required: the players' mail addresses, like --players alice@x.org,bob@y.org")
+	}
+	if e.str("o") != "" || e.str("seed") != "" || e.str("position") != "" {
+		return usagef("--mail games live in the database: -o, --seed and --position do not apply")
+	}
+	opts, err := parseOpts(*e.fs.Lookup("opt").Value.(*listFlag))
+	if err != nil {
+		return err
+	}
+	dir := e.str("data")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	host := e.str("host")
+	if host == "" {
+		host = "herald@herald.local"
+	}
+	svc, err := mail.NewService(mail.Config{Address: "herald@herald.local", Registry: games.All, Store: st})
+	if err != nil {
+		return err
+	}
+	id, err := svc.CreateGame(ctx, host, g.Name, strings.Split(e.str("players"), ","), opts)
+	if err != nil {
+		var refused *mail.RefusedError
+		if errors.As(err, &refused) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	pending, _ := st.Pending(ctx)
+	fmt.Fprintf(e.stdout, "game G%d of %s created in %s; %d welcome mail(s) wait for herald serve --data %s\n",
+		id, g.Title, dir, pending, dir)
+	return nil
+}

@@ -1,0 +1,62 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// TestEmbeddedGames plays a complete game of every game for 2, 3 and 4
+// players by mail on the embedded IMAP and SMTP servers: herald's intake,
+// service and outbox on one side, one scripted mail client per player on
+// the other. Every player's final mail must show the same final board, the
+// mailed record must adjudicate, and no mail may hold another player's hand
+// or key.
+func TestEmbeddedGames(t *testing.T) {
+	reg := adjudicator.NewRegistry(raubritter.Game)
+	for _, g := range reg.Games() {
+		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+			t.Run(fmt.Sprintf("%s-%dp", g.Name, n), func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				seed := fmt.Sprintf("e2e-%d", n)
+				r, err := Start(ctx, RunConfig{
+					Dir: t.TempDir(), Registry: reg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+					PlayerPassword: func(string) string { return "pw" },
+					NewSeed:        func() string { return seed },
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				var players []string
+				for i := 1; i <= n; i++ {
+					players = append(players, fmt.Sprintf("p%d@herald.local", i))
+				}
+				for _, a := range append([]string{"host@herald.local"}, players...) {
+					if err := r.Embedded.AddAccount(a, "pw"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res, err := RunDemo(ctx, DemoConfig{
+					Game: g.Name, Players: players, Host: "host@herald.local", Herald: r.Address,
+					Password: func(string) string { return "pw" },
+					IMAPAddr: r.Embedded.IMAPAddr(), SMTPAddr: r.Embedded.SMTPAddr(), Seed: seed,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkDemo(t, reg, res, players)
+				if res.Record.Seed != seed {
+					t.Errorf("the final record reveals seed %q, want %q", res.Record.Seed, seed)
+				}
+			})
+		}
+	}
+}

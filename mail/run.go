@@ -1,0 +1,206 @@
+package mail
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/mail/embedded"
+)
+
+// RunConfig is everything `herald serve` needs.
+type RunConfig struct {
+	Dir      string // data directory: herald.db, and the embedded mail when used
+	Address  string // herald's address; default herald@herald.local on the embedded setup
+	Registry *adjudicator.Registry
+	Hosts    []string
+	Logger   *slog.Logger
+
+	// IMAP and SMTP are the real provider's servers. When IMAP.Addr is
+	// empty, herald runs its embedded servers on loopback instead.
+	IMAP IntakeConfig
+	SMTP OutboxConfig
+
+	// EmbeddedIMAPAddr and EmbeddedSMTPAddr choose the embedded servers'
+	// addresses; default 127.0.0.1:0 (any free port).
+	EmbeddedIMAPAddr string
+	EmbeddedSMTPAddr string
+
+	// PlayerPassword gives the password of a player account created on the
+	// embedded setup; default a random one, logged once.
+	PlayerPassword func(address string) string
+
+	// NewSeed overrides the seed of games started by mail (the demo).
+	NewSeed func() string
+}
+
+// Running is a started mail service.
+type Running struct {
+	Service  *Service
+	Store    *store.Store
+	Outbox   *Outbox
+	Embedded *embedded.Server // nil with a real provider
+	Address  string
+	Password string // herald's password on the embedded server
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	errMu    sync.Mutex
+	err      error
+}
+
+// Start opens the store, starts the embedded servers if no provider is
+// given, and runs the intake and the outbox until Close.
+func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
+	if err != nil {
+		return nil, err
+	}
+	r := &Running{Store: st}
+	fail := func(err error) (*Running, error) {
+		r.Close()
+		return nil, err
+	}
+	intake, outbox := cfg.IMAP, cfg.SMTP
+	var onNew func(string) error
+	if intake.Server.Addr == "" {
+		if cfg.Address == "" {
+			cfg.Address = "herald@herald.local"
+		}
+		srv, err := embedded.Start(embedded.Config{
+			Dir: filepath.Join(cfg.Dir, "mail"), IMAPAddr: cfg.EmbeddedIMAPAddr, SMTPAddr: cfg.EmbeddedSMTPAddr, Logger: log,
+		})
+		if err != nil {
+			return fail(err)
+		}
+		r.Embedded = srv
+		password, err := accountPassword(srv, cfg.Dir, cfg.Address)
+		if err != nil {
+			return fail(err)
+		}
+		r.Password = password
+		intake.Server = Server{Addr: srv.IMAPAddr(), Security: Plain, Username: cfg.Address, Password: password}
+		outbox.Server = Server{Addr: srv.SMTPAddr(), Security: Plain}
+		playerPassword := cfg.PlayerPassword
+		if playerPassword == nil {
+			playerPassword = func(string) string { return randomPassword() }
+		}
+		onNew = func(addr string) error {
+			if slices.Contains(srv.Accounts(), strings.ToLower(addr)) {
+				return nil
+			}
+			pw := playerPassword(addr)
+			if err := srv.AddAccount(addr, pw); err != nil {
+				return err
+			}
+			log.Info("embedded mail account created", "address", addr, "password", pw,
+				"imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
+			return nil
+		}
+	}
+	if cfg.Address == "" {
+		return fail(errors.New("mail: the service needs its address (--address)"))
+	}
+	r.Address = cfg.Address
+	svc, err := NewService(Config{
+		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	r.Service = svc
+	r.Outbox = NewOutbox(outbox, svc)
+	intake.Handled = func(Outcome) { r.Outbox.Kick() }
+	in := NewIntake(intake, svc)
+	ctx, r.cancel = context.WithCancel(ctx)
+	run := func(name string, f func(context.Context) error) {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			if err := f(ctx); err != nil {
+				log.Error(name+" stopped", "err", err)
+				r.errMu.Lock()
+				if r.err == nil {
+					r.err = fmt.Errorf("%s: %w", name, err)
+				}
+				r.errMu.Unlock()
+				r.cancel()
+			}
+		}()
+	}
+	run("intake", in.Run)
+	run("outbox", r.Outbox.Run)
+	return r, nil
+}
+
+// accountPassword returns the password of herald's own account on the
+// embedded server, creating the account on the first start. The embedded
+// server keeps only password hashes, so herald keeps its own password in
+// Dir/herald-password (0600).
+func accountPassword(srv *embedded.Server, dir, addr string) (string, error) {
+	path := filepath.Join(dir, "herald-password")
+	if b, err := os.ReadFile(path); err == nil {
+		return strings.TrimSpace(string(b)), nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	pw := randomPassword()
+	if err := srv.AddAccount(addr, pw); err != nil {
+		return "", fmt.Errorf("embedded account %s: %w (remove %s to start afresh)", addr, err, filepath.Join(dir, "mail"))
+	}
+	if err := adjudicator.WriteFileAtomic(path, []byte(pw+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return pw, nil
+}
+
+func randomPassword() string {
+	var b [9]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Wait blocks until ctx ends or a part of the service fails, and returns
+// the failure.
+func (r *Running) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-ctx.Done():
+	case <-done:
+	}
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	return r.err
+}
+
+// Close stops the intake and the outbox, then the embedded servers, then
+// closes the store.
+func (r *Running) Close() error {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.wg.Wait()
+	var errs []error
+	if r.Embedded != nil {
+		errs = append(errs, r.Embedded.Close())
+	}
+	if r.Store != nil {
+		errs = append(errs, r.Store.Close())
+	}
+	return errors.Join(errs...)
+}
