@@ -176,12 +176,14 @@ func (m *Match) try(player string, steps []*notation.Step) (*Submission, State, 
 	st := m.State.Clone()
 	sub := &Submission{Number: m.MoveNumber(), Player: player}
 	for i, step := range steps {
-		if err := CanAct(st, player); err != nil {
-			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
-		}
+		// Parse first, so that even "not your turn" is said in the
+		// language the step was written in.
 		mv, err := st.Parse(player, step)
 		if step.Lang == notation.French {
 			lang = notation.French
+		}
+		if actErr := CanAct(st, player); actErr != nil {
+			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang}
 		}
 		if err == nil {
 			err = st.Apply(player, mv)

@@ -237,8 +237,8 @@ func TestSubmissionLang(t *testing.T) {
 		{"add 1\najoute 9", notation.French}, // French in the failing step
 		{"ajoute x", notation.French},        // French before the fault
 		{"ajouter 1; fin; add 1", notation.French},
-		{"xyz", notation.English},                  // nothing read
-		{"add 1; end; ajoute 1", notation.English}, // not your turn: refused before "ajoute" is read
+		{"xyz", notation.English},                 // nothing read
+		{"add 1; end; ajoute 1", notation.French}, // not your turn, said in the language of the step refused
 	}
 	for _, tt := range tests {
 		m := newMatch(t)

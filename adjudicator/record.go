@@ -377,12 +377,20 @@ func (q quoted) MarshalYAML() (any, error) {
 // Save writes the record to path atomically: a temporary file in the same
 // directory, synced, then renamed over path, then the directory synced. A
 // crash leaves either the old file or the new one, never a mix.
+//
+// A record holds the seed, which reveals every shuffle, so a new record
+// file is readable by its owner only (0600); saving over an existing file
+// keeps that file's permissions, whatever the host chose.
 func (r *Record) Save(path string) error {
 	data, err := r.Marshal()
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, data, 0o644)
+	perm := os.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return WriteFileAtomic(path, data, perm)
 }
 
 // WriteFileAtomic writes data to path with the guarantees of Record.Save.

@@ -282,8 +282,8 @@ func TestSaveAtomic(t *testing.T) {
 	if os.SameFile(before, after) {
 		t.Error("Save wrote over the old file in place; want a new file renamed over it")
 	}
-	if perm := after.Mode().Perm(); perm != 0o644 {
-		t.Errorf("after Save, mode = %v, want 0644", perm)
+	if perm := after.Mode().Perm(); perm != 0o600 {
+		t.Errorf("after Save, mode = %v, want the old file's 0600 kept", perm)
 	}
 	assertOnlyFile(t, dir, "game.yaml")
 	// Saving again over the new file, and into a new path, works the same.
@@ -292,6 +292,19 @@ func TestSaveAtomic(t *testing.T) {
 	}
 	if err := rec.Save(filepath.Join(dir, "copy.yaml")); err != nil {
 		t.Fatalf("Save to a new file: %v", err)
+	}
+	// A new record holds the seed: owner only. A host's chmod is kept.
+	if fi, err := os.Stat(filepath.Join(dir, "copy.yaml")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("a new record's mode = %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+		t.Errorf("Save changed a record's mode to %v, want the host's 0640 kept", fi.Mode().Perm())
 	}
 	assertOnlyFile(t, dir, "copy.yaml", "game.yaml")
 }

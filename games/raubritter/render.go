@@ -162,8 +162,8 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
 	scores := s.Scores()
 	for i, n := range s.names {
 		p := s.players[i]
-		fmt.Fprintf(b, "%c %-12s %2d points, %2d knights left, %2d tiles left\n",
-			sym[i], n, scores[i], p.knights, len(p.hand)+len(p.stack)+len(p.layout))
+		fmt.Fprintf(b, "%c %-12s %2d %s, %2d knights left, %2d tiles left\n",
+			sym[i], n, scores[i], plural(scores[i], "point", "points"), p.knights, len(p.hand)+len(p.stack)+len(p.layout))
 	}
 	switch s.phase {
 	case phaseSetup:
@@ -277,4 +277,11 @@ func (s *State) Private(player string) any {
 		v.Next = string(p.stack[0].Letter)
 	}
 	return v
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
