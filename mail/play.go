@@ -147,7 +147,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 		b.WriteString(s.stateText(g, m, p.Name))
 		if finished {
 			what = "game over"
-			fmt.Fprintf(&b, "\nThe seed was %q: sha256 of it is %s, as announced.\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			fmt.Fprintf(&b, "\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 				g.Record.Seed, g.Record.SeedSHA256, att.Name)
 		}
 		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att}
