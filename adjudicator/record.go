@@ -111,28 +111,9 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		case "seed":
 			err = decodeScalar(v, &rec.Seed, "the seed", errAt)
 		case "options":
-			if v.Kind != yaml.MappingNode {
-				return nil, errAt(v, "options: expected a mapping of option names to values")
-			}
-			rec.Options = map[string]string{}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				var s string
-				if err := decodeScalar(v.Content[j+1], &s, "an option value", errAt); err != nil {
-					return nil, err
-				}
-				rec.Options[v.Content[j].Value] = s
-			}
+			rec.Options, err = decodeOptions(v, errAt)
 		case "players":
-			if v.Kind != yaml.SequenceNode {
-				return nil, errAt(v, "players: expected a list of player names")
-			}
-			for _, p := range v.Content {
-				var s string
-				if err := decodeScalar(p, &s, "a player name", errAt); err != nil {
-					return nil, err
-				}
-				rec.Players = append(rec.Players, s)
-			}
+			rec.Players, err = decodePlayers(v, errAt)
 		case "position":
 			rec.Position = v
 		case "moves":
@@ -219,6 +200,38 @@ func checkKeys(m *yaml.Node, allowed []string, errAt func(*yaml.Node, string, ..
 		return errAt(k, "unknown key %q (expected one of %v)", k.Value, allowed)
 	}
 	return nil
+}
+
+// decodePlayers reads the players list of a record or scenario.
+func decodePlayers(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) ([]string, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, errAt(v, "players: expected a list of player names")
+	}
+	var out []string
+	for _, p := range v.Content {
+		var s string
+		if err := decodeScalar(p, &s, "a player name", errAt); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// decodeOptions reads the options mapping of a record or scenario.
+func decodeOptions(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (map[string]string, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, errAt(v, "options: expected a mapping of option names to values")
+	}
+	out := map[string]string{}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		var s string
+		if err := decodeScalar(v.Content[j+1], &s, "an option value", errAt); err != nil {
+			return nil, err
+		}
+		out[v.Content[j].Value] = s
+	}
+	return out, nil
 }
 
 func decodeScalar(n *yaml.Node, dst *string, what string, errAt func(*yaml.Node, string, ...any) error) error {

@@ -92,28 +92,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		case "seed":
 			err = decodeScalar(v, &sc.Seed, "a seed", errAt)
 		case "players":
-			if v.Kind != yaml.SequenceNode {
-				return nil, errAt(v, "players: expected a list of player names")
-			}
-			for _, p := range v.Content {
-				var s string
-				if err := decodeScalar(p, &s, "a player name", errAt); err != nil {
-					return nil, err
-				}
-				sc.Players = append(sc.Players, s)
-			}
+			sc.Players, err = decodePlayers(v, errAt)
 		case "options":
-			if v.Kind != yaml.MappingNode {
-				return nil, errAt(v, "options: expected a mapping of option names to values")
-			}
-			sc.Options = map[string]string{}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				var s string
-				if err := decodeScalar(v.Content[j+1], &s, "an option value", errAt); err != nil {
-					return nil, err
-				}
-				sc.Options[v.Content[j].Value] = s
-			}
+			sc.Options, err = decodeOptions(v, errAt)
 		case "position":
 			sc.Position = v
 		case "expect":
