@@ -201,8 +201,8 @@ func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *
 			if len(m.Record.Moves) == 0 {
 				b.WriteString("No move yet.\n")
 			}
-		case "resign", "abandon":
-			b.WriteString("Only the host may abandon a game.\n")
+		case "abandon":
+			b.WriteString("Only the host may abandon a game; a player may resign.\n")
 		default:
 			b.WriteString(s.helpText(env.Lang))
 		}
@@ -218,6 +218,10 @@ func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *
 // end ends a game by resignation or by the host abandoning it: no result
 // by the rules; everyone gets the board, the revealed seed and the record.
 func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player, how string, now time.Time) (Outcome, int64, string, error) {
+	if how == "resign" && player == "" {
+		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
+		return Rejected, g.ID, "host resigned", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "not a player"), body, g.ID, now, nil)
+	}
 	if err := tx.SaveGame(ctx, g.ID, g.Record, store.Abandoned); err != nil {
 		return "", 0, "", err
 	}

@@ -298,3 +298,51 @@ func TestGameToTheEnd(t *testing.T) {
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nshow"), Rejected)
 	io.Discard.Write(nil)
 }
+
+var hostKeyLine = regexp.MustCompile(`Your host key is (\S+):`)
+
+func TestResignAndAbandon(t *testing.T) {
+	f := newFixture(t)
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	got := f.sent()
+	hk := hostKeyLine.FindStringSubmatch(got["host@herald.test"][0])
+	if hk == nil {
+		t.Fatalf("no host key in the confirmation:\n%s", got["host@herald.test"][0])
+	}
+	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		f.keys[who] = keyLine.FindStringSubmatch(got[who][0])[1]
+	}
+	// A player may not abandon, and the host, who does not play, may not resign.
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nabandon"), Answered)
+	if m := f.sent()["alice@herald.test"][0]; !strings.Contains(m, "Only the host may abandon") {
+		t.Errorf("a player's abandon: %s", m)
+	}
+	f.handle(f.mail("host@herald.test", "Re: [herald G1]", "key "+hk[1]+"\nresign"), Rejected)
+	f.sent()
+	// The host abandons: everyone, host included, gets the end with the record.
+	f.handle(f.mail("host@herald.test", "Re: [herald G1]", "key "+hk[1]+"\nabandon"), Ended)
+	got = f.sent()
+	for _, who := range []string{"alice@herald.test", "bob@herald.test", "host@herald.test"} {
+		if len(got[who]) != 1 || !strings.Contains(got[who][0], "the host abandoned it") || !strings.Contains(got[who][0], "herald-g1-raubritter.yaml") {
+			t.Errorf("%s's end mail: %v", who, got[who])
+		}
+	}
+	g, err := f.st.Game(context.Background(), 1)
+	if err != nil || g.Status != store.Abandoned {
+		t.Fatalf("status after abandon = %v, %v", g.Status, err)
+	}
+	// Nothing more is played in an abandoned game.
+	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "key "+f.keys["bob@herald.test"]+"\nkeep plain"), Rejected)
+	if m := f.sent()["bob@herald.test"][0]; !strings.Contains(m, "is over") {
+		t.Errorf("a move after abandon: %s", m)
+	}
+
+	// A second game, ended by a player's resignation.
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	got = f.sent()
+	key := keyLine.FindStringSubmatch(got["bob@herald.test"][0])[1]
+	f.handle(f.mail("bob@herald.test", "Re: [herald G2]", "key "+key+"\nresign"), Ended)
+	if m := f.sent()["alice@herald.test"][0]; !strings.Contains(m, "bob resigned") {
+		t.Errorf("alice is not told bob resigned: %s", m)
+	}
+}
