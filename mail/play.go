@@ -291,6 +291,12 @@ func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo 
 			}
 		}
 	}
+	if s.cfg.OnNewPlayer != nil && host != s.cfg.Address && !slices.Contains(addrs, host) {
+		// The host gets mail too (the confirmation, the end of the game).
+		if err := s.cfg.OnNewPlayer(host); err != nil {
+			return 0, err
+		}
+	}
 	hostKey := s.cfg.NewKey()
 	id, err := tx.CreateGame(ctx, host, hostKey, rec, players)
 	if err != nil {
