@@ -21,9 +21,66 @@ type RuleError struct {
 var _ error = (*RuleError)(nil)
 
 // Rulef returns a RuleError. The English and French formats take the same
-// arguments in the same order.
+// arguments in the same order. An argument of type [Words] is given to the
+// English format as its EN and to the French format as its FR, so that a
+// game's words (a tile, a hand, a direction) are named in the language of
+// the message:
+//
+//	Rulef("occupied", rule, "%s already holds a %s tile", "%s porte déjà une plaquette %s",
+//		"e5", Words{EN: "plain castle", FR: "plaine château"})
+//
+// gives "e5 already holds a plain castle tile" and "e5 porte déjà une
+// plaquette plaine château". Every other argument is given as is to both.
 func Rulef(code, rule, en, fr string, args ...any) *RuleError {
-	return &RuleError{Code: code, Rule: rule, Msg: fmt.Sprintf(en, args...), MsgFR: fmt.Sprintf(fr, args...)}
+	return &RuleError{
+		Code:  code,
+		Rule:  rule,
+		Msg:   fmt.Sprintf(en, wordsIn(args, notation.English)...),
+		MsgFR: fmt.Sprintf(fr, wordsIn(args, notation.French)...),
+	}
+}
+
+// Words is a word or phrase of a game in English and in French, as an
+// argument of [Rulef]: "plain castle" and "plaine château". Write FR as the
+// game's French notation writes it, so that a player can copy it into their
+// next move. An empty FR means the French is the English.
+type Words struct {
+	EN, FR string
+}
+
+// In returns the words in lang.
+func (w Words) In(lang notation.Lang) string {
+	if lang == notation.French && w.FR != "" {
+		return w.FR
+	}
+	return w.EN
+}
+
+// String returns the English, for a Words formatted outside Rulef.
+func (w Words) String() string { return w.EN }
+
+// JoinWords joins list with sep in each language: a hand of tiles, a list
+// of choices.
+func JoinWords(list []Words, sep string) Words {
+	en := make([]string, len(list))
+	fr := make([]string, len(list))
+	for i, w := range list {
+		en[i], fr[i] = w.EN, w.In(notation.French)
+	}
+	return Words{EN: strings.Join(en, sep), FR: strings.Join(fr, sep)}
+}
+
+// wordsIn returns args with every Words replaced by its text in lang.
+func wordsIn(args []any, lang notation.Lang) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if w, ok := a.(Words); ok {
+			out[i] = w.In(lang)
+		} else {
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // At returns a copy of e pointing at pos.
@@ -83,12 +140,10 @@ func (e *StepError) Unwrap() error { return e.Err }
 func (e *StepError) Error() string { return e.Localize(notation.English) }
 
 // Localize returns the one-line form in lang:
-// `step 2 "knights e 1 2 2": 5:3: ...`.
+// `step 2 "knights e 1 2 2": 5:3: ...` in English, and with French
+// quotes and spacing `étape 2 « chevaliers e 1 2 2 » : 5:3: ...` in French.
+// The line:column stays as it is in both, as a locator.
 func (e *StepError) Localize(lang notation.Lang) string {
-	word := "step"
-	if lang == notation.French {
-		word = "étape"
-	}
 	msg := Localize(e.Err, lang)
 	var re *RuleError
 	if errors.As(e.Err, &re) {
@@ -98,7 +153,10 @@ func (e *StepError) Localize(lang notation.Lang) string {
 		}
 		msg = pos.String() + ": " + msg
 	}
-	return fmt.Sprintf("%s %d %q: %s", word, e.Index, e.Step.Text, msg)
+	if lang == notation.French {
+		return fmt.Sprintf("étape %d « %s » : %s", e.Index, e.Step.Text, msg)
+	}
+	return fmt.Sprintf("step %d %q: %s", e.Index, e.Step.Text, msg)
 }
 
 // Pretty returns the form for people: the message, the line quoted with a
@@ -122,7 +180,8 @@ func (e *StepError) Pretty(lang notation.Lang) string {
 		n := &notation.Error{Pos: pos, Msg: re.Localize(notation.English), MsgFR: re.Localize(notation.French), Source: e.Step.Source}
 		fmt.Fprintf(&b, "%s %d: %s", word, e.Index, n.Pretty(lang))
 	default:
-		fmt.Fprintf(&b, "%s %d %q: %s\n", word, e.Index, e.Step.Text, Localize(e.Err, lang))
+		b.WriteString(e.Localize(lang))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

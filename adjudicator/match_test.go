@@ -161,11 +161,11 @@ func TestSubmitErrors(t *testing.T) {
 		{"not your turn", nil, "bob", "add 1",
 			check{1, adjudicator.CodeNotYourTurn,
 				`step 1 "add 1": 1:1: it is not bob's turn: waiting for alice`,
-				`étape 1 "add 1": 1:1: ce n'est pas à bob de jouer : on attend alice`}},
+				`étape 1 « add 1 » : 1:1: ce n'est pas à bob de jouer : on attend alice`}},
 		{"turn ends inside the submission", nil, "alice", "add 1; end; add 1",
 			check{3, adjudicator.CodeNotYourTurn,
 				`step 3 "add 1": 1:13: it is not alice's turn: waiting for bob`,
-				`étape 3 "add 1": 1:13: ce n'est pas à alice de jouer : on attend bob`}},
+				`étape 3 « add 1 » : 1:13: ce n'est pas à alice de jouer : on attend bob`}},
 		{"not a player", nil, "carol", "add 1",
 			check{0, adjudicator.CodeNotAPlayer,
 				`"carol" is not a player of this game (players: alice, bob)`,
@@ -181,15 +181,15 @@ func TestSubmitErrors(t *testing.T) {
 		{"game over", []string{"add 3; end", "add 3; end", "add 3; end", "add 1"}, "alice", "add 1",
 			check{1, adjudicator.CodeGameOver,
 				`step 1 "add 1": 1:1: the game is over`,
-				`étape 1 "add 1": 1:1: la partie est terminée`}},
+				`étape 1 « add 1 » : 1:1: la partie est terminée`}},
 		{"game over inside the submission", []string{"add 3; end", "add 3; end", "add 3; end"}, "bob", "add 1; end",
 			check{2, adjudicator.CodeGameOver,
 				`step 2 "end": 1:8: the game is over`,
-				`étape 2 "end": 1:8: la partie est terminée`}},
+				`étape 2 « end » : 1:8: la partie est terminée`}},
 		{"rule without a position", nil, "alice", "end",
 			check{1, "add-first",
 				`step 1 "end": 1:1: add something before you end your turn [rule: COUNTING.md C-2]`,
-				`étape 1 "end": 1:1: ajoutez quelque chose avant de finir votre tour [règle : COUNTING.md C-2]`}},
+				`étape 1 « end » : 1:1: ajoutez quelque chose avant de finir votre tour [règle : COUNTING.md C-2]`}},
 		{"unreadable characters", nil, "alice", "add 1 $\nend €",
 			check{0, "",
 				"1:7: unexpected character '$'\n2:5: unexpected character '€'",
@@ -282,7 +282,7 @@ func TestStepErrorPretty(t *testing.T) {
 		{"notation", "alice", "add 1\nadd trois", notation.English,
 			"step 2: 2:5: \"trois\" is not a number\n  add trois\n      ^\n"},
 		{"notation with an example, in french", "alice", "ajoute 1; ajoutr 2", notation.French,
-			"étape 2: 1:11: verbe inconnu « ajoutr » ; vouliez-vous dire « ajoute » ou « ajouter »?\n  ajoute 1; ajoutr 2\n            ^\n  par exemple : ajoute 2\n"},
+			"étape 2: 1:11: verbe inconnu « ajoutr » ; vouliez-vous dire « ajoute » ou « ajouter » ?\n  ajoute 1; ajoutr 2\n            ^\n  par exemple : ajoute 2\n"},
 		{"notation with an example, in english", "alice", "ad 1", notation.English,
 			"step 1: 1:1: unknown verb \"ad\"; did you mean \"add\"?\n  ad 1\n  ^\n  for example: add 2\n"},
 	}
@@ -307,7 +307,7 @@ func TestStepErrorPretty(t *testing.T) {
 	}
 	// An error that is neither a notation nor a rule error is one line.
 	se := &adjudicator.StepError{Index: 3, Step: &notation.Step{Text: "add 1", Pos: notation.Pos{Line: 1, Col: 1}}, Err: errors.New("disk full")}
-	if got, want := se.Pretty(notation.French), "étape 3 \"add 1\": disk full\n"; got != want {
+	if got, want := se.Pretty(notation.French), "étape 3 « add 1 » : disk full\n"; got != want {
 		t.Errorf("Pretty = %q, want %q", got, want)
 	}
 	if got, want := se.Error(), `step 3 "add 1": disk full`; got != want {

@@ -43,7 +43,10 @@ var _ error = (*Error)(nil)
 // Error returns the one-line form, for logs: "file:2:9: msg; did you mean "x"?".
 func (e *Error) Error() string { return e.Localize(English) }
 
-// Localize returns the one-line form in the given language.
+// Localize returns the one-line form in the given language. In French the
+// suggestions are quoted « like this » and the question mark is spaced as
+// French typography wants ("vouliez-vous dire « village » ?"); the file and
+// line:column in front stay as they are, as a locator tools can read.
 func (e *Error) Localize(lang Lang) string {
 	var b strings.Builder
 	if e.File != "" {
@@ -69,7 +72,11 @@ func (e *Error) Localize(lang Lang) string {
 			b.WriteString("; did you mean ")
 		}
 		b.WriteString(quoteList(e.Suggest, lang))
-		b.WriteString("?")
+		if lang == French {
+			b.WriteString(" ?")
+		} else {
+			b.WriteString("?")
+		}
 	}
 	return b.String()
 }

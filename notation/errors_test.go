@@ -31,20 +31,20 @@ func TestErrorLocalize(t *testing.T) {
 			err: &notation.Error{Pos: notation.Pos{Line: 2, Col: 7}, Msg: `unknown terrain "forrest"`,
 				MsgFR: "terrain inconnu « forrest »", Suggest: []string{"forest"}},
 			en: `2:7: unknown terrain "forrest"; did you mean "forest"?`,
-			fr: "2:7: terrain inconnu « forrest » ; vouliez-vous dire « forest »?",
+			fr: "2:7: terrain inconnu « forrest » ; vouliez-vous dire « forest » ?",
 		},
 		{
 			name: "two suggestions",
 			err: &notation.Error{Pos: notation.Pos{Line: 1, Col: 1}, Msg: `unknown word "lak"`,
 				MsgFR: "mot inconnu « lak »", Suggest: []string{"lake", "lac"}},
 			en: `1:1: unknown word "lak"; did you mean "lake" or "lac"?`,
-			fr: "1:1: mot inconnu « lak » ; vouliez-vous dire « lake » ou « lac »?",
+			fr: "1:1: mot inconnu « lak » ; vouliez-vous dire « lake » ou « lac » ?",
 		},
 		{
 			name: "three suggestions",
 			err:  &notation.Error{Pos: notation.Pos{Line: 1, Col: 1}, Msg: "x", Suggest: []string{"a", "b", "c"}},
 			en:   `1:1: x; did you mean "a", "b" or "c"?`,
-			fr:   "1:1: x ; vouliez-vous dire « a », « b » ou « c »?",
+			fr:   "1:1: x ; vouliez-vous dire « a », « b » ou « c » ?",
 		},
 		{
 			name: "file and position",
@@ -112,7 +112,7 @@ func TestErrorPretty(t *testing.T) {
 				MsgFR: "terrain inconnu « forrest »", Suggest: []string{"forêt", "forest"}, Source: "plain forrest e5",
 				Example: "plain castle e5", ExampleFR: "plaine château e5"},
 			lang: notation.French,
-			want: `1:7: terrain inconnu « forrest » ; vouliez-vous dire « forêt » ou « forest »?
+			want: `1:7: terrain inconnu « forrest » ; vouliez-vous dire « forêt » ou « forest » ?
   plain forrest e5
         ^
   par exemple : plaine château e5

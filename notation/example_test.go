@@ -68,7 +68,7 @@ func ExampleError_Pretty() {
 	//   plaine forrest e5
 	//          ^
 	//   for example: plain castle e5
-	// 2:8: terrain inconnu « forrest » ; vouliez-vous dire « forest »?
+	// 2:8: terrain inconnu « forrest » ; vouliez-vous dire « forest » ?
 	//   plaine forrest e5
 	//          ^
 	//   par exemple : plaine château e5

@@ -160,13 +160,13 @@ func TestScannerErrors(t *testing.T) {
 			name: "misspelt word",
 			src:  "plain forrest e5", skip: 1, v: terrains, what: terrain,
 			en: `1:7: unknown terrain "forrest"; did you mean "forest", "forests" or "forêt"?`,
-			fr: "1:7: terrain inconnu « forrest » ; vouliez-vous dire « forest », « forests » ou « forêt »?",
+			fr: "1:7: terrain inconnu « forrest » ; vouliez-vous dire « forest », « forests » ou « forêt » ?",
 		},
 		{
 			name: "french step suggests french first",
 			src:  "château forrets", skip: 0, v: terrains, what: terrain,
 			en: `1:9: unknown terrain "forrets"; did you mean "forêts", "forêt" or "forest"?`,
-			fr: "1:9: terrain inconnu « forrets » ; vouliez-vous dire « forêts », « forêt » ou « forest »?",
+			fr: "1:9: terrain inconnu « forrets » ; vouliez-vous dire « forêts », « forêt » ou « forest » ?",
 		},
 		{
 			name: "far word lists a small vocabulary",

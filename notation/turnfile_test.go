@@ -162,7 +162,7 @@ var turnFileErrorTests = []struct {
 		name: "unknown key with a suggestion",
 		data: head + "stpes: [end]\n",
 		want: `turn.yaml:4:1: unknown key "stpes"; did you mean "steps"?`,
-		fr:   "turn.yaml:4:1: clé inconnue « stpes » ; vouliez-vous dire « steps »?",
+		fr:   "turn.yaml:4:1: clé inconnue « stpes » ; vouliez-vous dire « steps » ?",
 	},
 	{
 		name: "unknown key",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -22,7 +23,13 @@ const (
 
 var terrainNames = [...]string{"plain", "forest", "mountains", "lake"}
 
+// terrainNamesFR are the French names, as the French notation writes them.
+var terrainNamesFR = [...]string{"plaine", "forêt", "montagnes", "lac"}
+
 func (t Terrain) String() string { return terrainNames[t] }
+
+// French returns the terrain's French name: "plaine".
+func (t Terrain) French() string { return terrainNamesFR[t] }
 
 // Stay returns how many knights must stay on a tile of this terrain when a
 // stack enters or leaves it (raubritter-fr-scan.txt:148-161), and whether
@@ -52,7 +59,17 @@ const (
 
 var buildingNames = [...]string{"", "castle", "village", "town"}
 
+// buildingNamesFR are the French names, and the French with the
+// indefinite article, for the gender: "un château", "une ville".
+var (
+	buildingNamesFR   = [...]string{"", "château", "village", "ville"}
+	buildingArticleFR = [...]string{"", "un château", "un village", "une ville"}
+)
+
 func (b Building) String() string { return buildingNames[b] }
+
+// French returns the building's French name: "château".
+func (b Building) French() string { return buildingNamesFR[b] }
 
 // Points returns what the top knight on a tile with this building scores
 // (raubritter-fr-scan.txt:243-245).
@@ -80,6 +97,28 @@ func (k Kind) String() string {
 		return k.Terrain.String()
 	}
 	return k.Terrain.String() + " " + k.Building.String()
+}
+
+// French returns the French name in the order of the French notation,
+// terrain first, so that a player can copy it into a step: "plaine
+// château", "lac".
+func (k Kind) French() string {
+	if k.Building == NoBuilding {
+		return k.Terrain.French()
+	}
+	return k.Terrain.French() + " " + k.Building.French()
+}
+
+// Words returns the tile's name in English and French, for messages.
+func (k Kind) Words() adjudicator.Words { return adjudicator.Words{EN: k.String(), FR: k.French()} }
+
+// kindWords returns the names of kinds, joined with ", ".
+func kindWords(kinds []Kind) adjudicator.Words {
+	w := make([]adjudicator.Words, len(kinds))
+	for i, k := range kinds {
+		w[i] = k.Words()
+	}
+	return adjudicator.JoinWords(w, ", ")
 }
 
 // Tile is a tile in a player's stack: its face and the letter on its back.
@@ -160,6 +199,17 @@ func ParseData(name string, b []byte) (*Data, error) {
 		return nil, fmt.Errorf("%s: letter A must hold 4 tiles with at least one castle", name)
 	}
 	return d, nil
+}
+
+// count returns how many tiles of kind k with letter l one player has.
+func (d *Data) count(l byte, k Kind) int {
+	n := 0
+	for _, x := range d.Letters[l] {
+		if x == k {
+			n++
+		}
+	}
+	return n
 }
 
 // Total returns how many tiles of kind k one player has.

@@ -222,7 +222,8 @@ func boardJSON(t *testing.T, st adjudicator.State) string {
 }
 
 // swapHand returns st with player's first tile in hand swapped with the
-// first different tile of their stack, through the position format.
+// first different tile of their stack that the tile's back letter allows,
+// through the position format.
 func swapHand(t *testing.T, st adjudicator.State, players []string, player string) (adjudicator.State, bool) {
 	t.Helper()
 	var doc yaml.Node
@@ -237,15 +238,21 @@ func swapHand(t *testing.T, st adjudicator.State, players []string, player strin
 	h := hand.Content[0]
 	for _, s := range stack.Content {
 		letter, kind, _ := strings.Cut(s.Value, " ")
-		if kind != h.Value {
-			h.Value, s.Value = kind, letter+" "+h.Value
-			var b bytes.Buffer
-			enc := yaml.NewEncoder(&b)
-			if err := enc.Encode(&doc); err != nil {
-				t.Fatal(err)
-			}
-			return mustLoad(t, players, b.String()), true
+		if kind == h.Value {
+			continue
 		}
+		was := [2]string{h.Value, s.Value}
+		h.Value, s.Value = kind, letter+" "+h.Value
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		if err := enc.Encode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		// A tile whose letter holds no such kind is refused: try the next.
+		if other, err := loadPosition(players, b.String()); err == nil {
+			return other, true
+		}
+		h.Value, s.Value = was[0], was[1]
 	}
 	return nil, false
 }

@@ -27,7 +27,7 @@ board:
 players:
   red:
     hand: [plain castle, forest castle]
-    stack: [B plain village, C plain castle]
+    stack: [C plain village, C plain castle]
   blue:
     hand: [plain village, plain town]
 `
@@ -81,13 +81,14 @@ board: {f6: plain castle / red, g6: plain, f7: plain, g7: plain}
 )
 
 const (
-	rLeave  = "raubritter-fr-scan.txt:148"
-	rEnough = "raubritter-fr-scan.txt:173"
-	rFour   = "raubritter-fr-scan.txt:167"
-	rOnce   = "raubritter-fr-scan.txt:177"
-	rArea   = "raubritter-fr-scan.txt:212"
-	rKeep   = "raubritter-fr-scan.txt:72"
-	rThree  = "raubritter-fr-scan.txt:99"
+	rLeave    = "raubritter-fr-scan.txt:148"
+	rEnough   = "raubritter-fr-scan.txt:173"
+	rFour     = "raubritter-fr-scan.txt:167"
+	rOnce     = "raubritter-fr-scan.txt:177"
+	rArea     = "raubritter-fr-scan.txt:212"
+	rKeep     = "raubritter-fr-scan.txt:72"
+	rThree    = "raubritter-fr-scan.txt:99"
+	rStraight = "raubritter-fr-scan.txt:140"
 )
 
 // TestIllegal tries an illegal step of every kind: the error must be a
@@ -111,6 +112,7 @@ func TestIllegal(t *testing.T) {
 		{"building not in hand", illegalPlay, "red", nil, "town e6", "not-in-hand", "RULINGS.md RB-5"},
 		{"off the frame", illegalPlay, "red", nil, "plain castle m6", "off-frame", rArea},
 		{"off the frame by row", illegalPlay, "red", nil, "plain castle e13", "off-frame", rArea},
+		{"off every frame", illegalPlay, "red", nil, "plain castle e100", "off-frame", rArea},
 		{"square taken", illegalPlay, "red", nil, "plain castle f6", "occupied", "raubritter-fr-scan.txt:95"},
 		{"diagonal only", illegalPlay, "red", nil, "plain castle c5", "not-adjacent", "raubritter-fr-scan.txt:121"},
 		{"far away", illegalPlay, "red", nil, "plain castle a1", "not-adjacent", "raubritter-fr-scan.txt:121"},
@@ -136,12 +138,18 @@ func TestIllegal(t *testing.T) {
 		{"forest castle marching", illegalPlay, "red", []string{"forest castle e6"}, "knights east 1 1", "leave", rLeave},
 		{"forest needs 2", illegalPlay, "red", []string{"plain castle g7"}, "knights west 1 1", "leave", rEnough},
 		{"none left on the way", illegalPlay, "red", []string{"plain castle g7"}, "knights west 1 0 1", "leave", rEnough},
+		{"diagonal march", illegalPlay, "red", []string{"plain castle e6"}, "knights southeast 1 1", "straight", rStraight},
+		{"diagonal in two words", illegalPlay, "red", []string{"plain castle e6"}, "knights south east 1 1", "straight", rStraight},
+		{"diagonal in short", illegalPlay, "red", []string{"plain castle e6"}, "knights ne 1 1", "straight", rStraight},
+		{"diagonal in French", illegalPlay, "red", []string{"plain castle e6"}, "chevaliers nord-ouest 1 1", "straight", rStraight},
 		// Setup.
 		{"keep the castle", illegalSetup, "red", nil, "keep plain castle", "keep-castle", rKeep},
-		{"keep a forest castle", illegalSetup, "red", nil, "keep forest castle", "keep-castle", rKeep},
+		{"keep a castle not dealt", illegalSetup, "red", nil, "keep forest castle", "keep-missing", rKeep},
 		{"keep a tile not dealt", illegalSetup, "red", nil, "keep lake", "keep-missing", rKeep},
 		{"lay in setup", illegalSetup, "red", nil, "plain castle e6", "in-setup", rKeep},
 		{"end in setup", illegalSetup, "blue", nil, "end", "in-setup", rKeep},
+		{"knights in setup", illegalSetup, "red", nil, "knights 1", "in-setup", rKeep},
+		{"marching knights in setup", illegalSetup, "red", nil, "chevaliers est 1 1", "in-setup", rKeep},
 		{"keep in play", illegalPlay, "red", nil, "keep plain", "not-setup", rKeep},
 		// Whose turn.
 		{"not your turn", illegalPlay, "blue", nil, "plain village e5", adjudicator.CodeNotYourTurn, ""},
@@ -246,5 +254,77 @@ func TestNotAPlayer(t *testing.T) {
 	checkRuleError(t, st.Apply("green", mv), adjudicator.CodeNotYourTurn, "")
 	if l := st.Legal("green"); len(l) != 0 {
 		t.Errorf("Legal(green) = %v, want none", moveStrings(l))
+	}
+}
+
+// TestRuleMessages checks the whole sentence of rule errors that name
+// tiles, hands or directions: the English names them as the English
+// notation does, the French as the French notation does ("plaine
+// château"), so that a player can copy them into their next step.
+func TestRuleMessages(t *testing.T) {
+	tests := []struct {
+		name   string
+		pos    string
+		prefix []string
+		step   string
+		en, fr string
+	}{
+		{"tile not in hand", illegalPlay, nil, "plain town e6",
+			"you have no plain town in your hand (your hand: plain castle, forest castle)",
+			"vous n'avez pas de plaquette plaine ville en main (votre main : plaine château, forêt château)"},
+		{"building not in hand", illegalPlay, nil, "ville e6",
+			"you have no tile with a town in your hand (your hand: plain castle, forest castle)",
+			"vous n'avez pas de plaquette avec une ville en main (votre main : plaine château, forêt château)"},
+		{"square taken", illegalPlay, nil, "plain castle g6",
+			"g6 already holds a forest village tile",
+			"g6 porte déjà une plaquette forêt village"},
+		{"forest needs 2", illegalPlay, []string{"plain castle g7"}, "knights west 1 1",
+			"at least 2 knights must stay on the forest town at f7, not 1",
+			"au moins 2 chevaliers doivent rester sur la plaquette forêt ville en f7, pas 1"},
+		{"diagonal", illegalPlay, []string{"plain castle e6"}, "chevaliers sud est 1 1",
+			"knights march in a straight line from their castle, never diagonally: north, south, east or west, not southeast",
+			"les chevaliers se déplacent en ligne droite depuis leur château, jamais en diagonale : nord, sud, est ou ouest, pas sud-est"},
+		{"keep the castle", illegalSetup, nil, "keep plain castle",
+			"your castle stays in your hand anyway; name the other A tile you keep: plain, plain village, forest village",
+			"votre château reste en main de toute façon ; nommez l'autre plaquette A gardée : plaine, plaine village, forêt village"},
+		{"keep a castle not dealt", illegalSetup, nil, "garde forêt château",
+			"you have no forest castle among your A tiles; choose one of: plain, plain village, forest village",
+			"vous n'avez pas de forêt château parmi vos plaquettes A ; choisissez parmi : plaine, plaine village, forêt village"},
+		{"keep a tile not dealt", illegalSetup, nil, "keep lake",
+			"you have no lake among your A tiles; choose one of: plain, plain village, forest village",
+			"vous n'avez pas de lac parmi vos plaquettes A ; choisissez parmi : plaine, plaine village, forêt village"},
+		{"knights in setup", illegalSetup, nil, "knights 1",
+			"the game is in its setup: keep one of your A tiles first",
+			"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A"},
+		{"off every frame", illegalPlay, nil, "plain castle e100",
+			"e100 is off the board: with 2 players the area never exceeds 7x7 tiles, so squares run from a1 to l12",
+			"e100 est hors du plateau : à 2 joueurs la surface ne dépasse jamais 7x7 plaquettes, les cases vont de a1 à l12"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var node yaml.Node
+			if err := yaml.Unmarshal([]byte(tc.pos), &node); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := adjudicator.NewRecord(raubritter.Game, two, nil, "messages", &node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := adjudicator.Start(reg, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.Submit("red", strings.Join(append(append([]string(nil), tc.prefix...), tc.step), "\n"), "", "test")
+			var re *adjudicator.RuleError
+			if !errors.As(err, &re) {
+				t.Fatalf("Submit = %v (%T), want a *adjudicator.RuleError", err, err)
+			}
+			if re.Msg != tc.en {
+				t.Errorf("English:\n got %q\nwant %q", re.Msg, tc.en)
+			}
+			if re.MsgFR != tc.fr {
+				t.Errorf("French:\n got %q\nwant %q", re.MsgFR, tc.fr)
+			}
+		})
 	}
 }

@@ -34,16 +34,19 @@ func TestParseErrors(t *testing.T) {
 		{"plain castle", "1:14", "missing square: say where the tile goes, like e5", "il manque la case", nil},
 		{"plain castle at", "1:17", "missing square", "", nil},
 		{"town", "1:6", "missing square", "", nil},
-		{"castle e6", "1:1", "your hand holds a plain castle and a forest castle: say which castle", "votre main contient", nil},
+		{"castle e6", "1:1", "your hand holds a plain castle and a forest castle: say which castle", "votre main contient les plaquettes plaine château et forêt château : précisez laquelle", nil},
 		{"pose château en e6", "1:6", "your hand holds a plain castle and a forest castle", "", nil},
-		{"plain castle 5e", "1:14", `"5e" is not a square`, "« 5e » n'est pas une case", nil},
-		{"plain castle e0", "1:14", `"e0" is not a square`, "", nil},
-		{"plain castle e100", "1:14", `"e100" is not a square`, "", nil},
+		{"plain castle 5e", "1:14", `"5e" is not a square: a square is a column letter then a row number, like e5`,
+			"« 5e » n'est pas une case : une case est une lettre de colonne puis un numéro de ligne, par exemple e5", nil},
+		{"plain castle e0", "1:14", `"e0" is not a square: rows are numbered from 1`, "« e0 » n'est pas une case : les lignes sont numérotées à partir de 1", nil},
+		{"pose plaine château en e00", "1:24", `"e00" is not a square`, "« e00 » n'est pas une case", nil},
+		{"plain castle e1000", "1:14", `"e1000" is not a square: no board has a row 1000`, "« e1000 » n'est pas une case : aucun plateau n'a de ligne 1000", nil},
 		{"forest e5", "1:1", "there is no forest tile without a building", "il n'y a pas de forêt sans bâtiment", nil},
 		{"pose forêt e5", "1:6", "there is no forest tile without a building", "", nil},
-		{"mountains castle e5", "1:1", "there is no mountains tile with a castle", "", nil},
-		{"lake town e5", "1:1", "there is no lake tile with a town", "", nil},
-		{"keep castle", "1:6", "say on which terrain the castle stands", "précisez le terrain", nil},
+		{"mountains castle e5", "1:1", "there is no mountains tile with a castle", "aucune plaquette montagnes ne porte de château", nil},
+		{"lac ville e5", "1:1", "there is no lake tile with a town", "aucune plaquette lac ne porte de ville : les bâtiments sont sur plaine ou forêt", nil},
+		{"keep castle", "1:6", "say on which terrain the castle stands: plain castle or forest castle", "précisez le terrain : plaine château ou forêt château", nil},
+		{"garde ville", "1:7", "say on which terrain the town stands: plain town or forest town", "précisez le terrain : plaine ville ou forêt ville", nil},
 		{"keep", "1:6", "missing terrain", "il manque un terrain", nil},
 		{"garde", "1:7", "missing terrain", "", nil},
 		{"knights 1 2 1", "1:9", "knights that march need a direction", "ont besoin d'une direction", nil},
@@ -52,7 +55,7 @@ func TestParseErrors(t *testing.T) {
 		{"knights", "1:9", "missing the number of knights", "il manque le nombre de chevaliers", nil},
 		{"knights east", "1:14", "missing the number of knights", "", nil},
 		{"chevalier est un", "1:15", "missing the number of knights", "", nil},
-		{"knights eats 1 2", "1:9", `unknown direction "eats"`, "direction inconnue « eats »", []string{"east"}},
+		{"knights eats 1 2", "1:9", `unknown direction "eats"`, "direction inconnue « eats » ; vouliez-vous dire « east » ?", []string{"east"}},
 		{"chevaliers oest 1 2", "1:12", `unknown direction "oest"`, "", []string{"est", "ouest", "west"}},
 		{"end now", "1:5", `unexpected "now" at the end of the step`, "« now » en trop à la fin de l'étape", nil},
 		{"plain castle e5 e6", "1:17", `unexpected "e6" at the end of the step`, "", nil},
@@ -82,7 +85,46 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("one-line form %q does not start with %s", err.Error(), tc.pos)
 			}
 			checkCaret(t, ne, tc.in)
+			checkExample(t, st, ne)
 		})
+	}
+}
+
+// checkExample checks the example of a notation error: one in English has
+// one in French, and both read as the same steps, the French one as French.
+func checkExample(t *testing.T, st adjudicator.State, ne *notation.Error) {
+	t.Helper()
+	if ne.Example == "" {
+		if ne.ExampleFR != "" {
+			t.Errorf("French example %q without an English one", ne.ExampleFR)
+		}
+		return
+	}
+	if ne.ExampleFR == "" {
+		t.Fatalf("example %q has no French example", ne.Example)
+	}
+	read := func(text string) (moves []string, french bool) {
+		steps, errs := notation.Split(text)
+		if len(errs) > 0 {
+			t.Fatalf("example %q: %v", text, errs)
+		}
+		for _, step := range steps {
+			mv, err := st.Parse("red", step)
+			if err != nil {
+				t.Fatalf("example %q does not read: %v", text, err)
+			}
+			moves = append(moves, mv.String())
+			french = french || step.Lang == notation.French
+		}
+		return moves, french
+	}
+	en, _ := read(ne.Example)
+	fr, french := read(ne.ExampleFR)
+	if !slices.Equal(en, fr) {
+		t.Errorf("example %q reads as %q, its French %q as %q", ne.Example, en, ne.ExampleFR, fr)
+	}
+	if !french {
+		t.Errorf("French example %q has no French word", ne.ExampleFR)
 	}
 }
 
@@ -224,6 +266,11 @@ func TestFrenchSteps(t *testing.T) {
 		{"montagnes e6", "mountains e6"},
 		{"lac e6", "lake e6"},
 		{"plaine ville e6", "plain town e6"},
+		{"chevaliers nord-est 1 2", "knights northeast 1 2"},
+		{"chevaliers nord est 1 2", "knights north-east 1 2"},
+		{"knights south west 1 1", "knights sw 1 1"},
+		{"chevaliers ouest sud 1 1", "knights southwest 1 1"},
+		{"chevaliers sud-est 2", "knights 2"},
 	}
 	for _, p := range pairs {
 		fr, err := parseStep(st, "red", p[0])
@@ -245,13 +292,15 @@ func TestFrenchSteps(t *testing.T) {
 // TestParseSquare checks square names: a column letter and a row number of
 // digits only.
 func TestParseSquare(t *testing.T) {
-	for in, want := range map[string]string{"e5": "e5", "E5": "e5", "a1": "a1", "p18": "p18", "e05": "e5", "z99": "z99"} {
+	// Only the form is checked: z99 and e100 are names, off every frame;
+	// Apply says so with the frame of the game.
+	for in, want := range map[string]string{"e5": "e5", "E5": "e5", "a1": "a1", "p18": "p18", "e05": "e5", "z99": "z99", "e100": "e100", "e999": "e999"} {
 		q, err := raubritter.ParseSquare(in)
 		if err != nil || q.String() != want {
 			t.Errorf("ParseSquare(%q) = %v, %v; want %s", in, q, err, want)
 		}
 	}
-	for _, in := range []string{"", "e", "5e", "e0", "e100", "e+5", "e-5", "e 5", "é5", "ee5", "e5x"} {
+	for _, in := range []string{"", "e", "5e", "e0", "e00", "e1000", "e99999999999999999999999", "e+5", "e-5", "e 5", "é5", "ee5", "e5x"} {
 		if q, err := raubritter.ParseSquare(in); err == nil {
 			t.Errorf("ParseSquare(%q) = %v, want an error", in, q)
 		}

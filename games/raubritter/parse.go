@@ -37,9 +37,19 @@ var (
 		{Name: "west", EN: []string{"w", "left"}, FR: []string{"ouest", "o", "gauche"}},
 	}
 	fillers = notation.Vocabulary{{Name: "at", EN: []string{"on", "to"}, FR: []string{"en", "sur", "à", "a"}}}
+	// diagonals are understood, so that Apply can say knights never march
+	// diagonally (raubritter-fr-scan.txt:140), rather than "unknown word".
+	diagonals = notation.Vocabulary{
+		{Name: "northeast", EN: []string{"north-east", "ne"}, FR: []string{"nord-est", "nordest"}},
+		{Name: "northwest", EN: []string{"north-west", "nw"}, FR: []string{"nord-ouest", "nordouest"}},
+		{Name: "southeast", EN: []string{"south-east", "se"}, FR: []string{"sud-est", "sudest"}},
+		{Name: "southwest", EN: []string{"south-west", "sw"}, FR: []string{"sud-ouest", "sudouest"}},
+	}
 )
 
-// Direction is one of the four ways knights may march from their castle.
+// Direction is one of the four ways knights may march from their castle,
+// or a diagonal a player wrote, which Apply refuses for a march
+// (raubritter-fr-scan.txt:140).
 type Direction uint8
 
 // The directions, as on the board: north is toward row 1.
@@ -48,11 +58,56 @@ const (
 	South
 	East
 	West
+	// The diagonals: understood, never allowed for a march.
+	northEast
+	northWest
+	southEast
+	southWest
 )
 
-var dirNames = [...]string{"north", "south", "east", "west"}
+var (
+	dirNames   = [...]string{"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"}
+	dirNamesFR = [...]string{"nord", "sud", "est", "ouest", "nord-est", "nord-ouest", "sud-est", "sud-ouest"}
+)
 
 func (d Direction) String() string { return dirNames[d] }
+
+// Words returns the direction's name in English and French, for messages.
+func (d Direction) Words() adjudicator.Words {
+	return adjudicator.Words{EN: dirNames[d], FR: dirNamesFR[d]}
+}
+
+// straight reports whether d is one of the four directions a march may
+// take.
+func (d Direction) straight() bool { return d <= West }
+
+// diagonal returns the diagonal between a north or south and an east or
+// west, in either order; ok is false for any other pair.
+func diagonal(a, b Direction) (Direction, bool) {
+	if a == East || a == West {
+		a, b = b, a
+	}
+	switch {
+	case a == North && b == East:
+		return northEast, true
+	case a == North && b == West:
+		return northWest, true
+	case a == South && b == East:
+		return southEast, true
+	case a == South && b == West:
+		return southWest, true
+	}
+	return 0, false
+}
+
+func directionByName(name string) Direction {
+	for i, n := range dirNames {
+		if n == name {
+			return Direction(i)
+		}
+	}
+	return North
+}
 
 func (d Direction) delta() (dr, dc int) {
 	switch d {
@@ -62,8 +117,17 @@ func (d Direction) delta() (dr, dc int) {
 		return 1, 0
 	case East:
 		return 0, 1
+	case West:
+		return 0, -1
+	// The diagonals, which no march takes (checkKnights refuses them).
+	case northEast:
+		return -1, 1
+	case northWest:
+		return -1, -1
+	case southEast:
+		return 1, 1
 	}
-	return 0, -1
+	return 1, -1
 }
 
 // Keep is the setup step: keep the castle and this other A tile in hand.
@@ -94,6 +158,7 @@ type Knights struct {
 	Dir    Direction
 	Counts []int
 	dirSet bool
+	dirPos notation.Pos   // of the direction
 	pos    []notation.Pos // of each count
 }
 
@@ -134,7 +199,10 @@ func (End) String() string { return "end" }
 // "château plaine"), a terrain alone for a tile without a building
 // ("lake"), or a building alone when the hand holds one tile with it
 // ("castle"). DIR is north, south, east or west (nord, sud, est, ouest);
-// counts may be separated by spaces, commas or dashes.
+// counts may be separated by spaces, commas or dashes. A diagonal
+// ("northeast", "nord-est", "south west") is read too, so that Apply can
+// say why a march may not take it (raubritter-fr-scan.txt:140). SQUARE is
+// checked for its form only; Apply checks it is on the frame.
 func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, error) {
 	sc := notation.NewScanner(step)
 	first, _ := sc.Peek()
@@ -200,8 +268,8 @@ func (s *State) parsePlace(player string, sc *notation.Scanner) (adjudicator.Mov
 		partial = true
 		if len(kinds) > 1 {
 			e := sc.ErrorAtToken(tok, fmt.Sprintf("your hand holds a %s and a %s: say which %s", kinds[0], kinds[1], b),
-				fmt.Sprintf("votre main contient %s et %s : précisez la plaquette", kinds[0], kinds[1]))
-			e.Example = kinds[0].String() + " e5"
+				fmt.Sprintf("votre main contient les plaquettes %s et %s : précisez laquelle", kinds[0].French(), kinds[1].French()))
+			e.Example, e.ExampleFR = kinds[0].String()+" e5", kinds[0].French()+" e5"
 			return nil, e
 		}
 	} else {
@@ -217,14 +285,17 @@ func (s *State) parsePlace(player string, sc *notation.Scanner) (adjudicator.Mov
 	if !ok {
 		e := sc.ErrorAt(sc.EndPos(), "missing square: say where the tile goes, like e5",
 			"il manque la case : dites où poser la plaquette, par exemple e5")
-		e.Example = k.String() + " e5"
+		e.Example, e.ExampleFR = k.String()+" e5", k.French()+" e5"
 		return nil, e
 	}
+	// Only the form of the name is checked here; whether the square is on
+	// the frame, which depends on the number of players, is Apply's
+	// off-frame error.
 	sq, perr := ParseSquare(sqTok.Text)
 	if perr != nil {
 		e := sc.ErrorAtToken(sqTok, fmt.Sprintf("%q is not a square: %v", sqTok.Text, perr),
-			fmt.Sprintf("« %s » n'est pas une case : colonne a-p puis ligne 1-18, par exemple e5", sqTok.Text))
-		e.Example = k.String() + " e5"
+			fmt.Sprintf("« %s » n'est pas une case : %s", sqTok.Text, perr.(squareError).FR))
+		e.Example, e.ExampleFR = k.String()+" e5", k.French()+" e5"
 		return nil, e
 	}
 	return Place{Kind: k, Square: sq, partial: partial, pos: tok.Pos, sqPos: sqTok.Pos}, nil
@@ -321,8 +392,8 @@ func scanKind(sc *notation.Scanner) (Kind, *notation.Error) {
 	}
 	if !gotT {
 		if gotB {
-			return k, sc.ErrorAt(start.Pos, fmt.Sprintf("say on which terrain the %s stands: plain %s or forest %s", k.Building, k.Building, k.Building),
-				fmt.Sprintf("précisez le terrain : plaine %s ou forêt %s", k.Building, k.Building))
+			return k, sc.ErrorAt(start.Pos, fmt.Sprintf("say on which terrain the %s stands: %s or %s", k.Building, Kind{Plain, k.Building}, Kind{Forest, k.Building}),
+				fmt.Sprintf("précisez le terrain : %s ou %s", Kind{Plain, k.Building}.French(), Kind{Forest, k.Building}.French()))
 		}
 		return k, sc.Unexpected(terrains, notation.Noun{EN: "terrain", FR: "terrain"})
 	}
@@ -332,20 +403,27 @@ func scanKind(sc *notation.Scanner) (Kind, *notation.Error) {
 			"il n'y a pas de forêt sans bâtiment (raubritter-fr-scan.txt:35) ; dites forêt village, forêt château ou forêt ville")
 	case (k.Terrain == Mountains || k.Terrain == Lake) && k.Building != NoBuilding:
 		return k, sc.ErrorAt(start.Pos, fmt.Sprintf("there is no %s tile with a %s: buildings stand on plain or forest", k.Terrain, k.Building),
-			fmt.Sprintf("il n'y a pas de plaquette %s avec %s : les bâtiments sont sur plaine ou forêt", k.Terrain, k.Building))
+			fmt.Sprintf("aucune plaquette %s ne porte de %s : les bâtiments sont sur plaine ou forêt", k.Terrain.French(), k.Building.French()))
 	}
 	return k, nil
 }
 
 func parseKnights(sc *notation.Scanner) (adjudicator.Move, *notation.Error) {
 	var m Knights
+	dirTok, _ := sc.Peek()
 	if d, ok := sc.Keyword(directions); ok {
-		for i, n := range dirNames {
-			if n == d {
-				m.Dir = Direction(i)
+		m.Dir, m.dirSet, m.dirPos = directionByName(d), true, dirTok.Pos
+		// "north east": a diagonal in two words.
+		if tok, ok := sc.Peek(); ok && tok.Kind == notation.Word {
+			if d2, _, ok := directions.Lookup(tok.Text); ok {
+				if diag, ok := diagonal(m.Dir, directionByName(d2)); ok {
+					sc.Keyword(directions)
+					m.Dir = diag
+				}
 			}
 		}
-		m.dirSet = true
+	} else if d, ok := sc.Keyword(diagonals); ok {
+		m.Dir, m.dirSet, m.dirPos = directionByName(d), true, dirTok.Pos
 	}
 	for {
 		n, tok, ok := sc.Number()
@@ -376,7 +454,8 @@ func parseKnights(sc *notation.Scanner) (adjudicator.Move, *notation.Error) {
 	if len(m.Counts) > 1 && !m.dirSet {
 		e := sc.ErrorAt(m.pos[0], "knights that march need a direction: north, south, east or west",
 			"des chevaliers qui se déplacent ont besoin d'une direction : nord, sud, est ou ouest")
-		e.Example = "knights east " + strings.Trim(fmt.Sprint(m.Counts), "[]")
+		counts := strings.Trim(fmt.Sprint(m.Counts), "[]")
+		e.Example, e.ExampleFR = "knights east "+counts, "chevaliers est "+counts
 		return nil, e
 	}
 	return m, nil
@@ -391,17 +470,46 @@ type Square struct {
 // String returns "e5".
 func (q Square) String() string { return fmt.Sprintf("%c%d", 'a'+q.Col, q.Row+1) }
 
-// ParseSquare reads "e5": one column letter a-z, then the row number.
+// squareError is an error of ParseSquare, in English and French.
+type squareError struct{ adjudicator.Words }
+
+func (e squareError) Error() string { return e.EN }
+
+var (
+	errSquareForm = squareError{adjudicator.Words{EN: "a square is a column letter then a row number, like e5",
+		FR: "une case est une lettre de colonne puis un numéro de ligne, par exemple e5"}}
+	errSquareRow0 = squareError{adjudicator.Words{EN: "rows are numbered from 1", FR: "les lignes sont numérotées à partir de 1"}}
+)
+
+// ParseSquare reads "e5": one column letter a-z, then the row number. It
+// checks only the form of the name: which squares exist depends on the
+// number of players (see the package doc), so a square off the frame, like
+// z99, is refused by Apply or the position loader, which know the frame.
 func ParseSquare(s string) (Square, error) {
 	s = strings.ToLower(s)
-	if len(s) < 2 || s[0] < 'a' || s[0] > 'z' {
-		return Square{}, fmt.Errorf("a square is a column letter then a row number, like e5")
+	if len(s) < 2 || s[0] < 'a' || s[0] > 'z' || !isDigits(s[1:]) {
+		return Square{}, errSquareForm
 	}
-	n, err := strconv.Atoi(s[1:])
-	if err != nil || n < 1 || n > 99 || s[1] < '0' || s[1] > '9' {
-		return Square{}, fmt.Errorf("a square is a column letter then a row number, like e5")
+	row := strings.TrimLeft(s[1:], "0")
+	switch {
+	case row == "":
+		return Square{}, errSquareRow0
+	case len(row) > 3:
+		// Too far to be worth a number; no frame comes near.
+		return Square{}, squareError{adjudicator.Words{EN: fmt.Sprintf("no board has a row %s", row),
+			FR: fmt.Sprintf("aucun plateau n'a de ligne %s", row)}}
 	}
+	n, _ := strconv.Atoi(row)
 	return Square{Row: n - 1, Col: int(s[0] - 'a')}, nil
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func isLetters(s string) bool {

@@ -361,6 +361,11 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 				return posError(val, "%s's stack: expected a list of tiles, top first, like [B plain, B lake]", name)
 			}
 			last := byte('B')
+			type lettered struct {
+				letter byte
+				kind   Kind
+			}
+			perLetter := map[lettered]int{}
 			for _, it := range val.Content {
 				letter, rest, _ := strings.Cut(strings.TrimSpace(it.Value), " ")
 				kind, e := ParseKind(rest)
@@ -372,6 +377,17 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 					return posError(it, "%s's stack: %c comes after %c; the stack runs B on top to E at the bottom (raubritter-fr-scan.txt:67)", name, l, last)
 				}
 				last = l
+				// The back letter is part of the tile: a player's B tiles
+				// are the data's letter B, no other (raubritter-fr-scan.txt:61-70).
+				perLetter[lettered{l, kind}]++
+				if c, most := perLetter[lettered{l, kind}], s.data.count(l, kind); c > most {
+					if most == 0 {
+						return posError(it, "%s's stack: %q: no %s tile has the letter %c on its back (%c: %s)",
+							name, it.Value, kind, l, l, kindWords(s.data.Letters[l]).EN)
+					}
+					return posError(it, "%s's stack: %q: the stack has %d %s tiles with the letter %c; a player has only %d",
+						name, it.Value, c, kind, l, most)
+				}
 				p.stack = append(p.stack, Tile{Letter: l, Kind: kind})
 				mine[kind]++
 				used[kind]++

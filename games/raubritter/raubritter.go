@@ -54,6 +54,9 @@
 //	    hand: [plain town]   # [empty] tiles in hand
 //	    stack: [B plain, B mountains]  # [empty] the stack, top first, with back letters
 //
+// A stack runs B to E, and holds per letter no more tiles of a kind than
+// the letter has in tiles.yaml (B has no lake, so "B lake" is refused).
+//
 // In the setup phase a player also has kept (whether they chose their A
 // tile yet), slots (their two squares of the start layout) and layout (the
 // two A tiles set aside for it).

@@ -183,14 +183,14 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
 	}
 	if i := s.index(as); i >= 0 {
 		p := s.players[i]
-		fmt.Fprintf(b, "%s's hand: %s\n", as, handString(p.hand))
+		fmt.Fprintf(b, "%s's hand: %s\n", as, handWords(p.hand).EN)
 		if len(p.stack) > 0 {
 			fmt.Fprintf(b, "%s's stack: %d tiles, next letter %c\n", as, len(p.stack), p.stack[0].Letter)
 		} else {
 			fmt.Fprintf(b, "%s's stack: empty\n", as)
 		}
 		if s.phase == phaseSetup && p.kept {
-			fmt.Fprintf(b, "%s's start-layout tiles: %s\n", as, handString(p.layout))
+			fmt.Fprintf(b, "%s's start-layout tiles: %s\n", as, handWords(p.layout).EN)
 		}
 	}
 }

@@ -3,10 +3,16 @@ package raubritter
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
+
+// errInSetup is the error for a step of play (place, knights, end) while
+// the players still choose the A tile they keep.
+func errInSetup() *adjudicator.RuleError {
+	return adjudicator.Rulef("in-setup", ruleKeep, "the game is in its setup: keep one of your A tiles first",
+		"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A")
+}
 
 // keepChoices returns the A tiles player p may keep beside the castle.
 func (s *State) keepChoices(p *player) []Kind {
@@ -48,8 +54,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		s.knights(p, m)
 	case End:
 		if s.phase == phaseSetup {
-			return adjudicator.Rulef("in-setup", ruleKeep, "the game is in its setup: keep one of your A tiles first",
-				"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A")
+			return errInSetup()
 		}
 		if s.placed == 0 {
 			return adjudicator.Rulef("first-tile", ruleThree, "lay at least one tile before ending your turn: the first is mandatory",
@@ -69,16 +74,13 @@ func (s *State) checkKeep(p int, k Kind) *adjudicator.RuleError {
 	}
 	choices := s.keepChoices(pl)
 	if !slices.Contains(choices, k) {
-		names := make([]string, len(choices))
-		for i, c := range choices {
-			names[i] = c.String()
-		}
-		if k.Building == Castle && !slices.Contains(choices, k) {
+		if slices.Contains(pl.hand, k) {
+			// In the hand but not a choice: it is the castle.
 			return adjudicator.Rulef("keep-castle", ruleKeep, "your castle stays in your hand anyway; name the other A tile you keep: %s",
-				"votre château reste en main de toute façon ; nommez l'autre plaquette A gardée : %s", strings.Join(names, ", "))
+				"votre château reste en main de toute façon ; nommez l'autre plaquette A gardée : %s", kindWords(choices))
 		}
 		return adjudicator.Rulef("keep-missing", ruleKeep, "you have no %s among your A tiles; choose one of: %s",
-			"vous n'avez pas de %s parmi vos plaquettes A ; choisissez parmi : %s", k, strings.Join(names, ", "))
+			"vous n'avez pas de %s parmi vos plaquettes A ; choisissez parmi : %s", k.Words(), kindWords(choices))
 	}
 	return nil
 }
@@ -120,20 +122,20 @@ func (s *State) keep(p int, k Kind) *adjudicator.RuleError {
 func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 	pl := s.players[p]
 	if s.phase == phaseSetup {
-		return adjudicator.Rulef("in-setup", ruleKeep, "the game is in its setup: keep one of your A tiles first",
-			"la partie est en cours de mise en place : gardez d'abord une de vos plaquettes A").At(m.pos)
+		return errInSetup().At(m.pos)
 	}
 	if s.placed >= 3 {
 		return adjudicator.Rulef("three-tiles", ruleThree, "you have laid 3 tiles this turn, the most allowed",
 			"vous avez posé 3 plaquettes ce tour-ci, le maximum").At(m.pos)
 	}
 	if !slices.Contains(pl.hand, m.Kind) {
-		what := m.Kind.String()
+		what := adjudicator.Words{EN: m.Kind.String(), FR: "plaquette " + m.Kind.French()}
 		if m.partial {
-			what = "tile with a " + m.Kind.Building.String()
+			what = adjudicator.Words{EN: "tile with a " + m.Kind.Building.String(),
+				FR: "plaquette avec " + buildingArticleFR[m.Kind.Building]}
 		}
 		return adjudicator.Rulef("not-in-hand", ruleHand, "you have no %s in your hand (your hand: %s)",
-			"vous n'avez pas de %s en main (votre main : %s)", what, handString(pl.hand)).At(m.pos)
+			"vous n'avez pas de %s en main (votre main : %s)", what, handWords(pl.hand)).At(m.pos)
 	}
 	c := s.at(m.Square)
 	if c == nil {
@@ -143,7 +145,7 @@ func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 	}
 	if c.placed {
 		return adjudicator.Rulef("occupied", ruleEdge, "%s already holds a %s tile", "%s porte déjà une plaquette %s",
-			m.Square, c.kind).At(m.sqPos)
+			m.Square, c.kind.Words()).At(m.sqPos)
 	}
 	if !s.touches(m.Square) {
 		return adjudicator.Rulef("not-adjacent", ruleDiagonal, "%s does not touch the table edge to edge; a tile must share at least one side with a laid tile (a corner is not enough)",
@@ -161,15 +163,12 @@ func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 	return nil
 }
 
-func handString(h []Kind) string {
+// handWords returns the tiles of a hand, for messages.
+func handWords(h []Kind) adjudicator.Words {
 	if len(h) == 0 {
-		return "empty"
+		return adjudicator.Words{EN: "empty", FR: "vide"}
 	}
-	names := make([]string, len(h))
-	for i, k := range h {
-		names[i] = k.String()
-	}
-	return strings.Join(names, ", ")
+	return kindWords(h)
 }
 
 // touches reports whether q shares a side with a laid tile.
@@ -225,6 +224,9 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			return err
 		}
 	}
+	if s.phase == phaseSetup {
+		return errInSetup()
+	}
 	if s.pending < 0 && pl.knights == 0 && s.phase == phasePlay {
 		// A castle laid with no knights left never waits for any (RB-10).
 		return pos(0)(adjudicator.Rulef("no-knights", ruleNoKnights, "you have no knights left, so a castle you lay takes none",
@@ -233,6 +235,11 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 	if s.pending < 0 {
 		return pos(0)(adjudicator.Rulef("no-castle", ruleOnce, "no castle is waiting for knights: knights go only on the castle you have just laid, at once",
 			"aucun château n'attend de chevaliers : ils ne se posent que sur le château que vous venez de poser, immédiatement"))
+	}
+	if len(m.Counts) > 1 && !m.Dir.straight() {
+		// The direction of a march; knights all staying need none.
+		return adjudicator.Rulef("straight", ruleStraight, "knights march in a straight line from their castle, never diagonally: north, south, east or west, not %s",
+			"les chevaliers se déplacent en ligne droite depuis leur château, jamais en diagonale : nord, sud, est ou ouest, pas %s", m.Dir.Words()).At(m.dirPos)
 	}
 	total := m.Total()
 	if total == 0 {
@@ -273,7 +280,7 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 				rule = ruleEnough
 			}
 			return pos(i)(adjudicator.Rulef("leave", rule, "at least %d knights must stay on the %s at %s, not %d",
-				"au moins %d chevaliers doivent rester sur la plaquette %s en %s, pas %d", need, c.kind, q, m.Counts[i]))
+				"au moins %d chevaliers doivent rester sur la plaquette %s en %s, pas %d", need, c.kind.Words(), q, m.Counts[i]))
 		}
 	}
 	return nil
