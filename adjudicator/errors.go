@@ -163,22 +163,22 @@ func (e *StepError) Localize(lang notation.Lang) string {
 // caret under the fault, and the rule.
 func (e *StepError) Pretty(lang notation.Lang) string {
 	var b strings.Builder
-	word := "step"
+	word := "step %d: "
 	if lang == notation.French {
-		word = "étape"
+		word = "étape %d : " // French typography: a space before the colon
 	}
 	var ne *notation.Error
 	var re *RuleError
 	switch {
 	case errors.As(e.Err, &ne):
-		fmt.Fprintf(&b, "%s %d: %s", word, e.Index, ne.Pretty(lang))
+		fmt.Fprintf(&b, word+"%s", e.Index, ne.Pretty(lang))
 	case errors.As(e.Err, &re):
 		pos := re.Pos
 		if !pos.IsValid() {
 			pos = e.Step.Pos
 		}
 		n := &notation.Error{Pos: pos, Msg: re.Localize(notation.English), MsgFR: re.Localize(notation.French), Source: e.Step.Source}
-		fmt.Fprintf(&b, "%s %d: %s", word, e.Index, n.Pretty(lang))
+		fmt.Fprintf(&b, word+"%s", e.Index, n.Pretty(lang))
 	default:
 		b.WriteString(e.Localize(lang))
 		b.WriteByte('\n')
