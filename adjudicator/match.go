@@ -41,6 +41,13 @@ func NewRecord(g *Game, players []string, options map[string]string, seed string
 		SeedSHA256: Commit(seed),
 		Seed:       seed,
 	}
+	for _, o := range g.Options {
+		// An empty text option (no data file given) is the default; leaving
+		// it out keeps records short. ResolveOptions fills it in again.
+		if o.Type == OptText && rec.Options[o.Name] == "" {
+			delete(rec.Options, o.Name)
+		}
+	}
 	if len(rec.Options) == 0 {
 		rec.Options = nil
 	}

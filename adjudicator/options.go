@@ -18,7 +18,11 @@ const (
 	OptInt  OptionType = iota // a whole number between Min and Max
 	OptBool                   // true or false (also yes/no, on/off, oui/non)
 	OptEnum                   // one of Values
+	OptText                   // free text up to MaxOptionText bytes, checked by the game (a data file)
 )
+
+// MaxOptionText is the longest value of an OptText option.
+const MaxOptionText = 64 << 10
 
 func (t OptionType) String() string {
 	switch t {
@@ -26,6 +30,8 @@ func (t OptionType) String() string {
 		return "int"
 	case OptBool:
 		return "bool"
+	case OptText:
+		return "text"
 	default:
 		return "enum"
 	}
@@ -50,6 +56,8 @@ func (o Option) Describe() string {
 		typ = strings.Join(o.Values, "|")
 	case OptInt:
 		typ = fmt.Sprintf("%d..%d", o.Min, o.Max)
+	case OptText:
+		return fmt.Sprintf("%s=TEXT (%s): %s", o.Name, typ, o.Doc)
 	}
 	return fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
 }
@@ -67,7 +75,7 @@ func (o Options) Int(name string) int {
 // Bool returns the value of a bool option.
 func (o Options) Bool(name string) bool { return o[name] == "true" }
 
-// String returns the value of an enum option.
+// String returns the value of an enum or text option.
 func (o Options) String(name string) string { return o[name] }
 
 // ResolveOptions checks the options given against the game's and returns
@@ -124,6 +132,11 @@ func (o Option) parse(v string) (string, error) {
 			return "", fmt.Errorf("%d is out of range (expected %d to %d)", n, o.Min, o.Max)
 		}
 		return strconv.Itoa(n), nil
+	case OptText:
+		if len(v) > MaxOptionText {
+			return "", fmt.Errorf("the text is %d bytes; the most is %d", len(v), MaxOptionText)
+		}
+		return v, nil
 	case OptBool:
 		switch notation.Fold(strings.TrimSpace(v)) {
 		case "true", "yes", "on", "1", "oui", "vrai":

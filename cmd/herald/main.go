@@ -190,7 +190,7 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
-// parseOpts reads k=v pairs.
+// parseOpts reads k=v pairs; a value @FILE is the file's contents.
 func parseOpts(opts []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, o := range opts {
@@ -200,6 +200,15 @@ func parseOpts(opts []string) (map[string]string, error) {
 		}
 		if _, dup := out[k]; dup {
 			return nil, usagef("--opt %s given twice", k)
+		}
+		if file, ok := strings.CutPrefix(v, "@"); ok {
+			// A data file's contents go into the record, which stays
+			// self-contained: adjudicate needs nothing else.
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, usagef("--opt %s=@%s: %v", k, file, err)
+			}
+			v = string(data)
 		}
 		out[k] = v
 	}

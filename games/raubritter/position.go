@@ -157,7 +157,11 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	if err := checkNodeKeys(n, positionKeys, "the position"); err != nil {
 		return nil, err
 	}
-	s := newFrame(DefaultData, setup.Players)
+	data, err := gameData(setup)
+	if err != nil {
+		return nil, err
+	}
+	s := newFrame(data, setup.Players)
 	w := &where{
 		root:     n,
 		squares:  map[int]*yaml.Node{},

@@ -6,7 +6,7 @@
 // # Rules in brief
 //
 // Each player has 24 terrain tiles (the mix by back letter is tiles.yaml,
-// ruling RB-1) and 30 knights. At setup each player keeps their A castle and
+// ruling RB-1; the option tiles gives another data file) and 30 knights. At setup each player keeps their A castle and
 // one other A tile of their choice in hand (step "keep"); the other two A
 // tiles of every player form the start layout, a rectangle of 2 rows and as
 // many columns as players, laid face down at random (RB-2). On a turn a
@@ -91,6 +91,10 @@ var Game = &adjudicator.Game{
 		Type:    adjudicator.OptEnum,
 		Default: "choose",
 		Values:  []string{"choose", "random"},
+	}, {
+		Name: "tiles",
+		Doc:  "a tile data file (the format of tiles.yaml) in place of the rulebook mix of RULINGS.md RB-1; on the command line --opt tiles=@FILE",
+		Type: adjudicator.OptText,
 	}},
 	Help: `Steps, one per line or separated by ';':
   keep plain village        setup: keep your castle and this A tile
@@ -219,8 +223,31 @@ func (s *State) layoutSquares() []Square {
 	return out
 }
 
+// gameData returns the tile data of a game: the embedded default, or the
+// data file given in the tiles option, which must fit the playing area
+// with a square to spare (RB-14 relies on it).
+func gameData(setup adjudicator.Setup) (*Data, error) {
+	d := DefaultData
+	if text := setup.Options.String("tiles"); text != "" {
+		var err error
+		if d, err = ParseData("the tiles option", []byte(text)); err != nil {
+			return nil, err
+		}
+	}
+	n := len(setup.Players)
+	if lim := areaLimit[n]; n*d.Size() >= lim*lim {
+		return nil, fmt.Errorf("%d players with %d tiles each would fill the %dx%d area; at most %d tiles each",
+			n, d.Size(), lim, lim, (lim*lim-1)/n)
+	}
+	return d, nil
+}
+
 func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
-	s := newFrame(DefaultData, setup.Players)
+	data, err := gameData(setup)
+	if err != nil {
+		return nil, err
+	}
+	s := newFrame(data, setup.Players)
 	rng := setup.RNG
 	for _, p := range s.players {
 		// Each player shuffles their tiles within each letter and stacks
