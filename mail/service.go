@@ -59,8 +59,8 @@ type Config struct {
 	NewSeed func() string
 
 	// OnNewPlayer, if set, is called for every player address of a game
-	// created by mail, before the welcome mails are queued. The embedded
-	// setup uses it to open a mailbox for the player.
+	// created by mail, and for its host, before the welcome mails are
+	// queued. The embedded setup uses it to open a mailbox for each.
 	OnNewPlayer func(address string) error
 }
 

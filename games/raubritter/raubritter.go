@@ -6,8 +6,9 @@
 // # Rules in brief
 //
 // Each player has 24 terrain tiles (the mix by back letter is tiles.yaml,
-// ruling RB-1; the option tiles gives another data file) and 30 knights. At setup each player keeps their A castle and
-// one other A tile of their choice in hand (step "keep"); the other two A
+// ruling RB-1; the option tiles gives another data file) and 30 knights.
+// At setup each player keeps their A castle and one other A tile of their
+// choice in hand (step "keep"); the other two A
 // tiles of every player form the start layout, a rectangle of 2 rows and as
 // many columns as players, laid face down at random (RB-2). On a turn a
 // player lays 1 to 3 tiles edge to edge with the table, drawing after each;
