@@ -3,10 +3,14 @@ package mail
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +22,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -143,116 +148,476 @@ func startSink(t *testing.T) (*smtpSink, string) {
 }
 
 // TestCrashBetweenSteps stops the intake at each point of processing, as a
-// crash would, then runs a fresh intake on the same store and mailbox: the
-// move is applied exactly once and every reply is queued exactly once.
+// crash would, then runs a fresh intake on the same store and mailbox:
+// every move is applied exactly once and every reply is queued exactly
+// once. The batch cases put four mails in the inbox (three moves and a
+// forged one, rejected) and crash in a batch: before its commit, after it
+// but before any mail is moved, after part of it is moved (the processed
+// folder's UID MOVE, not the rejected one's), after all of it; and, with
+// batches of two, in the second batch once the first is done.
 func TestCrashBetweenSteps(t *testing.T) {
-	for _, point := range []string{"fetched", "committed", "moved"} {
-		t.Run(point, func(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		point     string
+		nth       int // crash the nth time the point is reached
+		batch     bool
+		batchMax  int
+		processed uint32 // mails in the folders in the end
+		rejected  uint32
+	}{
+		{name: "fetched", point: "fetched", nth: 1, processed: 1},
+		{name: "committed", point: "committed", nth: 1, processed: 1},
+		{name: "moved", point: "moved", nth: 1, processed: 1},
+		{name: "batch/fetched", point: "fetched", nth: 1, batch: true, processed: 3, rejected: 1},
+		// A mail committed but left in the inbox is a duplicate on the
+		// restart, and duplicates go to the processed folder.
+		{name: "batch/committed", point: "committed", nth: 1, batch: true, processed: 4},
+		{name: "batch/moved-part", point: "moved", nth: 1, batch: true, processed: 4},
+		{name: "batch/moved-all", point: "moved", nth: 4, batch: true, processed: 3, rejected: 1},
+		{name: "batches/second-fetched", point: "fetched", nth: 2, batch: true, batchMax: 2, processed: 3, rejected: 1},
+		{name: "batches/second-committed", point: "committed", nth: 2, batch: true, batchMax: 2, processed: 3, rejected: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.start()
 			f.sent()
 			addr := memIMAP(t)
 			c := imapSession(t, addr)
-			move := f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village")
-			appendMail(t, c, move)
+			moves := 1
+			if tc.batch {
+				mails := f.moveMails(1, 3)
+				appendMail(t, c, mails[0])
+				appendMail(t, c, f.mail("mallory@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village"))
+				appendMail(t, c, mails[1])
+				appendMail(t, c, mails[2])
+				moves = 3
+			} else {
+				appendMail(t, c, f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village"))
+			}
 
 			cfg := IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}
 			crashed := NewIntake(cfg, f.svc)
-			crashed.crash = func(p string) bool { return p == point }
+			if tc.batchMax > 0 {
+				crashed.batchMax = tc.batchMax
+			}
+			seen := 0
+			crashed.crash = func(p string) bool {
+				if p == tc.point {
+					seen++
+				}
+				return seen == tc.nth
+			}
 			if err := crashed.session(context.Background()); !errors.Is(err, errCrash) {
 				t.Fatalf("session = %v, want the simulated crash", err)
 			}
 
 			// Restart: process whatever is left, then stop.
-			ctx, cancel := context.WithCancel(context.Background())
-			restarted := NewIntake(cfg, f.svc)
-			restarted.crash = func(p string) bool {
-				if p == "moved" {
-					cancel()
-				}
-				return false
-			}
-			done := make(chan error, 1)
-			go func() { done <- restarted.session(ctx) }()
-			deadline := time.After(10 * time.Second)
-			for count(t, c, "INBOX") > 0 {
-				select {
-				case <-deadline:
-					t.Fatalf("the mail was never processed after the restart")
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
-			cancel()
-			<-done
+			f.restart(t, cfg, c)
 
 			g, err := f.st.Game(context.Background(), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(g.Record.Moves); n != 1 {
-				t.Fatalf("after a crash at %q and a restart the game has %d moves, want 1", point, n)
+			if n := len(g.Record.Moves); n != moves {
+				t.Fatalf("after a crash at %q and a restart the game has %d moves, want %d", tc.point, n, moves)
 			}
-			if n := count(t, c, "herald/processed"); n != 1 {
-				t.Errorf("processed folder holds %d mails, want 1", n)
+			if n := count(t, c, "herald/processed"); n != tc.processed {
+				t.Errorf("processed folder holds %d mails, want %d", n, tc.processed)
+			}
+			if n := count(t, c, "herald/rejected"); n != tc.rejected {
+				t.Errorf("rejected folder holds %d mails, want %d", n, tc.rejected)
 			}
 			got := f.sent()
-			if len(got["alice@herald.test"]) != 1 || len(got["bob@herald.test"]) != 1 {
-				t.Errorf("replies after the restart: %v, want one each", keysOf(got))
+			want := map[string]int{"alice@herald.test": 1, "bob@herald.test": 1}
+			if tc.batch {
+				want = map[string]int{"alice@herald.test": 3, "bob@herald.test": 3, "mallory@herald.test": 1}
+			}
+			if len(got) != len(want) {
+				t.Errorf("replies after the restart: %v, want %v", keysOf(got), want)
+			}
+			for who, n := range want {
+				if len(got[who]) != n {
+					t.Errorf("replies after the restart: %v, want %v", keysOf(got), want)
+					break
+				}
 			}
 		})
 	}
 }
 
-// TestOutboxRetries checks that a reply waits while the SMTP server is down
-// and goes once it is back, and that a crash between the server's accept and
-// the outbox's record sends the mail again rather than losing it.
-func TestOutboxRetries(t *testing.T) {
-	f := newFixture(t)
-	sink, addr := startSink(t)
-	sink.down = true
-	f.start()
-	out := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}}, f.svc)
-	ctx := context.Background()
-	if n, err := out.SendDue(ctx); n != 0 || err != nil {
-		t.Fatalf("SendDue with the server down = %d, %v; want 0 sent, failures recorded", n, err)
+// moveMails returns the mails of moves first..last (from 1) of game G1
+// started by f.start, as the players would send them, from SelfPlay with
+// the fixture's seed.
+func (f *fixture) moveMails(first, last int) [][]byte {
+	f.t.Helper()
+	m, err := adjudicator.SelfPlay(raubritter.Game, f.svc.cfg.Registry, 2, "fixture", nil, func() string { return "" })
+	if err != nil {
+		f.t.Fatal(err)
 	}
-	if pending, _ := f.st.Pending(ctx); pending != 3 {
-		t.Fatalf("pending = %d after a failed round, want 3", pending)
+	who := map[string]string{"p1": "alice@herald.test", "p2": "bob@herald.test"}
+	var out [][]byte
+	for _, mv := range m.Record.Moves[first-1 : last] {
+		out = append(out, f.mail(who[mv.Player], "Re: [herald G1]", "key "+f.keys[who[mv.Player]]+"\n"+mv.Text))
 	}
-	if n, _ := out.SendDue(ctx); n != 0 {
-		t.Errorf("a failed mail was retried before its backoff")
-	}
-	sink.mu.Lock()
-	sink.down = false
-	sink.mu.Unlock()
-	f.clock = f.clock.Add(time.Minute)
-	out.crash = func(p string) bool { return p == "sent" }
-	if _, err := out.SendDue(ctx); !errors.Is(err, errCrash) {
-		t.Fatalf("SendDue = %v, want the simulated crash", err)
-	}
-	out.crash = nil
-	n, err := out.SendDue(ctx)
-	if err != nil || n != 3 {
-		t.Fatalf("SendDue after the restart = %d, %v; want 3", n, err)
-	}
-	if pending, _ := f.st.Pending(ctx); pending != 0 {
-		t.Errorf("pending = %d, want 0", pending)
-	}
-	mails := sink.mails()
-	if len(mails) != 4 {
-		t.Fatalf("the server got %d mails, want 4 (3, one of them twice after the crash)", len(mails))
-	}
-	for _, m := range mails {
-		if !strings.Contains(m, "From: \"herald\" <herald@herald.test>") {
-			t.Errorf("a mail without herald's From:\n%s", m)
+	return out
+}
+
+// restart runs an intake until the inbox is empty, then stops it.
+func (f *fixture) restart(t *testing.T, cfg IntakeConfig, c *imapclient.Client) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	restarted := NewIntake(cfg, f.svc)
+	done := make(chan error, 1)
+	go func() { done <- restarted.session(ctx) }()
+	deadline := time.After(10 * time.Second)
+	for count(t, c, "INBOX") > 0 {
+		select {
+		case <-deadline:
+			cancel()
+			t.Fatalf("the mail was never processed after the restart: %v", <-done)
+		case <-time.After(20 * time.Millisecond):
 		}
+	}
+	cancel()
+	<-done
+}
+
+// TestLargeMailAlone checks that a mail larger than a batch's share is
+// fetched and processed in a batch of its own, between the batches of the
+// mails before and after it.
+func TestLargeMailAlone(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	addr := memIMAP(t)
+	c := imapSession(t, addr)
+	moves := f.moveMails(1, 4)
+	// Bob's move 2, with a long quote that the extraction drops.
+	key, step, _ := strings.Cut(string(moves[1][bytes.Index(moves[1], []byte("\r\n\r\n"))+4:]), "\r\n")
+	large := f.mail("bob@herald.test", "Re: [herald G1]", key+"\n"+step+"\n\n"+strings.Repeat("> a line quoted from an earlier mail, dropped\n", 4000))
+	if len(large) <= maxBatchBytes/maxBatch || int64(len(large)) > DefaultMaxSize {
+		t.Fatalf("the large mail has %d bytes", len(large))
+	}
+	for _, m := range [][]byte{moves[0], large, moves[2], moves[3]} {
+		appendMail(t, c, m)
+	}
+	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, f.svc)
+	var batches []int
+	in.crash = func(p string) bool {
+		if p == "fetched" {
+			batches = append(batches, 0)
+		}
+		if p == "moved" {
+			batches[len(batches)-1]++
+		}
+		return false
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.session(ctx) }()
+	for deadline := time.Now().Add(10 * time.Second); count(t, c, "INBOX") > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if !slices.Equal(batches, []int{1, 1, 2}) {
+		t.Errorf("batches of %v mails, want [1 1 2]", batches)
+	}
+	g, err := f.st.Game(context.Background(), 1)
+	if err != nil || len(g.Record.Moves) != 4 {
+		t.Fatalf("the game has %d moves (%v), want 4", len(g.Record.Moves), err)
+	}
+}
+
+// openRaw opens the fixture's database, moved to a known path, beside the
+// store: the tests below make it fail with triggers.
+func (f *fixture) openRaw(t *testing.T) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "herald.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f.st, f.svc.cfg.Store = st, st
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestDatabaseErrorInBatch fails the database on the second mail of a
+// batch: the first is committed and moved, the second and the third stay
+// in the inbox (nothing of the second is written: not its move, not its
+// replies, not its mark), and are processed once the database is back.
+func TestDatabaseErrorInBatch(t *testing.T) {
+	f := newFixture(t)
+	db := f.openRaw(t)
+	f.start()
+	f.sent()
+	addr := memIMAP(t)
+	c := imapSession(t, addr)
+	for _, m := range f.moveMails(1, 3) {
+		appendMail(t, c, m)
+	}
+	// bob plays the second move: his mail fails when it is marked processed,
+	// after its move, its record and its replies were written in the batch.
+	if _, err := db.Exec(`CREATE TRIGGER fail BEFORE INSERT ON messages WHEN NEW.sender = 'bob@herald.test'
+		BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
+		t.Fatal(err)
+	}
+	cfg := IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}
+	var handled []Outcome
+	cfg.Handled = func(o Outcome) { handled = append(handled, o) }
+	in := NewIntake(cfg, f.svc)
+	if err := in.session(context.Background()); err == nil || !strings.Contains(err.Error(), "injected failure") {
+		t.Fatalf("session = %v, want the injected failure", err)
+	}
+	if len(handled) != 1 || handled[0] != Applied {
+		t.Errorf("handled %v, want the first mail applied", handled)
+	}
+	if n := count(t, c, "INBOX"); n != 2 {
+		t.Errorf("inbox holds %d mails after the failure, want 2", n)
+	}
+	if n := count(t, c, "herald/processed"); n != 1 {
+		t.Errorf("processed folder holds %d mails after the failure, want 1", n)
+	}
+	g, err := f.st.Game(context.Background(), 1)
+	if err != nil || len(g.Record.Moves) != 1 {
+		t.Fatalf("after the failure the game has %d moves (%v), want 1", len(g.Record.Moves), err)
+	}
+	if got := f.sent(); len(got["alice@herald.test"]) != 1 || len(got["bob@herald.test"]) != 1 {
+		t.Errorf("replies after the failure: %v, want one each (of the first move)", keysOf(got))
+	}
+	if _, err := db.Exec(`DROP TRIGGER fail`); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Handled = nil
+	f.restart(t, cfg, c)
+	g, err = f.st.Game(context.Background(), 1)
+	if err != nil || len(g.Record.Moves) != 3 {
+		t.Fatalf("once the database is back the game has %d moves (%v), want 3", len(g.Record.Moves), err)
+	}
+	if got := f.sent(); len(got["alice@herald.test"]) != 2 || len(got["bob@herald.test"]) != 2 {
+		t.Errorf("replies once the database is back: %v, want two each", keysOf(got))
+	}
+	if n := count(t, c, "herald/processed"); n != 3 {
+		t.Errorf("processed folder holds %d mails, want 3", n)
+	}
+}
+
+// TestCommitFailureInBatch fails a batch's commit (the record of the
+// second mail's game cannot be written): the service goes again mail by
+// mail, so the first mail is processed and the second stays in the inbox.
+func TestCommitFailureInBatch(t *testing.T) {
+	f := newFixture(t)
+	db := f.openRaw(t)
+	f.start()
+	g1 := f.moveMails(1, 1)[0]
+	f.start() // G2, with the same players, new keys
+	f.sent()
+	g2 := f.mail("alice@herald.test", "Re: [herald G2]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village")
+	if _, err := db.Exec(`CREATE TRIGGER fail BEFORE UPDATE OF record ON games WHEN OLD.id = 2
+		BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
+		t.Fatal(err)
+	}
+	outs, err := f.svc.HandleBatch(context.Background(), [][]byte{g1, g2})
+	if err == nil || !strings.Contains(err.Error(), "injected failure") || !slices.Equal(outs, []Outcome{Applied}) {
+		t.Fatalf("HandleBatch = %v, %v; want [applied] and the injected failure", outs, err)
+	}
+	for id, want := range map[int64]int{1: 1, 2: 0} {
+		g, err := f.st.Game(context.Background(), id)
+		if err != nil || len(g.Record.Moves) != want {
+			t.Errorf("G%d has %d moves (%v), want %d", id, len(g.Record.Moves), err, want)
+		}
+	}
+	if _, err := db.Exec(`DROP TRIGGER fail`); err != nil {
+		t.Fatal(err)
+	}
+	f.handle(g2, Applied)
+	f.handle(g1, Duplicate)
+}
+
+// TestGameCacheMatchesReplay plays the same mails, moves legal and not,
+// commands, French, to the end, through a service that replays every game
+// for every mail (one mail at a time) and through one that keeps games in
+// memory (in batches of random sizes): every outcome, every reply and the
+// final record are the same.
+func TestGameCacheMatchesReplay(t *testing.T) {
+	ref := newFixture(t)
+	ref.svc.games.off = true
+	var raws [][]byte
+	var outs []Outcome
+	send := func(raw []byte) {
+		out, err := ref.svc.Handle(context.Background(), raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws, outs = append(raws, raw), append(outs, out)
+	}
+	send(ref.mail("host@herald.test", "new game", "new raubritter players alice@herald.test bob@herald.test"))
+	welcome := ref.sent()
+	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		ref.keys[who] = keyLine.FindStringSubmatch(welcome[who][0])[1]
+	}
+	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
+	rng := adjudicator.NewRNG("cache-test")
+	for i := 0; i < 400; i++ {
+		g, err := ref.st.Game(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status != store.Playing {
+			break
+		}
+		m, err := adjudicator.Start(ref.svc.cfg.Registry, g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who := m.State.ToMove()[0]
+		other := "alice"
+		if who == "alice" {
+			other = "bob"
+		}
+		from, key := players[who], "key "+ref.keys[players[who]]+"\n"
+		legal := m.State.Legal(who)
+		step := legal[rng.IntN(len(legal))].String()
+		switch rng.IntN(8) {
+		case 0: // out of turn
+			send(ref.mail(players[other], "Re: [herald G1]", "key "+ref.keys[players[other]]+"\n"+step))
+		case 1: // a command
+			send(ref.mail(from, "Re: [herald G1]", key+[]string{"show", "legal", "history", "help", "montre", "coups", "historique", "aide"}[rng.IntN(8)]))
+		case 2: // a wrong key
+			send(ref.mail(from, "Re: [herald G1]", "key nope\n"+step))
+		case 3: // a misspelt step
+			send(ref.mail(from, "Re: [herald G1]", key+"kepe plian"))
+		}
+		send(ref.mail(from, "Re: [herald G1]", key+step))
+	}
+	send(ref.mail("alice@herald.test", "Re: [herald G1]", "key "+ref.keys["alice@herald.test"]+"\nshow"))
+	send(raws[len(raws)/2]) // a duplicate
+
+	tally := map[Outcome]int{}
+	for _, o := range outs {
+		tally[o]++
+	}
+	if tally[Applied] < 20 || tally[Rejected] < 10 || tally[Answered] < 5 || tally[Duplicate] != 1 {
+		t.Fatalf("outcomes %v: the game does not exercise the cache", tally)
+	}
+	f := newFixture(t)
+	for i := 0; i < len(raws); {
+		n := min(1+rng.IntN(8), len(raws)-i)
+		got, err := f.svc.HandleBatch(context.Background(), raws[i:i+n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, outs[i:i+n]) {
+			t.Fatalf("mails %d..%d: outcomes %v, replaying %v", i, i+n-1, got, outs[i:i+n])
+		}
+		i += n
+	}
+	// Message-IDs and MIME boundaries are random.
+	msgID := regexp.MustCompile(`(?mi)^Message-Id: .*$`)
+	boundary := regexp.MustCompile(`boundary=([0-9a-zA-Z]+)`)
+	norm := func(fx *fixture) []string {
+		due, err := fx.st.Due(context.Background(), fx.clock.Add(time.Hour), 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range due {
+			raw := msgID.ReplaceAllString(string(m.Raw), "")
+			if b := boundary.FindStringSubmatch(raw); b != nil {
+				raw = strings.ReplaceAll(raw, b[1], "BOUNDARY")
+			}
+			out = append(out, m.Recipient+"\n"+raw)
+		}
+		return out
+	}
+	want, got := norm(ref), norm(f)
+	if len(got) != len(want) {
+		t.Fatalf("%d replies, replaying %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("reply %d differs:\n%s\n--- replaying:\n%s", i, got[i], want[i])
+		}
+	}
+	g1, _ := ref.st.Game(context.Background(), 1)
+	g2, _ := f.st.Game(context.Background(), 1)
+	d1, _ := g1.Record.Marshal()
+	d2, _ := g2.Record.Marshal()
+	if string(d1) != string(d2) || g1.Status != g2.Status {
+		t.Errorf("final records differ:\n%s\n--- replaying:\n%s", d2, d1)
+	}
+	if g1.Status != store.Finished {
+		t.Errorf("the game did not end: %s", g1.Status)
+	}
+}
+
+// TestGameCacheStale has a second service (as another herald process
+// would) play a move in a game the first one keeps in memory: the first
+// sees the move, not its stale copy. A mail that fails halfway does not
+// leave its half-applied game in the cache either.
+func TestGameCacheStale(t *testing.T) {
+	f := newFixture(t)
+	db := f.openRaw(t)
+	f.start()
+	mails := f.moveMails(1, 5)
+	f.handle(mails[0], Applied) // cached
+	other, err := NewService(f.svc.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := other.Handle(context.Background(), mails[1]); out != Applied || err != nil {
+		t.Fatalf("the other service: %v, %v", out, err)
+	}
+	fail := func(trigger string, raws ...[]byte) {
+		t.Helper()
+		if _, err := db.Exec(trigger); err != nil {
+			t.Fatal(err)
+		}
+		outs, err := f.svc.HandleBatch(context.Background(), raws)
+		if len(outs) != len(raws)-1 || err == nil || !strings.Contains(err.Error(), "injected failure") {
+			t.Fatalf("HandleBatch = %v, %v; want all but the last mail processed, and the injected failure", outs, err)
+		}
+		if _, err := db.Exec(`DROP TRIGGER fail`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first service plays move 3, after the other's move, in a batch
+	// with move 4, which fails when the game is saved, after it was applied
+	// to the match in memory.
+	fail(`CREATE TRIGGER fail BEFORE UPDATE ON games WHEN NEW.moves = 4 BEGIN SELECT RAISE(ABORT, 'injected failure'); END`, mails[2], mails[3])
+	f.handle(mails[3], Applied)
+	// Move 5 fails when its mail is marked processed, after its replies.
+	fail(`CREATE TRIGGER fail BEFORE INSERT ON messages BEGIN SELECT RAISE(ABORT, 'injected failure'); END`, mails[4])
+	f.handle(mails[4], Applied)
+	g, err := f.st.Game(context.Background(), 1)
+	if err != nil || len(g.Record.Moves) != 5 {
+		t.Fatalf("the game has %d moves (%v), want 5", len(g.Record.Moves), err)
+	}
+	if _, err := adjudicator.Start(f.svc.cfg.Registry, g.Record); err != nil {
+		t.Fatal(err)
 	}
 }
 
 // BenchmarkIntake measures processed move mails per second end to end
 // (IMAP fetch, extraction, authentication, rules, SQLite commit, replies
-// queued, IMAP move) and, on the same mails, the raw IMAP fetch and parse
-// rate; it reports both and their ratio (target: at least 0.5).
+// queued, IMAP move: everything from the session's start to the last mail
+// moved) and, on the same mails, the raw IMAP fetch and parse rate; it
+// reports both and their ratio (target: at least 0.5).
+//
+// The raw rate ("raw-mails/s", the ratio's denominator) is that of a
+// client that fetches the mails one UID FETCH per mail, as the intake did
+// before it fetched in batches, and extracts each; "raw-batch-mails/s" and
+// "batch-ratio" are the same with the intake's own batched UID FETCH
+// (maxBatch mails per command), the most a mail reader can do. Each raw
+// rate is the best of three passes, so that a slow pass does not flatter
+// the ratio. The mails are those of whole games, each game's in order, all
+// legal: every one is applied and moved to the processed folder.
 func BenchmarkIntake(b *testing.B) {
 	f := newFixture(b)
 	addr := memIMAP(b)
@@ -261,6 +626,7 @@ func BenchmarkIntake(b *testing.B) {
 	// Enough games' worth of legal move mails, in order within each game.
 	var mails [][]byte
 	for game := 1; len(mails) < b.N; game++ {
+		f.clock = f.clock.Add(time.Hour) // under the host's reply rate limit
 		f.start()
 		m, err := adjudicator.SelfPlay(raubritter.Game, reg, 2, "fixture", nil, func() string { return "" })
 		if err != nil {
@@ -276,14 +642,20 @@ func BenchmarkIntake(b *testing.B) {
 	for _, raw := range mails {
 		appendMail(b, c, raw)
 	}
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, f.svc)
+	applied := 0
+	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"},
+		Handled: func(o Outcome) {
+			if o == Applied {
+				applied++
+			}
+		}}, f.svc)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	handled := 0
+	moved := 0
 	in.crash = func(p string) bool {
 		if p == "moved" {
-			handled++
-			if handled == len(mails) {
+			moved++
+			if moved == len(mails) {
 				cancel()
 			}
 		}
@@ -294,28 +666,59 @@ func BenchmarkIntake(b *testing.B) {
 	in.session(ctx)
 	e2e := time.Since(start)
 	b.StopTimer()
-	if handled != len(mails) {
-		b.Fatalf("handled %d of %d mails", handled, len(mails))
+	if moved != len(mails) || applied != len(mails) {
+		b.Fatalf("moved %d and applied %d of %d mails", moved, applied, len(mails))
 	}
-	// The raw rate: fetch and extract the same mails, now in processed.
+	// The raw rates: fetch and extract the same mails, all now in processed.
 	if _, err := c.Select("herald/processed", nil).Wait(); err != nil {
 		b.Fatal(err)
 	}
-	start = time.Now()
-	for i := 1; i <= len(mails); i++ {
-		section := &imap.FetchItemBodySection{Peek: true}
-		msgs, err := c.Fetch(imap.SeqSetNum(uint32(i)), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil || len(msgs) != 1 {
-			b.Fatalf("raw fetch %d: %v", i, err)
+	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
+	if err != nil {
+		b.Fatal(err)
+	}
+	uids := data.AllUIDs()
+	if len(uids) != len(mails) {
+		b.Fatalf("the processed folder holds %d mails, want all %d", len(uids), len(mails))
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	fetch := func(set imap.UIDSet, want int) {
+		msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil || len(msgs) != want {
+			b.Fatalf("raw fetch %v: %d mails, %v", set, len(msgs), err)
 		}
-		if _, err := Extract(bytes.NewReader(msgs[0].FindBodySection(section)), nil); err != nil {
-			b.Fatal(err)
+		for _, m := range msgs {
+			if _, err := Extract(bytes.NewReader(m.FindBodySection(section)), nil); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
-	raw := time.Since(start)
-	e2eRate := float64(len(mails)) / e2e.Seconds()
-	rawRate := float64(len(mails)) / raw.Seconds()
-	b.ReportMetric(e2eRate, "mails/s")
-	b.ReportMetric(rawRate, "raw-mails/s")
-	b.ReportMetric(e2eRate/rawRate, "ratio")
+	best := func(pass func()) time.Duration {
+		var d time.Duration
+		for i := 0; i < 3; i++ {
+			start := time.Now()
+			pass()
+			if t := time.Since(start); i == 0 || t < d {
+				d = t
+			}
+		}
+		return d
+	}
+	raw := best(func() {
+		for _, uid := range uids {
+			fetch(imap.UIDSetNum(uid), 1)
+		}
+	})
+	rawBatch := best(func() {
+		for i := 0; i < len(uids); i += maxBatch {
+			batch := uids[i:min(i+maxBatch, len(uids))]
+			fetch(imap.UIDSetNum(batch...), len(batch))
+		}
+	})
+	rate := func(d time.Duration) float64 { return float64(len(mails)) / d.Seconds() }
+	b.ReportMetric(rate(e2e), "mails/s")
+	b.ReportMetric(rate(raw), "raw-mails/s")
+	b.ReportMetric(rate(e2e)/rate(raw), "ratio")
+	b.ReportMetric(rate(rawBatch), "raw-batch-mails/s")
+	b.ReportMetric(rate(e2e)/rate(rawBatch), "batch-ratio")
 }

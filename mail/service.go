@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -70,6 +73,7 @@ type Service struct {
 	cfg    Config
 	domain string
 	log    *slog.Logger
+	games  *gameCache
 }
 
 // Outcome is what became of an incoming mail.
@@ -128,7 +132,7 @@ func NewService(cfg Config) (*Service, error) {
 	if domain == "" {
 		domain = "herald.local"
 	}
-	return &Service{cfg: cfg, domain: domain, log: log}, nil
+	return &Service{cfg: cfg, domain: domain, log: log, games: &gameCache{games: map[int64]cachedMatch{}}}, nil
 }
 
 // Handle processes one raw incoming mail. It returns an error only when
@@ -136,16 +140,168 @@ func NewService(cfg Config) (*Service, error) {
 // the mail must then stay in the inbox to be processed again. Every other
 // problem is an outcome, answered or not.
 func (s *Service) Handle(ctx context.Context, raw []byte) (Outcome, error) {
-	now := s.cfg.Now().UTC()
+	outs, err := s.HandleBatch(ctx, [][]byte{raw})
+	if err != nil {
+		return "", err
+	}
+	return outs[0], nil
+}
+
+// HandleBatch processes raw mails in order, as Handle would one after the
+// other, but in one database transaction: one commit, one sync to disk for
+// the batch. Each mail still commits with its own effects (its identity,
+// the game's new record, its replies) or not at all.
+//
+// It returns the outcomes of the mails that were committed, which are the
+// first len(outcomes) of raws. When that is fewer than len(raws), err says
+// why the next mail could not be processed: it and the mails after it were
+// not, and must stay in the inbox for the next round.
+func (s *Service) HandleBatch(ctx context.Context, raws [][]byte) ([]Outcome, error) {
+	return s.handleRead(ctx, raws, nil)
+}
+
+// handleRead is HandleBatch for mails already read (s.read), or not
+// (reads nil).
+func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMail) ([]Outcome, error) {
+	outs, err, commitErr := s.handleBatch(ctx, raws, reads)
+	if commitErr == nil {
+		return outs, err
+	}
+	if len(raws) == 1 || ctx.Err() != nil {
+		return nil, commitErr
+	}
+	// The batch did not commit: nothing of it was written. Go again one mail
+	// per transaction, so that a failure is the failing mail's alone and
+	// the mails before it are processed, as they would be one by one.
+	s.log.Warn("batch not committed; processing its mails one by one", "mails", len(raws), "err", commitErr)
+	outs = outs[:0]
+	for i := range raws {
+		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], nil)
+		if commitErr != nil {
+			err = commitErr
+		}
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, out[0])
+	}
+	return outs, nil
+}
+
+// handleBatch processes raws in one transaction until one fails (err) and
+// commits those before it. commitErr is a failure to begin or commit the
+// transaction, after which none was processed.
+func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMail) (outs []Outcome, err, commitErr error) {
+	if reads == nil {
+		reads = s.read(raws)
+	}
+	b, berr := s.cfg.Store.Begin(ctx)
+	if berr != nil {
+		if len(raws) == 1 {
+			s.failLog(raws[0])(berr)
+		}
+		return nil, nil, berr
+	}
+	defer b.Rollback()
+	bs := s.games.batch()
+	var logs []func()
+	for i, r := range reads {
+		if i > 0 && ctx.Err() != nil {
+			// Stopping: commit what is done; the rest waits in the inbox.
+			err = ctx.Err()
+			break
+		}
+		out, logf, merr := s.handleOne(ctx, b, bs, raws[i], r)
+		if merr != nil {
+			err = merr
+			break
+		}
+		outs = append(outs, out)
+		logs = append(logs, logf)
+	}
+	if len(outs) == 0 {
+		return nil, err, nil
+	}
+	if cerr := b.Commit(ctx); cerr != nil {
+		if len(raws) == 1 {
+			s.failLog(raws[0])(cerr)
+		}
+		return nil, nil, cerr
+	}
+	s.games.publish(bs)
+	for _, l := range logs {
+		l()
+	}
+	return outs, err, nil
+}
+
+// failLog returns how the failure to process raw is logged: as Handle logs
+// a readable mail it could not process (a mail that cannot be read has no
+// such line).
+func (s *Service) failLog(raw []byte) func(error) {
+	msg, err := Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	if err != nil {
+		return func(error) {}
+	}
+	if msg.From == "" {
+		msg.From = "unknown"
+	}
+	return func(err error) {
+		s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)
+	}
+}
+
+// readMail is what is known of a mail before its transaction: what pure
+// functions of its bytes say, computed for a whole batch in parallel.
+type readMail struct {
+	hash string
+	msg  *Message
+	xerr error
+	env  *notation.Envelope // nil unless the mail was read
+}
+
+// read reads raws on every processor.
+func (s *Service) read(raws [][]byte) []readMail {
+	out := make([]readMail, len(raws))
+	if len(raws) == 1 {
+		out[0] = s.readOne(raws[0])
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(raws)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
+				out[i] = s.readOne(raws[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+func (s *Service) readOne(raw []byte) readMail {
 	sum := sha256.Sum256(raw)
-	hash := hex.EncodeToString(sum[:])
-	msg, xerr := Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	r := readMail{hash: hex.EncodeToString(sum[:])}
+	r.msg, r.xerr = Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	if r.xerr == nil {
+		r.env = notation.ParseEnvelope(r.msg.Body)
+		remapLines(r.env, r.msg.Lines)
+	}
+	return r
+}
+
+// handleOne processes one mail inside batch b. The log line it returns is
+// written once the batch is committed.
+func (s *Service) handleOne(ctx context.Context, b *store.Batch, bs *batchGames, raw []byte, r readMail) (Outcome, func(), error) {
+	now := s.cfg.Now().UTC()
+	hash, msg, xerr := r.hash, r.msg, r.xerr
 	if xerr != nil {
 		var ee *ExtractError
 		if !errors.As(xerr, &ee) {
-			return "", xerr // reading failed: retry later
+			return "", nil, xerr // reading failed: retry later
 		}
-		return s.handleBroken(ctx, msg, raw, hash, now, xerr)
+		return s.handleBroken(ctx, b, msg, raw, hash, now, xerr)
 	}
 	if msg.From == "" {
 		msg.From = "unknown"
@@ -154,9 +310,10 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (Outcome, error) {
 	var outcome Outcome
 	var gameID int64
 	var reason string
-	err := s.cfg.Store.Process(ctx, in, func(tx *store.Tx) error {
+	bs.begin()
+	err := b.Process(ctx, in, func(tx *store.Tx) error {
 		var err error
-		outcome, gameID, reason, err = s.process(ctx, tx, msg, hash, now)
+		outcome, gameID, reason, err = s.process(ctx, tx, bs, msg, r.env, hash, now)
 		tx.SetOutcome(string(outcome), gameID)
 		return err
 	})
@@ -164,16 +321,19 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (Outcome, error) {
 		outcome, err = Duplicate, nil
 	}
 	if err != nil {
+		bs.drop()
 		s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)
-		return "", err
+		return "", nil, err
 	}
-	s.log.Info("mail", "message_id", msg.MessageID, "from", msg.From, "game", gameID, "outcome", string(outcome), "reason", reason)
-	return outcome, nil
+	bs.keep()
+	return outcome, func() {
+		s.log.Info("mail", "message_id", msg.MessageID, "from", msg.From, "game", gameID, "outcome", string(outcome), "reason", reason)
+	}, nil
 }
 
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty.
-func (s *Service) handleBroken(ctx context.Context, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, error) {
+func (s *Service) handleBroken(ctx context.Context, b *store.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
 	// Extract returns what it read of the header with most errors.
 	from, id, auto := "", "sha256:"+hash, false
 	if msg != nil {
@@ -183,7 +343,7 @@ func (s *Service) handleBroken(ctx context.Context, msg *Message, raw []byte, ha
 		}
 	}
 	outcome := Rejected
-	err := s.cfg.Store.Process(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(tx *store.Tx) error {
+	err := b.Process(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(tx *store.Tx) error {
 		if from == "" || auto || from == s.cfg.Address {
 			outcome = Ignored
 			tx.SetOutcome(string(outcome), 0)
@@ -195,17 +355,18 @@ func (s *Service) handleBroken(ctx context.Context, msg *Message, raw []byte, ha
 		return s.reply(ctx, tx, from, id, "[herald] your mail could not be read", body, 0, now, nil)
 	})
 	if errors.Is(err, store.ErrDuplicate) {
-		return Duplicate, nil
+		return Duplicate, func() {}, nil
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	s.log.Info("mail", "message_id", id, "from", from, "outcome", string(outcome), "reason", xerr.Error())
-	return outcome, nil
+	return outcome, func() {
+		s.log.Info("mail", "message_id", id, "from", from, "outcome", string(outcome), "reason", xerr.Error())
+	}, nil
 }
 
 // process decides what to do with a readable mail, inside its transaction.
-func (s *Service) process(ctx context.Context, tx *store.Tx, msg *Message, hash string, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, hash string, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
@@ -217,8 +378,6 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, msg *Message, hash 
 	} else if seen {
 		return Duplicate, 0, "same bytes as a mail already processed", nil
 	}
-	env := notation.ParseEnvelope(msg.Body)
-	remapLines(env, msg.Lines)
 	for _, c := range env.Commands {
 		if c.Name == "new" {
 			return s.newGame(ctx, tx, msg, env, c, now)
@@ -247,19 +406,27 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, msg *Message, hash 
 		player = g.Players[seat].Name
 	}
 	if g.Status != store.Playing {
+		if g.Record, err = tx.Record(ctx, g.ID); err != nil {
+			return "", 0, "", err
+		}
 		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", gameTag(g.ID), g.Status)
 		return Rejected, g.ID, "game over", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "game over"), body, g.ID, now, nil)
 	}
-	m, err := adjudicator.Start(s.cfg.Registry, g.Record)
+	m, err := s.match(ctx, tx, bs, g)
 	if err != nil {
-		return "", 0, "", fmt.Errorf("game %d does not replay: %w", g.ID, err)
+		return "", 0, "", err
 	}
+	// Unless the game changes, m is still the game as stored once this mail
+	// commits: keep it for the next mail (no outcome below changes m without
+	// saving the game, and an error drops it).
+	bs.stage(g.ID, g.Rev, m)
 	for _, c := range env.Commands {
 		switch c.Name {
 		case "abandon", "resign":
 			if c.Name == "abandon" && !isHost {
 				break
 			}
+			bs.unstage(g.ID)
 			return s.end(ctx, tx, g, m, msg, player, c.Name, now)
 		}
 	}
@@ -304,10 +471,16 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, msg *Message, hash 
 	if m.State.Result().Finished {
 		status = store.Finished
 	}
-	if err := tx.SaveGame(ctx, g.ID, m.Record, status); err != nil {
+	rev, err := tx.Save(ctx, g.ID, m.Record, status)
+	if err != nil {
 		return "", 0, "", err
 	}
 	g.Record, g.Status = m.Record, status
+	if status == store.Playing {
+		bs.stage(g.ID, rev, m)
+	} else {
+		bs.unstage(g.ID)
+	}
 	if err := s.broadcast(ctx, tx, g, m, msg, sub, now); err != nil {
 		return "", 0, "", err
 	}
@@ -321,52 +494,69 @@ func (s *Service) hostKeyOK(g *store.Game, env *notation.Envelope) bool {
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in
-// the subject, or the sender's only running game.
+// the subject, or the sender's only running game. The game it returns has
+// no record yet (see match).
 func (s *Service) findGame(ctx context.Context, tx *store.Tx, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
 	tag := env.Game
 	if tag == "" {
 		tag = notation.SubjectGame(msg.Subject)
 	}
+	from := strings.ToLower(msg.From)
 	if tag != "" {
 		id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
 		if err != nil || id <= 0 {
 			return nil, fmt.Sprintf("%q is not a game id; ids look like G12.", tag), nil
 		}
-		ids, err := tx.GamesOf(ctx, msg.From)
+		g, err := tx.GameInfo(ctx, id)
 		if err != nil {
 			return nil, "", err
 		}
-		if !slices.Contains(ids, id) {
+		if g == nil || g.Host != from && !slices.ContainsFunc(g.Players, func(p store.Player) bool { return p.Address == from }) {
 			return nil, fmt.Sprintf("You play in no game %s.", tag), nil
 		}
-		g, err := tx.Game(ctx, id)
-		return g, "", err
+		return g, "", nil
 	}
-	ids, err := tx.GamesOf(ctx, msg.From)
+	ids, err := tx.PlayingGamesOf(ctx, from)
 	if err != nil {
 		return nil, "", err
 	}
-	var playing []*store.Game
-	for _, id := range ids {
-		g, err := tx.Game(ctx, id)
-		if err != nil {
-			return nil, "", err
-		}
-		if g.Status == store.Playing {
-			playing = append(playing, g)
-		}
-	}
-	switch len(playing) {
+	switch len(ids) {
 	case 1:
-		return playing[0], "", nil
+		g, err := tx.GameInfo(ctx, ids[0])
+		if err == nil && g == nil {
+			err = fmt.Errorf("store: no game %d", ids[0])
+		}
+		return g, "", err
 	case 0:
 		return nil, "You play in no running game.", nil
 	}
-	tags := make([]string, len(playing))
-	for i, g := range playing {
-		tags[i] = gameTag(g.ID)
+	tags := make([]string, len(ids))
+	for i, id := range ids {
+		tags[i] = gameTag(id)
 	}
 	return nil, "You play in several games (" + strings.Join(tags, ", ") + "); say which.", nil
+}
+
+// match returns the match of a playing game, sets g.Record to its record,
+// and takes it out of the cache: the caller may change it, and stages it
+// again (batchGames.stage) for as long as it is the stored game. It comes
+// from the cache when the cached copy has the game's stored revision and
+// number of moves; otherwise the stored record is replayed.
+func (s *Service) match(ctx context.Context, tx *store.Tx, bs *batchGames, g *store.Game) (*adjudicator.Match, error) {
+	if c, ok := bs.take(g.ID); ok && g.Moves >= 0 && c.rev == g.Rev && len(c.m.Record.Moves) == g.Moves {
+		g.Record = c.m.Record
+		return c.m, nil
+	}
+	rec, err := tx.Record(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	g.Record = rec
+	m, err := adjudicator.Start(s.cfg.Registry, rec)
+	if err != nil {
+		return nil, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+	}
+	return m, nil
 }
 
 // remapLines turns the body line numbers of steps and errors into the line
@@ -432,3 +622,104 @@ func refs(inReplyTo string, gameID int64, domain string) []string {
 	}
 	return r
 }
+
+// maxCachedGames bounds the replayed games the service keeps in memory.
+const maxCachedGames = 1024
+
+// gameCache keeps the match of each playing game as the last mail about it
+// left it, so that the next mail need not decode the record and replay
+// every move. An entry is used only when its revision and number of moves
+// are the stored game's; it is taken out of the cache while a mail uses it
+// (the mail may change it) and put back only once that mail's batch has
+// committed, so the cache never holds a match that differs from its
+// revision, whatever fails.
+type gameCache struct {
+	mu    sync.Mutex
+	games map[int64]cachedMatch
+	off   bool // replay every game, as without the cache (tests)
+}
+
+type cachedMatch struct {
+	rev int64
+	m   *adjudicator.Match // nil: forget the game
+}
+
+// batch returns the cache as a new batch sees it.
+func (c *gameCache) batch() *batchGames {
+	return &batchGames{c: c, staged: map[int64]cachedMatch{}, mail: map[int64]cachedMatch{}}
+}
+
+// publish puts the matches staged by a committed batch into the cache.
+func (c *gameCache) publish(bs *batchGames) {
+	if c.off {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, e := range bs.staged {
+		if e.m == nil {
+			delete(c.games, id)
+		} else {
+			c.games[id] = e
+		}
+	}
+	for id := range c.games {
+		if len(c.games) <= maxCachedGames {
+			break
+		}
+		delete(c.games, id)
+	}
+}
+
+// batchGames is the cache as one batch sees it: the matches staged by its
+// committed mails (staged) and by the mail being processed (mail), which
+// the cache gets only once the batch commits.
+type batchGames struct {
+	c      *gameCache
+	staged map[int64]cachedMatch
+	mail   map[int64]cachedMatch
+}
+
+// begin starts a mail.
+func (bs *batchGames) begin() { clear(bs.mail) }
+
+// take returns the match of game id staged earlier in the batch or cached,
+// and removes it from both.
+func (bs *batchGames) take(id int64) (cachedMatch, bool) {
+	if e, ok := bs.mail[id]; ok {
+		delete(bs.mail, id)
+		return e, e.m != nil
+	}
+	if e, ok := bs.staged[id]; ok {
+		delete(bs.staged, id)
+		return e, e.m != nil
+	}
+	if bs.c.off {
+		return cachedMatch{}, false
+	}
+	bs.c.mu.Lock()
+	defer bs.c.mu.Unlock()
+	e, ok := bs.c.games[id]
+	delete(bs.c.games, id)
+	return e, ok
+}
+
+// stage offers m as game id at revision rev, once the current mail commits.
+func (bs *batchGames) stage(id, rev int64, m *adjudicator.Match) {
+	bs.mail[id] = cachedMatch{rev: rev, m: m}
+}
+
+// unstage forgets game id once the current mail commits.
+func (bs *batchGames) unstage(id int64) { bs.mail[id] = cachedMatch{} }
+
+// keep is called when the current mail is processed (within the batch).
+func (bs *batchGames) keep() {
+	for id, e := range bs.mail {
+		bs.staged[id] = e
+	}
+	clear(bs.mail)
+}
+
+// drop is called when the current mail failed: what it staged may be
+// changed halfway, so it is forgotten.
+func (bs *batchGames) drop() { clear(bs.mail) }

@@ -2,13 +2,16 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -66,8 +69,9 @@ type IntakeConfig struct {
 	// minutes); default 5 minutes.
 	IdleRefresh time.Duration
 	Logger      *slog.Logger
-	// Handled, if set, is called after each mail is committed, with its
-	// outcome; the service uses it to wake the outbox at once.
+	// Handled, if set, is called for each mail once its batch is
+	// committed, with its outcome; the service uses it to wake the outbox
+	// at once.
 	Handled func(Outcome)
 }
 
@@ -77,9 +81,14 @@ type Intake struct {
 	svc *Service
 	log *slog.Logger
 	// crash, in tests, stops processing at a named point as a crash would:
-	// "fetched" (mail read, nothing committed), "committed" (outcome
-	// committed, mail not yet moved), "moved".
+	// "fetched" (a batch read, nothing committed), "committed" (the batch's
+	// outcomes committed, no mail moved yet), "moved" (after each UID MOVE
+	// of a batch: one per destination folder, so a crash there may leave
+	// part of the batch moved; the point is reached once for each mail the
+	// command moved).
 	crash func(point string) bool
+	// batchMax is the most mails in a batch: maxBatch, less in tests.
+	batchMax int
 }
 
 // errCrash is the error of a simulated crash.
@@ -109,7 +118,7 @@ func NewIntake(cfg IntakeConfig, svc *Service) *Intake {
 	if log == nil {
 		log = svc.log
 	}
-	return &Intake{cfg: cfg, svc: svc, log: log}
+	return &Intake{cfg: cfg, svc: svc, log: log, batchMax: maxBatch}
 }
 
 // Run processes mail until ctx is done, reconnecting with exponential
@@ -204,53 +213,167 @@ func alreadyExists(err error) bool {
 	return strings.Contains(strings.ToLower(err.Error()), "exist")
 }
 
-// drain handles every message in the mailbox, oldest first, and moves each
-// to its folder once its outcome is committed.
-func (in *Intake) drain(ctx context.Context, c *imapclient.Client) error {
+// Batches of mail: up to maxBatch mails, each at most maxBatchBytes /
+// maxBatch (a larger mail is a batch of its own), are fetched with one UID
+// FETCH, processed in one database transaction (one commit, one sync to
+// disk) and moved with one UID MOVE per folder.
+const (
+	maxBatch      = 64
+	maxBatchBytes = 8 << 20
+)
+
+// fetched is a batch of mail fetched and read, ready to process.
+type fetched struct {
+	uids  []imap.UID // of the mails fetched, oldest first
+	raws  [][]byte
+	reads []readMail
+	err   error
+}
+
+// drain handles every message in the mailbox, oldest first, in batches:
+// fetch a batch, commit the outcomes of its mails in one transaction, then
+// move each mail to its folder. A crash before the commit leaves the whole
+// batch in the inbox, unprocessed; a crash after it leaves mails that are
+// recognised as already processed (their Message-ID is recorded) and only
+// moved. The next batch is fetched and read (with PEEK: nothing changes on
+// the server) while one is processed.
+func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
 	if err != nil {
 		return fmt.Errorf("imap search: %w", err)
 	}
-	for _, uid := range data.AllUIDs() {
+	uids := data.AllUIDs()
+	if len(uids) == 0 {
+		return nil
+	}
+	slices.Sort(uids)
+	// A large mail is fetched alone, so that a batch holds at most
+	// maxBatchBytes (sizes known from a search, not a FETCH per mail).
+	large, err := c.UIDSearch(&imap.SearchCriteria{Larger: maxBatchBytes / maxBatch}, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("imap search: %w", err)
+	}
+	alone := large.AllUIDs()
+	var batches [][]imap.UID
+	for len(uids) > 0 {
+		n := 1
+		if !slices.Contains(alone, uids[0]) {
+			for n < len(uids) && n < in.batchMax && !slices.Contains(alone, uids[n]) {
+				n++
+			}
+		}
+		batches, uids = append(batches, uids[:n]), uids[n:]
+	}
+	next := make(chan fetched, 1)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(next)
+		for _, b := range batches {
+			f := in.fetch(c, b)
+			select {
+			case next <- f:
+			case <-stop:
+				return
+			}
+			if f.err != nil {
+				return
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		if err != nil {
+			c.Close() // the session ends: do not wait for a fetch that may hang
+		}
+		wg.Wait()
+	}()
+	for f := range next {
+		if f.err != nil {
+			return f.err
+		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		set := imap.UIDSetNum(uid)
-		section := &imap.FetchItemBodySection{Peek: true}
-		msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return fmt.Errorf("imap fetch: %w", err)
-		}
-		if len(msgs) == 0 {
-			continue // expunged meanwhile
-		}
-		raw := msgs[0].FindBodySection(section)
-		if in.crash != nil && in.crash("fetched") {
-			return errCrash
-		}
-		outcome, err := in.svc.Handle(ctx, raw)
-		if err != nil {
-			// The database failed: leave the mail for the next round.
+		if err := in.batch(ctx, c, f); err != nil {
 			return err
-		}
-		if in.cfg.Handled != nil {
-			in.cfg.Handled(outcome)
-		}
-		if in.crash != nil && in.crash("committed") {
-			return errCrash
-		}
-		folder := in.cfg.Rejected
-		if outcome.Processed() {
-			folder = in.cfg.Processed
-		}
-		if _, err := c.Move(set, folder).Wait(); err != nil {
-			return fmt.Errorf("imap move: %w", err)
-		}
-		if in.crash != nil && in.crash("moved") {
-			return errCrash
 		}
 	}
 	return nil
+}
+
+// fetch fetches and reads the mails uids; a mail expunged meanwhile is
+// missing.
+func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) fetched {
+	section := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return fetched{err: fmt.Errorf("imap fetch: %w", err)}
+	}
+	// Oldest first, whatever order the server answered in.
+	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+	var f fetched
+	for _, m := range msgs {
+		if m.UID == 0 || !slices.Contains(uids, m.UID) || len(f.uids) > 0 && f.uids[len(f.uids)-1] == m.UID {
+			continue
+		}
+		f.uids = append(f.uids, m.UID)
+		f.raws = append(f.raws, m.FindBodySection(section))
+	}
+	f.reads = in.svc.read(f.raws)
+	return f
+}
+
+// batch processes and moves the mails of f.
+func (in *Intake) batch(ctx context.Context, c *imapclient.Client, f fetched) error {
+	if len(f.raws) == 0 {
+		return nil
+	}
+	if in.crash != nil && in.crash("fetched") {
+		return errCrash
+	}
+	// On a failure, the outcomes are those of the mails before the one that
+	// failed: they are committed and are moved; it and the mails after it
+	// stay in the inbox for the next round.
+	outcomes, herr := in.svc.handleRead(ctx, f.raws, f.reads)
+	if in.cfg.Handled != nil {
+		for _, o := range outcomes {
+			in.cfg.Handled(o)
+		}
+	}
+	if len(outcomes) > 0 && in.crash != nil && in.crash("committed") {
+		return errCrash
+	}
+	// One UID MOVE per folder.
+	var folders [2]struct {
+		name string
+		set  imap.UIDSet
+		n    int
+	}
+	folders[0].name, folders[1].name = in.cfg.Processed, in.cfg.Rejected
+	for i, o := range outcomes {
+		d := &folders[1]
+		if o.Processed() {
+			d = &folders[0]
+		}
+		d.set.AddNum(f.uids[i])
+		d.n++
+	}
+	for _, d := range folders {
+		if d.n == 0 {
+			continue
+		}
+		if _, err := c.Move(d.set, d.name).Wait(); err != nil {
+			return fmt.Errorf("imap move: %w", err)
+		}
+		for range d.n {
+			if in.crash != nil && in.crash("moved") {
+				return errCrash
+			}
+		}
+	}
+	// The database failed: leave the mail for the next round.
+	return herr
 }
 
 // wait blocks until the mailbox may have news: IDLE where the server has

@@ -7,6 +7,12 @@
 // known, so it is recognised and skipped), and replies wait in the outbox
 // until they are sent.
 //
+// A Batch processes several mails in one transaction, each inside its own
+// savepoint, so that a burst of mail costs one commit (one fsync) rather than
+// one per mail while every mail still commits with its own effects or not at
+// all. Game records written in a batch are encoded once per game, when the
+// batch commits.
+//
 // The database uses WAL mode with a busy timeout, so CLI commands can read
 // while `herald serve` writes. The driver is modernc.org/sqlite (pure Go, no
 // cgo). The schema sticks to portable SQL (TEXT, INTEGER, BLOB, no
@@ -17,10 +23,18 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -72,22 +86,38 @@ var migrations = []string{
 	);
 	CREATE INDEX outbox_due ON outbox(sent, next_attempt);
 	CREATE INDEX outbox_recipient ON outbox(recipient, created);`,
+	// 2: a revision that changes on every write of a game, and its number
+	// of moves, so that the mail service can keep replayed games in memory
+	// and know when its copy is stale without decoding the record. -1 moves
+	// means unknown (a row written before this migration).
+	`ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT -1;`,
 }
 
 // Store is an open database.
 type Store struct {
-	db *sql.DB
+	db      *sql.DB
+	closing sync.Once
+	// writer is the connection of batches, one at a time (a token in
+	// writing), kept with its prepared statements from one batch to the
+	// next; nil until the first batch and after a failure.
+	writing chan struct{}
+	writer  *prepared
 }
 
 // Open opens (creating if needed) the database at path and brings its
 // schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_txlock=immediate"
+	// synchronous(FULL): a commit is on disk before the mail is moved out
+	// of the inbox, even across a power loss. temp_store(2): the journal of
+	// a batch's savepoints stays in memory (it only ever rolls back a mail
+	// within the open transaction; durability is the WAL's).
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, writing: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -95,8 +125,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, once the batch under way (if any) ends.
+func (s *Store) Close() error {
+	var err error
+	s.closing.Do(func() {
+		s.writing <- struct{}{} // after the batch under way, if any
+		if s.writer != nil {
+			s.writer.close(false)
+			s.writer = nil
+		}
+		err = s.db.Close() // a later Begin fails: the database is closed
+		<-s.writing
+	})
+	return err
+}
 
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
@@ -146,10 +188,17 @@ type Game struct {
 	ID      int64
 	Host    string
 	HostKey string
-	Record  *adjudicator.Record
-	Players []Player // seating order
+	Record  *adjudicator.Record // nil when read by Tx.GameInfo
+	Players []Player            // seating order
 	Status  string
 	Updated time.Time
+	// Rev changes on every write of the game, to a random value that is
+	// never reused, not even when the write is rolled back; Moves is the
+	// number of moves of the stored record, -1 when unknown (a game last
+	// written before the column existed). Together they tell whether a copy
+	// of the game kept in memory is still the stored one.
+	Rev   int64
+	Moves int
 }
 
 // Status values of a game.
@@ -179,10 +228,19 @@ type Intake struct {
 // ErrDuplicate is returned by Process for a mail already processed.
 var ErrDuplicate = errors.New("store: mail already processed")
 
+// ErrNoGame is matched (errors.Is) by the error of reading a game that does
+// not exist.
+var ErrNoGame = errors.New("store: no such game")
+
+type noGameError int64
+
+func (e noGameError) Error() string        { return fmt.Sprintf("store: no game %d", int64(e)) }
+func (e noGameError) Is(target error) bool { return target == ErrNoGame }
+
 // Tx is the transaction of one incoming mail. Everything done through it
 // commits with the mail's identity, or not at all.
 type Tx struct {
-	tx      *sql.Tx
+	b       *Batch
 	now     time.Time
 	outcome string
 	gameID  int64
@@ -195,35 +253,275 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // running fn. If fn returns an error, nothing is written and the error is
 // returned; the mail stays unprocessed.
 func (s *Store) Process(ctx context.Context, in Intake, fn func(tx *Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	b, err := s.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("store: %w", err)
+		return err
 	}
-	defer tx.Rollback()
+	defer b.Rollback()
+	if err := b.Process(ctx, in, fn); err != nil {
+		return err
+	}
+	return b.Commit(ctx)
+}
+
+// Batch is one database transaction in which several mails are processed,
+// one after another, each by Process inside a savepoint of its own: a mail
+// whose fn fails is rolled back alone, and the mails before it can still be
+// committed. Nothing is durable before Commit, which costs one sync to disk
+// for the whole batch. A Batch is not safe for concurrent use.
+//
+// Records saved through SaveGame are kept in memory and encoded once per
+// game at Commit, in the same transaction; reads through the batch see them.
+type Batch struct {
+	s       *Store
+	stmts   *prepared
+	records map[int64]*adjudicator.Record // saved in this batch, written at Commit
+	undo    []savedRecord                 // the current mail's changes to records
+	err     error                         // set when a savepoint could not be rolled back
+	done    bool
+}
+
+type savedRecord struct {
+	id   int64
+	prev *adjudicator.Record // nil: none was saved before in the batch
+}
+
+var errBatchDone = errors.New("store: the batch is already committed or rolled back")
+
+// Begin starts a batch. The caller must Commit or Rollback it; until then
+// other batches wait.
+//
+// The batch's transaction is a BEGIN IMMEDIATE on the store's writing
+// connection, not a database/sql Tx, and its statements run without ctx's
+// cancellation: both would cost a goroutine per statement. ctx bounds only
+// the wait for the write lock; a caller that wants to stop between mails
+// checks ctx itself, and then commits or rolls back.
+func (s *Store) Begin(ctx context.Context) (*Batch, error) {
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store: %w", ctx.Err())
+	}
+	if s.writer == nil {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			<-s.writing
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}}
+	}
+	if _, err := s.writer.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		s.release(true)
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &Batch{s: s, stmts: s.writer, records: map[int64]*adjudicator.Record{}}, nil
+}
+
+// release ends a batch: the next may begin. A bad connection (its state
+// unknown after a failure) is dropped.
+func (s *Store) release(bad bool) {
+	if bad {
+		s.writer.close(true)
+		s.writer = nil
+	}
+	<-s.writing
+}
+
+// Process runs fn for one mail inside the batch, as Store.Process does:
+// ErrDuplicate without running fn when in's Message-ID is already recorded
+// (by an earlier commit or earlier in this batch); when fn fails, what it
+// wrote is rolled back, the error is returned and the batch can go on.
+func (b *Batch) Process(ctx context.Context, in Intake, fn func(tx *Tx) error) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		return b.err
+	}
 	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
+	err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
 	if err == nil {
 		return ErrDuplicate
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("store: %w", err)
 	}
-	t := &Tx{tx: tx, now: in.Received, outcome: "ignored"}
-	if err := fn(t); err != nil {
-		return err
-	}
-	var gid any
-	if t.gameID != 0 {
-		gid = t.gameID
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`,
-		in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received)); err != nil {
+	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
+	b.undo = b.undo[:0]
+	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
+	err = fn(t)
+	if err == nil {
+		var gid any
+		if t.gameID != 0 {
+			gid = t.gameID
+		}
+		if _, err = b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`,
+			in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received)); err != nil {
+			err = fmt.Errorf("store: %w", err)
+		}
+	}
+	if err == nil {
+		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
+			err = fmt.Errorf("store: %w", err)
+		}
+	}
+	if err != nil {
+		b.rollbackMail(ctx)
+		return err
+	}
+	b.undo = b.undo[:0]
+	return nil
+}
+
+// rollbackMail undoes the current mail: its SQL writes and its records.
+// If SQLite cannot roll back to the savepoint (an error that aborted the
+// whole transaction), the batch can no longer commit.
+func (b *Batch) rollbackMail(ctx context.Context) {
+	for i := len(b.undo) - 1; i >= 0; i-- {
+		if u := b.undo[i]; u.prev == nil {
+			delete(b.records, u.id)
+		} else {
+			b.records[u.id] = u.prev
+		}
+	}
+	b.undo = b.undo[:0]
+	if _, err := b.stmts.ExecContext(ctx, `ROLLBACK TO SAVEPOINT mail`); err != nil {
+		b.err = fmt.Errorf("store: rollback to savepoint: %w", err)
+		return
+	}
+	if _, err := b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
+		b.err = fmt.Errorf("store: release savepoint: %w", err)
+	}
+}
+
+// Commit writes the records saved in the batch and commits it. On error
+// nothing of the batch is written.
+func (b *Batch) Commit(ctx context.Context) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		b.Rollback()
+		return b.err
+	}
+	// Encode the records on every processor: with several games in a batch,
+	// that is most of the commit's work.
+	ids := slices.Sorted(maps.Keys(b.records))
+	data := make([][]byte, len(ids))
+	errs := make([]error, len(ids))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ids)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ids); i = int(next.Add(1) - 1) {
+				data[i], errs[i] = b.records[ids[i]].Marshal()
+			}
+		})
+	}
+	wg.Wait()
+	for i, id := range ids {
+		if errs[i] != nil {
+			b.Rollback()
+			return fmt.Errorf("store: game %d: %w", id, errs[i])
+		}
+		if _, err := b.stmts.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, data[i], id); err != nil {
+			b.Rollback()
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if _, err := b.stmts.ExecContext(ctx, `COMMIT`); err != nil {
+		b.Rollback()
 		return fmt.Errorf("store: commit: %w", err)
 	}
+	b.done = true
+	b.s.release(false)
 	return nil
+}
+
+// Rollback abandons the batch; after Commit it does nothing.
+func (b *Batch) Rollback() error {
+	if b.done {
+		return nil
+	}
+	b.done = true
+	_, err := b.stmts.ExecContext(context.Background(), `ROLLBACK`)
+	// Without a transaction to roll back (SQLite ends it by itself on some
+	// errors) the connection is fine; otherwise its state is unknown.
+	b.s.release(err != nil && !strings.Contains(err.Error(), "no transaction is active"))
+	return err
+}
+
+// prepared runs statements on a connection, each prepared once, without
+// cancellation (see Begin).
+type prepared struct {
+	conn  *sql.Conn
+	cache map[string]*sql.Stmt
+}
+
+// close closes the statements and gives the connection back to the pool,
+// or drops it when bad.
+func (p *prepared) close(bad bool) {
+	for _, st := range p.cache {
+		st.Close()
+	}
+	clear(p.cache)
+	if bad {
+		p.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	p.conn.Close()
+}
+
+func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := p.cache[query]; ok {
+		return st, nil
+	}
+	st, err := p.conn.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	p.cache[query] = st
+	return st, nil
+}
+
+func (p *prepared) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (p *prepared) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (p *prepared) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return p.conn.QueryRowContext(ctx, query, args...) // fails the same way, as a *sql.Row
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// newRev returns a random positive revision: a rolled-back write never
+// hands its revision to a later one.
+func newRev() int64 {
+	var b [8]byte
+	for {
+		rand.Read(b[:])
+		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
+			return r
+		}
+	}
 }
 
 // SetOutcome records what became of the mail (applied, rejected, ...) and
@@ -236,7 +534,7 @@ func (t *Tx) SetOutcome(outcome string, gameID int64) {
 // under another Message-ID.
 func (t *Tx) SeenBody(ctx context.Context, hash string) (bool, error) {
 	var one int
-	err := t.tx.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE body_hash = ? LIMIT 1`, hash).Scan(&one)
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE body_hash = ? LIMIT 1`, hash).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -249,8 +547,8 @@ func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudica
 	if err != nil {
 		return 0, err
 	}
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO games (game, host, host_key, record, status, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		rec.Game, strings.ToLower(host), hostKey, data, Playing, stamp(t.now), stamp(t.now))
+	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO games (game, host, host_key, record, status, created, updated, rev, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rec.Game, strings.ToLower(host), hostKey, data, Playing, stamp(t.now), stamp(t.now), newRev(), len(rec.Moves))
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
@@ -259,7 +557,7 @@ func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudica
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	for i, p := range players {
-		if _, err := t.tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret) VALUES (?, ?, ?, ?, ?)`,
+		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret) VALUES (?, ?, ?, ?, ?)`,
 			id, i, p.Name, strings.ToLower(p.Address), p.Secret); err != nil {
 			return 0, fmt.Errorf("store: %w", err)
 		}
@@ -267,14 +565,77 @@ func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudica
 	return id, nil
 }
 
-// Game reads a game inside the transaction.
-func (t *Tx) Game(ctx context.Context, id int64) (*Game, error) { return readGame(ctx, t.tx, id) }
+// Game reads a game inside the transaction, with the record as last saved
+// in it.
+func (t *Tx) Game(ctx context.Context, id int64) (*Game, error) {
+	pending := t.b.records[id]
+	g, err := readGame(ctx, t.b.stmts, id, pending == nil)
+	if err != nil {
+		return nil, err
+	}
+	if pending != nil {
+		g.Record = copyRecord(pending)
+	}
+	return g, nil
+}
+
+// GameInfo reads a game inside the transaction without decoding its
+// record: Record is nil. It returns nil and no error when there is no game
+// id.
+func (t *Tx) GameInfo(ctx context.Context, id int64) (*Game, error) {
+	g, err := readGame(ctx, t.b.stmts, id, false)
+	if errors.Is(err, ErrNoGame) {
+		return nil, nil
+	}
+	return g, err
+}
+
+// Record reads the record of game id inside the transaction, as last saved
+// in it. The caller owns the copy it gets.
+func (t *Tx) Record(ctx context.Context, id int64) (*adjudicator.Record, error) {
+	if pending := t.b.records[id]; pending != nil {
+		return copyRecord(pending), nil
+	}
+	var data []byte
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT record FROM games WHERE id = ?`, id).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, noGameError(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	return rec, nil
+}
+
+// copyRecord copies a record deeply enough for the copy's moves to be
+// appended to without changing the original (the only change the mail
+// service makes to a record).
+func copyRecord(r *adjudicator.Record) *adjudicator.Record {
+	c := *r
+	c.Moves = slices.Clone(r.Moves)
+	return &c
+}
 
 // GamesOf returns the ids of the games, playing or not, that address plays
 // in or hosts, newest first.
 func (t *Tx) GamesOf(ctx context.Context, address string) ([]int64, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
+	return t.ids(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
 		WHERE p.address = ? OR g.host = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address))
+}
+
+// PlayingGamesOf returns the ids of the games still playing that address
+// plays in or hosts, newest first.
+func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error) {
+	return t.ids(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
+		WHERE (p.address = ? OR g.host = ?) AND g.status = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address), Playing)
+}
+
+func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := t.b.stmts.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -292,18 +653,26 @@ func (t *Tx) GamesOf(ctx context.Context, address string) ([]int64, error) {
 
 // SaveGame writes a game's record and status.
 func (t *Tx) SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error {
-	data, err := rec.Marshal()
+	_, err := t.Save(ctx, id, rec, status)
+	return err
+}
+
+// Save is SaveGame returning the game's new revision. The status and
+// revision are written at once; the record is copied and encoded when the
+// batch commits, once however many times the batch saved it.
+func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error) {
+	rev := newRev()
+	res, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,
+		status, stamp(t.now), rev, len(rec.Moves), id)
 	if err != nil {
-		return err
-	}
-	res, err := t.tx.ExecContext(ctx, `UPDATE games SET record = ?, status = ?, updated = ? WHERE id = ?`, data, status, stamp(t.now), id)
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
+		return 0, fmt.Errorf("store: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("store: no game %d", id)
+		return 0, noGameError(id)
 	}
-	return nil
+	t.b.undo = append(t.b.undo, savedRecord{id: id, prev: t.b.records[id]})
+	t.b.records[id] = copyRecord(rec)
+	return rev, nil
 }
 
 // Queue adds a mail to the outbox, due at once.
@@ -312,7 +681,7 @@ func (t *Tx) Queue(ctx context.Context, gameID int64, recipient string, raw []by
 	if gameID != 0 {
 		gid = gameID
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, created, next_attempt) VALUES (?, ?, ?, ?, ?)`,
+	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, created, next_attempt) VALUES (?, ?, ?, ?, ?)`,
 		gid, strings.ToLower(recipient), raw, stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -324,7 +693,7 @@ func (t *Tx) Queue(ctx context.Context, gameID int64, recipient string, raw []by
 // limit that keeps two robots from looping.
 func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
 	var n int
-	err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND created >= ?`,
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND created >= ?`,
 		strings.ToLower(recipient), stamp(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
@@ -337,21 +706,31 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-func readGame(ctx context.Context, q querier, id int64) (*Game, error) {
+// readGame reads game id, with its record decoded when withRecord.
+func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*Game, error) {
 	g := &Game{ID: id}
 	var data []byte
 	var updated string
-	err := q.QueryRowContext(ctx, `SELECT host, host_key, record, status, updated FROM games WHERE id = ?`, id).Scan(&g.Host, &g.HostKey, &data, &g.Status, &updated)
+	var err error
+	if withRecord {
+		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves, record FROM games WHERE id = ?`, id).
+			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &data)
+	} else {
+		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves FROM games WHERE id = ?`, id).
+			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("store: no game %d", id)
+		return nil, noGameError(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
-	g.Record, err = adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
-	if err != nil {
-		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	if withRecord {
+		g.Record, err = adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
+		if err != nil {
+			return nil, fmt.Errorf("store: game %d: %w", id, err)
+		}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT name, address, secret FROM players WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
@@ -369,7 +748,9 @@ func readGame(ctx context.Context, q querier, id int64) (*Game, error) {
 }
 
 // Game reads a game outside any transaction (for CLI reads).
-func (s *Store) Game(ctx context.Context, id int64) (*Game, error) { return readGame(ctx, s.db, id) }
+func (s *Store) Game(ctx context.Context, id int64) (*Game, error) {
+	return readGame(ctx, s.db, id, true)
+}
 
 // GameSummary is one line of the games list.
 type GameSummary struct {

@@ -2,12 +2,17 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"gopkg.in/yaml.v3"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -187,5 +192,227 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 	if ok, _ := s2.Processed(ctx, "<m7@x>"); !ok {
 		t.Errorf("processed mail forgotten after reopen")
+	}
+}
+
+// TestBatch processes several mails in one transaction: a mail whose fn
+// fails is rolled back alone (its SQL writes and the record it saved), the
+// others commit together, and a record saved in the batch is read back
+// inside it before it is written at the commit.
+func TestBatch(t *testing.T) {
+	s, path := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<b0@x>")
+	before, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Moves != 0 || before.Rev == 0 {
+		t.Fatalf("a new game has moves %d, rev %d; want 0 and a revision", before.Moves, before.Rev)
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	move := func(id, who string, fail error) error {
+		return b.Process(ctx, Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx *Tx) error {
+			rec, err := tx.Record(ctx, gid)
+			if err != nil {
+				return err
+			}
+			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: who, Text: "keep plain " + id})
+			if _, err := tx.Save(ctx, gid, rec, Playing); err != nil {
+				return err
+			}
+			tx.SetOutcome("applied", gid)
+			if err := tx.Queue(ctx, gid, who+"@x", []byte("reply to "+id)); err != nil {
+				return err
+			}
+			return fail
+		})
+	}
+	boom := errors.New("boom")
+	if err := move("<b1@x>", "alice", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := move("<b2@x>", "bob", boom); !errors.Is(err, boom) {
+		t.Fatalf("failing mail: %v, want boom", err)
+	}
+	if err := move("<b1@x>", "alice", nil); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("the same Message-ID again in the batch: %v, want ErrDuplicate", err)
+	}
+	if err := move("<b3@x>", "bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Inside the batch: the saved record, with the failed mail's move gone.
+	err = b.Process(ctx, Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx *Tx) error {
+		g, err := tx.Game(ctx, gid)
+		if err != nil {
+			return err
+		}
+		info, err := tx.GameInfo(ctx, gid)
+		if err != nil {
+			return err
+		}
+		if len(g.Record.Moves) != 2 || g.Record.Moves[1].Text != "keep plain <b3@x>" || g.Moves != 2 || info.Moves != 2 || info.Record != nil || info.Rev != g.Rev || g.Rev == before.Rev {
+			t.Errorf("inside the batch: record moves %v, Moves %d/%d, rev %d/%d (before %d)", g.Record.Moves, g.Moves, info.Moves, g.Rev, info.Rev, before.Rev)
+		}
+		if none, err := tx.GameInfo(ctx, gid+100); none != nil || err != nil {
+			t.Errorf("GameInfo of no game = %v, %v; want nil, nil", none, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another connection sees nothing of the batch before the commit.
+	reader, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if g, err := reader.Game(ctx, gid); err != nil || len(g.Record.Moves) != 0 || g.Rev != before.Rev {
+		t.Fatalf("before the commit another connection reads %+v, %v", g, err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Process(ctx, Intake{MessageID: "<b5@x>"}, func(*Tx) error { return nil }); err == nil {
+		t.Errorf("Process after Commit succeeded")
+	}
+	g, err := reader.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Record.Moves) != 2 || g.Moves != 2 || g.Record.Moves[0].Player != "alice" || g.Record.Moves[1].Player != "bob" {
+		t.Errorf("after the commit: %d moves (column %d): %v", len(g.Record.Moves), g.Moves, g.Record.Moves)
+	}
+	for id, want := range map[string]bool{"<b1@x>": true, "<b2@x>": false, "<b3@x>": true, "<b4@x>": true} {
+		if ok, _ := reader.Processed(ctx, id); ok != want {
+			t.Errorf("Processed(%s) = %v, want %v", id, ok, want)
+		}
+	}
+	due, err := reader.Due(ctx, t0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range due {
+		got = append(got, string(m.Raw))
+	}
+	if want := []string{"welcome", "reply to <b1@x>", "reply to <b3@x>"}; !slices.Equal(got, want) {
+		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// TestBatchRollback checks that a batch rolled back, or whose commit fails,
+// writes nothing.
+func TestBatchRollback(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<r0@x>")
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Process(ctx, Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
+		rec, err := tx.Record(ctx, gid)
+		if err != nil {
+			return err
+		}
+		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "x"})
+		_, err = tx.Save(ctx, gid, rec, Finished)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err == nil {
+		t.Errorf("Commit after Rollback succeeded")
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil || len(g.Record.Moves) != 0 || g.Status != Playing || g.Moves != 0 {
+		t.Fatalf("after a rollback: %+v, %v", g, err)
+	}
+	if ok, _ := s.Processed(ctx, "<r1@x>"); ok {
+		t.Errorf("a rolled-back mail is marked processed")
+	}
+	// A record that cannot be written fails the commit, and nothing of the
+	// batch is written.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Process(ctx, Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
+		if err := tx.Queue(ctx, gid, "a@x", []byte("reply")); err != nil {
+			return err
+		}
+		bad := record()
+		bad.Position = &yaml.Node{Kind: yaml.Kind(99)} // yaml.v3 cannot encode it
+		_, err := tx.Save(ctx, gid, bad, Playing)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("game %d", gid)) {
+		t.Fatalf("a batch with a record that cannot be encoded: commit = %v", err)
+	}
+	if ok, _ := s.Processed(ctx, "<r2@x>"); ok {
+		t.Errorf("a mail of a failed commit is marked processed")
+	}
+	if n, _ := s.Pending(ctx); n != 1 {
+		t.Errorf("Pending = %d after a failed commit, want 1 (the welcome)", n)
+	}
+}
+
+// TestMigrateFromVersion1 opens a database written before the rev and
+// moves columns: its games read with moves unknown (-1).
+func TestMigrateFromVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "herald.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := record().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_version (version INTEGER NOT NULL)`,
+		`INSERT INTO schema_version (version) VALUES (1)`,
+		migrations[0],
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO games (game, host, host_key, record, status, created, updated) VALUES ('raubritter', 'h@x', 'hk', ?, 'playing', '', '')`, data); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, err := s.Game(context.Background(), 1)
+	if err != nil || g.Moves != -1 || g.Rev != 0 || g.Record.Game != "raubritter" {
+		t.Fatalf("a game from version 1: %+v, %v", g, err)
+	}
+}
+
+// TestBeginAfterClose checks that a closed store refuses a batch rather
+// than waiting for one.
+func TestBeginAfterClose(t *testing.T) {
+	s, _ := open(t)
+	newGame(t, s, "<c1@x>")
+	s.Close()
+	if _, err := s.Begin(context.Background()); err == nil {
+		t.Fatalf("Begin on a closed store succeeded")
 	}
 }
