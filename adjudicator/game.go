@@ -96,6 +96,32 @@ type State interface {
 	Position() any
 }
 
+// A PrivateTexter is a State whose Text(as) is Text("") followed by
+// PrivateText(as), the lines only that player sees. A service that shows
+// one state to every player then renders the shared board once; Texts
+// does it for any State.
+type PrivateTexter interface {
+	PrivateText(as string) string
+}
+
+// Texts returns Text(p) for each player p, rendering the shared part once
+// when st is a PrivateTexter.
+func Texts(st State, players []string) []string {
+	out := make([]string, len(players))
+	pt, ok := st.(PrivateTexter)
+	if !ok {
+		for i, p := range players {
+			out[i] = st.Text(p)
+		}
+		return out
+	}
+	shared := st.Text("")
+	for i, p := range players {
+		out[i] = shared + pt.PrivateText(p)
+	}
+	return out
+}
+
 // Move is one parsed atomic step. String returns it in canonical notation.
 type Move interface {
 	String() string

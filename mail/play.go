@@ -89,6 +89,12 @@ func (s *Service) gamesList() string {
 // stateText is what a player sees of the game now: whose turn, the board
 // with their own hand, and their legal steps when it is their turn.
 func (s *Service) stateText(g *store.Game, m *adjudicator.Match, player string) string {
+	return s.stateTextWith(g, m, player, m.State.Text(player))
+}
+
+// stateTextWith is stateText with the board as player sees it, board,
+// already rendered (adjudicator.Texts renders everyone's at once).
+func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, board string) string {
 	var b strings.Builder
 	st := m.State
 	to := st.ToMove()
@@ -102,7 +108,7 @@ func (s *Service) stateText(g *store.Game, m *adjudicator.Match, player string) 
 		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", gameTag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
 	}
 	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Record.Players, st.Scores()))
-	b.WriteString(st.Text(player))
+	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
 		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
@@ -126,7 +132,12 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 		}
 		att = &Attachment{Name: fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game), Data: data}
 	}
-	for _, p := range g.Players {
+	names := make([]string, len(g.Players))
+	for i, p := range g.Players {
+		names[i] = p.Name
+	}
+	boards := adjudicator.Texts(m.State, names)
+	for i, p := range g.Players {
 		var b strings.Builder
 		what := "move applied"
 		if p.Name == sub.Player {
@@ -144,7 +155,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 			}
 		}
 		b.WriteString("\n")
-		b.WriteString(s.stateText(g, m, p.Name))
+		b.WriteString(s.stateTextWith(g, m, p.Name, boards[i]))
 		if finished {
 			what = "game over"
 			fmt.Fprintf(&b, "\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",

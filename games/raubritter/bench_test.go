@@ -44,3 +44,20 @@ func BenchmarkLegalApply(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkText renders the board of a game in progress as one player
+// sees it: one board per op, the text of every mail herald sends.
+func BenchmarkText(b *testing.B) {
+	var states []adjudicator.State
+	for i := 0; len(states) < 64; i++ {
+		if st := randomState(b, 2+i%3, fmt.Sprintf("bench-%d", i)); len(st.ToMove()) > 0 {
+			states = append(states, st)
+		}
+	}
+	i := 0
+	for b.Loop() {
+		st := states[i%len(states)]
+		_ = st.Text(st.ToMove()[0])
+		i++
+	}
+}

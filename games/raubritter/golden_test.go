@@ -269,3 +269,29 @@ func lookup(m *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// TestPrivateText checks the contract of adjudicator.PrivateTexter over
+// games in every phase and player count: Text(p) is Text("") followed by
+// PrivateText(p), which names p, so that a mail service may render the
+// shared board once for every player.
+func TestPrivateText(t *testing.T) {
+	for i := range 60 {
+		n := 2 + i%3
+		st := randomState(t, n, fmt.Sprintf("private-%d", i))
+		pt := st.(adjudicator.PrivateTexter)
+		players := colours[:n]
+		texts := adjudicator.Texts(st, players)
+		for j, p := range players {
+			want := st.Text(p)
+			if got := st.Text("") + pt.PrivateText(p); got != want || texts[j] != want {
+				t.Fatalf("state %d, %s: Text(p) is not Text(\"\")+PrivateText(p)\nText(p):\n%s\nTexts:\n%s", i, p, want, texts[j])
+			}
+			if !strings.Contains(pt.PrivateText(p), p+"'s hand") {
+				t.Fatalf("state %d: PrivateText(%s) does not show their hand:\n%s", i, p, pt.PrivateText(p))
+			}
+		}
+		if pt.PrivateText("nobody") != "" {
+			t.Fatalf("state %d: PrivateText of a non-player = %q", i, pt.PrivateText("nobody"))
+		}
+	}
+}

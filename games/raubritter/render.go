@@ -56,54 +56,89 @@ func (s *State) window() (r0, r1, c0, c1 int) {
 // their stack.
 func (s *State) Text(as string) string {
 	var b strings.Builder
+	b.Grow(4096)
 	sym := s.symbols()
 	r0, r1, c0, c1 := s.window()
-	spots := map[Square]bool{}
+	spot := make([]bool, len(s.cells))
 	if s.phase == phasePlay {
 		for _, q := range s.spots() {
-			spots[q] = true
+			spot[q.Row*s.w+q.Col] = true
 		}
 	}
 	b.WriteString("    ")
 	for c := c0; c <= c1; c++ {
-		fmt.Fprintf(&b, "   %c  ", 'a'+c)
+		b.WriteString("   ")
+		b.WriteByte(byte('a' + c))
+		b.WriteString("  ")
 	}
 	b.WriteString("\n")
 	sep := "    " + strings.Repeat("+-----", c1-c0+1) + "+\n"
 	b.WriteString(sep)
-	for r := r0; r <= r1; r++ {
-		top, bottom := fmt.Sprintf("%3d ", r+1), "    "
-		for c := c0; c <= c1; c++ {
-			q := Square{r, c}
-			cell := s.at(q)
-			t, k := "", ""
-			switch {
-			case cell.placed:
-				t = string(terrainCode[cell.kind.Terrain]) + " " + buildingCode[cell.kind.Building]
-				for i := 0; i < int(cell.n); i++ {
-					ch := sym[cell.k[i]]
-					if i == int(cell.n)-1 {
-						ch = byte(unicode.ToUpper(rune(ch)))
-					}
-					k += string(ch)
-				}
-			case spots[q]:
-				t = "  ."
-			}
-			if s.pending == r*s.w+c {
-				k += "*"
-			}
-			top += fmt.Sprintf("| %-4s", t)
-			bottom += fmt.Sprintf("| %-4s", k)
+	// cell writes "| " and text padded to four columns, as "| %-4s".
+	cell := func(line []byte, text []byte) []byte {
+		line = append(line, "| "...)
+		line = append(line, text...)
+		for range 4 - len(text) {
+			line = append(line, ' ')
 		}
-		b.WriteString(top + "|\n" + bottom + "|\n" + sep)
+		return line
+	}
+	var top, bottom, t, k []byte
+	for r := r0; r <= r1; r++ {
+		top = append(top[:0], fmt.Sprintf("%3d ", r+1)...)
+		bottom = append(bottom[:0], "    "...)
+		for c := c0; c <= c1; c++ {
+			i := r*s.w + c
+			cl := &s.cells[i]
+			t, k = t[:0], k[:0]
+			switch {
+			case cl.placed:
+				t = append(t, terrainCode[cl.kind.Terrain], ' ')
+				t = append(t, buildingCode[cl.kind.Building]...)
+				for j := 0; j < int(cl.n); j++ {
+					ch := sym[cl.k[j]]
+					if j == int(cl.n)-1 {
+						ch -= 'a' - 'A'
+					}
+					k = append(k, ch)
+				}
+			case spot[i]:
+				t = append(t, "  ."...)
+			}
+			if s.pending == i {
+				k = append(k, '*')
+			}
+			top = cell(top, t)
+			bottom = cell(bottom, k)
+		}
+		b.Write(top)
+		b.WriteString("|\n")
+		b.Write(bottom)
+		b.WriteString("|\n")
+		b.WriteString(sep)
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym, as)
-	for _, line := range strings.SplitAfter(status.String(), "\n") {
+	s.writeStatus(&status, sym)
+	writeWrapped(&b, status.String())
+	b.WriteString(s.PrivateText(as))
+	return b.String()
+}
+
+// PrivateText returns the lines of Text(as) that only as sees, their hand
+// and stack: Text(as) is Text("") followed by them (adjudicator.Texts).
+func (s *State) PrivateText(as string) string {
+	var private strings.Builder
+	s.writePrivate(&private, as)
+	var b strings.Builder
+	writeWrapped(&b, private.String())
+	return b.String()
+}
+
+// writeWrapped writes text to b with each line wrapped to textWidth.
+func writeWrapped(b *strings.Builder, text string) {
+	for _, line := range strings.SplitAfter(text, "\n") {
 		b.WriteString(wrap(line, textWidth))
 	}
-	return b.String()
 }
 
 // textWidth is the most columns a line of Text may take.
@@ -137,7 +172,8 @@ func wrap(line string, width int) string {
 	return b.String()
 }
 
-func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
+// writeStatus writes the status lines everyone sees below the board.
+func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 	br0, br1, bc0, bc1, ok := s.bbox()
 	if ok {
 		w, h := bc1-bc0+1, br1-br0+1
@@ -181,6 +217,11 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, as string) {
 	default:
 		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
 	}
+}
+
+// writePrivate writes what only as sees: their hand and stack, and during
+// the setup the tiles they keep for the start layout.
+func (s *State) writePrivate(b *strings.Builder, as string) {
 	if i := s.index(as); i >= 0 {
 		p := s.players[i]
 		fmt.Fprintf(b, "%s's hand: %s\n", as, handWords(p.hand).EN)
