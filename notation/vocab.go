@@ -10,6 +10,31 @@ import (
 // removed, ligatures spelt out, typographic apostrophes made plain. So
 // "Forêt", "FORET" and "forét" all fold to "foret", and "Cœur" to "coeur".
 func Fold(s string) string {
+	// Most words are plain ASCII: lower-case them without the tables, and
+	// without allocating when they already are.
+	ascii, lower := true, true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			lower = false
+		}
+	}
+	if ascii {
+		if lower {
+			return s
+		}
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range strings.ToLower(s) {
