@@ -4,35 +4,73 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/heraldgames/herald/adjudicator/store"
 )
 
-// outMail is a mail herald sends: always plain text at 72 columns, with an
-// optional attachment (the final record).
+// outMail is a mail herald sends: plain text at 72 columns (with an HTML
+// alternative that shows the same text in <pre>), and an optional
+// attachment (the final record). It is queued as a draft and composed into
+// MIME when the outbox sends it.
 type outMail struct {
-	To         string
-	Subject    string
-	InReplyTo  string   // Message-ID of the mail answered, without brackets
-	References []string // for threading, without brackets
-	Body       string
-	Attachment *Attachment
+	To         string      `json:"to"`
+	Subject    string      `json:"subject"`
+	MessageID  string      `json:"message_id"`            // without brackets; set when queued
+	InReplyTo  string      `json:"in_reply_to,omitempty"` // Message-ID of the mail answered, without brackets
+	References []string    `json:"references,omitempty"`  // for threading, without brackets
+	Body       string      `json:"body"`
+	Attachment *Attachment `json:"attachment,omitempty"`
 }
 
-// compose renders m as an RFC 5322 message from the service's address.
-// Message-IDs are random, so compose is the one place in the mail layer
-// that is not deterministic; it never influences a game.
-func (s *Service) compose(m outMail, now time.Time) ([]byte, error) {
+// draftVersion is the format of the drafts in the outbox; a herald that
+// finds a draft of another version leaves it unsent rather than guess.
+const draftVersion = 1
+
+type draftJSON struct {
+	Version int `json:"herald_draft"`
+	outMail
+}
+
+// draft encodes m for the outbox.
+func (m outMail) draft() ([]byte, error) {
+	return json.Marshal(draftJSON{Version: draftVersion, outMail: m})
+}
+
+// Render returns the RFC 5322 message of an outbox mail: the message
+// itself, or its draft composed now, dated when it was queued. The
+// Message-ID comes from the draft, so a mail sent twice (a crash between
+// the SMTP server's acceptance and the outbox's note of it) is the same
+// mail twice, which clients recognise.
+func (s *Service) Render(o store.Outgoing) ([]byte, error) {
+	if len(o.Raw) > 0 {
+		return o.Raw, nil
+	}
+	var d draftJSON
+	if err := json.Unmarshal(o.Draft, &d); err != nil {
+		return nil, fmt.Errorf("outbox mail %d: a draft that does not decode: %w", o.ID, err)
+	}
+	if d.Version != draftVersion {
+		return nil, fmt.Errorf("outbox mail %d: a draft of format %d; this herald writes format %d", o.ID, d.Version, draftVersion)
+	}
+	return s.compose(d.outMail, o.Created)
+}
+
+// compose renders m as an RFC 5322 message from the service's address,
+// dated date.
+func (s *Service) compose(m outMail, date time.Time) ([]byte, error) {
 	var h gomail.Header
 	h.SetAddressList("From", []*gomail.Address{{Name: "herald", Address: s.cfg.Address}})
 	h.SetAddressList("To", []*gomail.Address{{Address: m.To}})
 	h.SetSubject(m.Subject)
-	h.SetDate(now)
-	h.SetMessageID(newMessageID(s.domain))
+	h.SetDate(date)
+	h.SetMessageID(m.MessageID)
 	if m.InReplyTo != "" {
 		h.SetMsgIDList("In-Reply-To", []string{m.InReplyTo})
 	}
@@ -45,8 +83,8 @@ func (s *Service) compose(m outMail, now time.Time) ([]byte, error) {
 	h.Set("X-Herald", "1")
 	body := wrap(m.Body, 72)
 	var buf bytes.Buffer
-	if m.Attachment == nil {
-		h.Set("Content-Type", "text/plain; charset=utf-8; format=fixed")
+	if m.Attachment == nil && s.cfg.PlainOnly {
+		h.Set("Content-Type", plainType)
 		w, err := gomail.CreateSingleInlineWriter(&buf, h)
 		if err != nil {
 			return nil, err
@@ -57,18 +95,31 @@ func (s *Service) compose(m outMail, now time.Time) ([]byte, error) {
 		}
 		return buf.Bytes(), nil
 	}
-	w, err := gomail.CreateWriter(&buf, h)
+	if m.Attachment == nil { // multipart/alternative: text and HTML
+		iw, err := gomail.CreateInlineWriter(&buf, h)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeAlternatives(iw, body); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	w, err := gomail.CreateWriter(&buf, h) // multipart/mixed: the text, the record
 	if err != nil {
 		return nil, err
 	}
-	var th gomail.InlineHeader
-	th.Set("Content-Type", "text/plain; charset=utf-8")
-	tw, err := w.CreateSingleInline(th)
+	if s.cfg.PlainOnly {
+		err = writePart(w.CreateSingleInline, plainType, body)
+	} else {
+		var iw *gomail.InlineWriter
+		if iw, err = w.CreateInline(); err == nil {
+			err = writeAlternatives(iw, body)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	io.WriteString(tw, body)
-	tw.Close()
 	var ah gomail.AttachmentHeader
 	ah.Set("Content-Type", "application/yaml")
 	ah.SetFilename(m.Attachment.Name)
@@ -77,11 +128,47 @@ func (s *Service) compose(m outMail, now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	aw.Write(m.Attachment.Data)
-	aw.Close()
+	if err := aw.Close(); err != nil {
+		return nil, err
+	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+const plainType = "text/plain; charset=utf-8; format=fixed"
+
+// writePart writes one text part made by create.
+func writePart(create func(gomail.InlineHeader) (io.WriteCloser, error), ctype, text string) error {
+	var th gomail.InlineHeader
+	th.Set("Content-Type", ctype)
+	tw, err := create(th)
+	if err != nil {
+		return err
+	}
+	io.WriteString(tw, text)
+	return tw.Close()
+}
+
+// writeAlternatives writes body as text/plain and, as its alternative, as
+// HTML in <pre>, and closes iw.
+func writeAlternatives(iw *gomail.InlineWriter, body string) error {
+	if err := writePart(iw.CreatePart, plainType, body); err != nil {
+		return err
+	}
+	if err := writePart(iw.CreatePart, "text/html; charset=utf-8", htmlPre(body)); err != nil {
+		return err
+	}
+	return iw.Close()
+}
+
+// htmlPre returns text as an HTML document that shows it as is, in a
+// monospaced font, so that boards keep their columns.
+func htmlPre(text string) string {
+	return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n" +
+		"<body><pre style=\"font-family: monospace; white-space: pre\">" +
+		html.EscapeString(text) + "</pre></body></html>\n"
 }
 
 func newMessageID(domain string) string {

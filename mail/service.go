@@ -45,7 +45,14 @@ type Config struct {
 
 	// RepliesPerHour caps the mails herald sends to one sender in answer to
 	// that sender's own mails, so that two robots can never loop; default 30.
+	// The news of a move (everyone's new board, the mover's confirmation)
+	// is not counted: it answers the game, not the sender.
 	RepliesPerHour int
+
+	// PlainOnly sends text/plain alone. By default every mail also carries
+	// an HTML alternative with the text in <pre>, so that mail clients that
+	// show plain text in a proportional font still line up the board.
+	PlainOnly bool
 
 	// Logger receives one structured line per mail; nil discards.
 	Logger *slog.Logger
@@ -600,15 +607,26 @@ func (s *Service) reply(ctx context.Context, tx *store.Tx, to, inReplyTo, subjec
 		s.log.Warn("reply rate limit reached; not answering", "to", to, "limit", s.cfg.RepliesPerHour)
 		return nil
 	}
-	return s.queue(ctx, tx, outMail{To: to, Subject: subject, InReplyTo: inReplyTo, References: refs(inReplyTo, gameID, s.domain), Body: body, Attachment: att}, gameID, now)
+	m := outMail{To: to, Subject: subject, InReplyTo: inReplyTo, References: refs(inReplyTo, gameID, s.domain), Body: body, Attachment: att}
+	return s.enqueue(ctx, tx, m, gameID, true)
 }
 
+// queue queues a mail that is not a reply to its recipient's own mail (the
+// rate limit does not count it).
 func (s *Service) queue(ctx context.Context, tx *store.Tx, m outMail, gameID int64, now time.Time) error {
-	raw, err := s.compose(m, now)
+	return s.enqueue(ctx, tx, m, gameID, false)
+}
+
+// enqueue stores m in the outbox as a draft, with its Message-ID: the
+// outbox renders it as MIME when it sends it (Service.Render), outside the
+// incoming mail's transaction.
+func (s *Service) enqueue(ctx context.Context, tx *store.Tx, m outMail, gameID int64, reply bool) error {
+	m.MessageID = newMessageID(s.domain)
+	d, err := m.draft()
 	if err != nil {
 		return err
 	}
-	return tx.Queue(ctx, gameID, m.To, raw)
+	return tx.Queue(ctx, store.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: reply})
 }
 
 // refs threads every mail of a game under the game's own root id.

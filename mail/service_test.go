@@ -5,12 +5,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-message"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -85,11 +88,12 @@ func (f *fixture) sent() map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, m := range due[f.seen:] {
-		msg, err := Extract(bytes.NewReader(m.Raw), nil)
+		raw := f.render(m)
+		msg, err := Extract(bytes.NewReader(raw), nil)
 		if err != nil {
-			f.t.Fatalf("herald sent a mail it cannot read itself: %v\n%s", err, m.Raw)
+			f.t.Fatalf("herald sent a mail it cannot read itself: %v\n%s", err, raw)
 		}
-		out[m.Recipient] = append(out[m.Recipient], msg.Subject+"\n"+string(m.Raw))
+		out[m.Recipient] = append(out[m.Recipient], msg.Subject+"\n"+string(raw))
 	}
 	f.seen = len(due)
 	return out
@@ -99,9 +103,19 @@ func (f *fixture) peek() string {
 	due, _ := f.st.Due(context.Background(), f.clock.Add(time.Hour), 1000)
 	var b strings.Builder
 	for _, m := range due[f.seen:] {
-		fmt.Fprintf(&b, "--- to %s\n%s\n", m.Recipient, m.Raw)
+		fmt.Fprintf(&b, "--- to %s\n%s\n", m.Recipient, f.render(m))
 	}
 	return b.String()
+}
+
+// render returns an outbox mail as the outbox sends it.
+func (f *fixture) render(m store.Outgoing) []byte {
+	f.t.Helper()
+	raw, err := f.svc.Render(m)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return raw
 }
 
 var keyLine = regexp.MustCompile(`Your key is (\S+)`)
@@ -344,5 +358,175 @@ func TestResignAndAbandon(t *testing.T) {
 	f.handle(f.mail("bob@herald.test", "Re: [herald G2]", "key "+key+"\nresign"), Ended)
 	if m := f.sent()["alice@herald.test"][0]; !strings.Contains(m, "bob resigned") {
 		t.Errorf("alice is not told bob resigned: %s", m)
+	}
+}
+
+// TestReplyRateLimit checks the loop guard: a sender gets at most
+// RepliesPerHour answers to their own mails an hour, and the news of moves
+// (their own confirmations, the other player's moves) does not use it up.
+func TestReplyRateLimit(t *testing.T) {
+	f := newFixture(t)
+	f.svc.cfg.RepliesPerHour = 2
+	f.start()
+	f.sent()
+	// Six legal moves: twelve mails of news, none a reply that counts.
+	for _, raw := range f.moveMails(1, 6) {
+		f.handle(raw, Applied)
+	}
+	if got := f.sent(); len(got["alice@herald.test"]) != 6 || len(got["bob@herald.test"]) != 6 {
+		t.Fatalf("news of six moves: %d mails to alice, %d to bob; want 6 each", len(got["alice@herald.test"]), len(got["bob@herald.test"]))
+	}
+	b := f.keys["bob@herald.test"]
+	refuse := func(n int) {
+		t.Helper()
+		f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "key "+b+"\nshow"), Answered)
+		if got := len(f.sent()["bob@herald.test"]); got != n {
+			t.Fatalf("bob's command was answered with %d mails, want %d", got, n)
+		}
+	}
+	refuse(1)
+	refuse(1)
+	refuse(0) // the third answer within the hour is not sent
+	// Still, the game goes on: a move is applied and announced.
+	f.handle(f.moveMails(7, 7)[0], Applied)
+	if got := f.sent(); len(got["alice@herald.test"]) != 1 || len(got["bob@herald.test"]) != 1 {
+		t.Fatalf("news of a move past the limit: %v, want one mail each", keysOf(got))
+	}
+	f.clock = f.clock.Add(time.Hour)
+	refuse(1) // an hour later
+}
+
+// TestComposedMail checks the MIME herald sends: text/plain with an HTML
+// alternative showing the same text in <pre> (or text/plain alone with
+// PlainOnly), the final record as an attachment, and a draft rendered the
+// same way each time it is sent, with one Message-ID.
+func TestComposedMail(t *testing.T) {
+	f := newFixture(t)
+	m := outMail{To: "alice@herald.test", Subject: "[herald G1] Raubritter: your turn", MessageID: "abc@herald.test",
+		InReplyTo: "m1@test", References: []string{"game-1@herald.test", "m1@test"},
+		Body: "a <b> & c\n   +-----+\n   | F v |\n"}
+	date := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	parts := func(raw []byte) map[string]string {
+		t.Helper()
+		e, err := message.Read(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		e.Walk(func(path []int, p *message.Entity, err error) error {
+			if err != nil {
+				return err
+			}
+			ct, _, _ := p.Header.ContentType()
+			if !strings.HasPrefix(ct, "multipart/") {
+				data, _ := io.ReadAll(p.Body)
+				out[ct] = strings.ReplaceAll(string(data), "\r\n", "\n")
+			} else {
+				out[ct] = ""
+			}
+			return nil
+		})
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		plain bool
+		att   *Attachment
+		want  []string
+	}{
+		{"html", false, nil, []string{"multipart/alternative", "text/plain", "text/html"}},
+		{"plain", true, nil, []string{"text/plain"}},
+		{"html+record", false, &Attachment{Name: "herald-g1-raubritter.yaml", Data: []byte("herald: 1\n")}, []string{"multipart/mixed", "multipart/alternative", "text/plain", "text/html", "application/yaml"}},
+		{"plain+record", true, &Attachment{Name: "herald-g1-raubritter.yaml", Data: []byte("herald: 1\n")}, []string{"multipart/mixed", "text/plain", "application/yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.svc.cfg.PlainOnly = tc.plain
+			mm := m
+			mm.Attachment = tc.att
+			d, err := mm.draft()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := store.Outgoing{ID: 1, Recipient: mm.To, Draft: d, Created: date}
+			raw, err := f.svc.Render(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := parts(raw)
+			if len(got) != len(tc.want) {
+				t.Errorf("parts %v, want %v\n%s", slices.Sorted(maps.Keys(got)), tc.want, raw)
+			}
+			for _, ct := range tc.want {
+				if _, ok := got[ct]; !ok {
+					t.Errorf("no %s part\n%s", ct, raw)
+				}
+			}
+			if got["text/plain"] != mm.Body {
+				t.Errorf("text/plain = %q, want %q", got["text/plain"], mm.Body)
+			}
+			if h, ok := got["text/html"]; ok && !strings.Contains(h, "<pre") || ok && !strings.Contains(h, "a &lt;b&gt; &amp; c\n   +-----+\n") {
+				t.Errorf("text/html does not show the text in <pre>:\n%s", h)
+			}
+			if tc.att != nil && got["application/yaml"] != string(tc.att.Data) {
+				t.Errorf("attachment = %q", got["application/yaml"])
+			}
+			for _, h := range []string{"Message-Id: <abc@herald.test>", "In-Reply-To: <m1@test>", "Date: Mon, 23 Nov 2026 09:00:00 +0000", "Auto-Submitted: auto-replied"} {
+				if !bytes.Contains(raw, []byte(h)) {
+					t.Errorf("no %q header:\n%s", h, raw)
+				}
+			}
+			// A retry sends the same mail, boundaries aside.
+			again, _ := f.svc.Render(o)
+			boundary := regexp.MustCompile(`boundary=([0-9a-zA-Z]+)`)
+			norm := func(b []byte) string {
+				s := string(b)
+				for _, m := range boundary.FindAllStringSubmatch(s, -1) {
+					s = strings.ReplaceAll(s, m[1], "B")
+				}
+				return s
+			}
+			if norm(again) != norm(raw) {
+				t.Errorf("rendered twice, two different mails:\n%s\n---\n%s", raw, again)
+			}
+		})
+	}
+	f.svc.cfg.PlainOnly = false
+	// A whole message is sent as it is; a draft this herald cannot read is
+	// an error, never a guess.
+	if raw, err := f.svc.Render(store.Outgoing{Raw: []byte("whole")}); err != nil || string(raw) != "whole" {
+		t.Errorf("Render of a whole message = %q, %v", raw, err)
+	}
+	for _, bad := range []string{`{"herald_draft": 2, "to": "a@x"}`, `{"to": "a@x"}`, `not json`} {
+		if _, err := f.svc.Render(store.Outgoing{ID: 7, Draft: []byte(bad)}); err == nil || !strings.Contains(err.Error(), "outbox mail 7") {
+			t.Errorf("Render of the draft %s = %v, want an error", bad, err)
+		}
+	}
+}
+
+// TestOutboxUnreadableDraft checks that a draft this herald cannot render
+// (written by a newer herald, say) is left in the outbox unsent, and that
+// the mails beside it go out.
+func TestOutboxUnreadableDraft(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	err := f.st.Process(context.Background(), store.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx *store.Tx) error {
+		return tx.Queue(context.Background(), store.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending, _ := f.st.Pending(context.Background())
+	sink, addr := startSink(t)
+	out := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}}, f.svc)
+	out.now = func() time.Time { return f.clock.Add(time.Minute) }
+	n, err := out.SendDue(context.Background())
+	if err != nil || n != pending-1 || len(sink.mails()) != pending-1 {
+		t.Fatalf("sent %d of %d mails (%v), the server got %d; want all but the unreadable one", n, pending, err, len(sink.mails()))
+	}
+	if left, _ := f.st.Pending(context.Background()); left != 1 {
+		t.Errorf("%d mails left in the outbox, want the unreadable one", left)
+	}
+	if n, err := out.SendDue(context.Background()); n != 0 || err != nil {
+		t.Errorf("the unreadable draft was tried again: %d, %v", n, err)
 	}
 }

@@ -415,6 +415,7 @@ type OutboxConfig struct {
 // that a reply is never lost while the SMTP server is down.
 type Outbox struct {
 	cfg   OutboxConfig
+	svc   *Service // renders drafts
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
@@ -439,7 +440,7 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 	if log == nil {
 		log = svc.log
 	}
-	return &Outbox{cfg: cfg, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1)}
+	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1)}
 }
 
 // Kick asks the outbox to look for due mail now.
@@ -468,6 +469,10 @@ func (o *Outbox) Run(ctx context.Context) error {
 	}
 }
 
+// never is how far off a mail herald gives up on is put: the row stays in
+// the outbox for the record.
+const never = 100 * 365 * 24 * time.Hour
+
 // maxAttempts is when herald gives up on a mail the SMTP server refuses
 // permanently (5xx); temporary failures are retried forever.
 const maxAttempts = 8
@@ -489,7 +494,15 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	defer c.Close()
 	sent := 0
 	for _, m := range due {
-		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(m.Raw)); err != nil {
+		raw, err := o.svc.Render(m)
+		if err != nil { // a draft this herald cannot read: keep it, unsent
+			o.log.Error("outbox: cannot render a mail; leaving it unsent", "to", m.Recipient, "err", err)
+			if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(never), err); merr != nil {
+				return sent, merr
+			}
+			continue
+		}
+		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw)); err != nil {
 			o.failed(ctx, m, err)
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
@@ -513,7 +526,7 @@ func (o *Outbox) failed(ctx context.Context, m store.Outgoing, err error) {
 	delay := min(5*time.Second<<min(m.Attempts, 12), time.Hour)
 	var se *smtp.SMTPError
 	if errors.As(err, &se) && se.Code >= 500 && m.Attempts+1 >= maxAttempts {
-		delay = 100 * 365 * 24 * time.Hour // give up; the row stays for the record
+		delay = never // give up; the row stays for the record
 		o.log.Error("outbox: giving up on a mail the server refuses", "to", m.Recipient, "err", err)
 	}
 	if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(delay), err); merr != nil {

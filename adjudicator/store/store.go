@@ -10,8 +10,14 @@
 // A Batch processes several mails in one transaction, each inside its own
 // savepoint, so that a burst of mail costs one commit (one fsync) rather than
 // one per mail while every mail still commits with its own effects or not at
-// all. Game records written in a batch are encoded once per game, when the
-// batch commits.
+// all.
+//
+// A game's record is stored as its header (the YAML record without moves,
+// written once when the game starts) and one row per move, so that a move
+// costs one insert however long the game; Game and Tx.Record put the two
+// back together. The outbox holds each mail either whole (RFC 5322) or as a
+// draft that the mail layer renders when it sends it: the transaction of an
+// incoming mail stores what to say, not its MIME encoding.
 //
 // The database uses WAL mode with a busy timeout, so CLI commands can read
 // while `herald serve` writes. The driver is modernc.org/sqlite (pure Go, no
@@ -29,12 +35,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
-	"runtime"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -43,9 +45,9 @@ import (
 
 // migrations are applied in order; schema_version holds how many ran. Never
 // edit one that has shipped: add a new one.
-var migrations = []string{
+var migrations = []migration{
 	// 1: games, players, processed mail, outbox.
-	`CREATE TABLE games (
+	{sql: `CREATE TABLE games (
 		id       INTEGER PRIMARY KEY,
 		game     TEXT NOT NULL,            -- the game's name: raubritter
 		host     TEXT NOT NULL,            -- the address that started it
@@ -85,13 +87,95 @@ var migrations = []string{
 		last_error   TEXT NOT NULL DEFAULT ''
 	);
 	CREATE INDEX outbox_due ON outbox(sent, next_attempt);
-	CREATE INDEX outbox_recipient ON outbox(recipient, created);`,
+	CREATE INDEX outbox_recipient ON outbox(recipient, created);`},
 	// 2: a revision that changes on every write of a game, and its number
 	// of moves, so that the mail service can keep replayed games in memory
 	// and know when its copy is stale without decoding the record. -1 moves
 	// means unknown (a row written before this migration).
-	`ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT -1;`,
+	{sql: `ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT -1;`},
+	// 3: one row per move, the record keeping only its header, so that a
+	// move costs an insert rather than re-encoding the whole record (data
+	// step: splitRecords); outbox drafts (the mail layer's description of a
+	// mail, rendered when sent) beside whole messages; and which mails are
+	// replies to the recipient's own mail, the only ones the rate limit
+	// counts (the news of a move is not a reply, whoever receives it).
+	{sql: `CREATE TABLE moves (
+		game_id INTEGER NOT NULL REFERENCES games(id),
+		n       INTEGER NOT NULL,          -- 1 for the game's first move
+		player  TEXT NOT NULL,
+		text    TEXT NOT NULL,             -- the steps, canonical, one per line
+		time    TEXT NOT NULL,
+		source  TEXT NOT NULL,
+		PRIMARY KEY (game_id, n)
+	);
+	ALTER TABLE outbox ADD COLUMN draft BLOB;  -- when raw is empty: rendered by the mail layer when sent
+	ALTER TABLE outbox ADD COLUMN reply INTEGER NOT NULL DEFAULT 0;
+	DROP INDEX outbox_recipient;
+	CREATE INDEX outbox_replies ON outbox(recipient, reply, created);`, data: splitRecords},
+}
+
+// A migration is SQL, and optionally a data step that runs after it in the
+// same transaction.
+type migration struct {
+	sql  string
+	data func(ctx context.Context, tx *sql.Tx) error
+}
+
+// splitRecords moves the moves of every stored record into the moves table
+// and leaves the record's header in games.record (migration 3).
+func splitRecords(ctx context.Context, tx *sql.Tx) error {
+	type game struct {
+		id  int64
+		rec *adjudicator.Record
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, record FROM games ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	var all []game
+	for rows.Next() {
+		var id int64
+		var data []byte
+		if err := rows.Scan(&id, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
+		if err != nil {
+			rows.Close()
+			return fmt.Errorf("game %d: %w", id, err)
+		}
+		all = append(all, game{id, rec})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range all {
+		header, err := marshalHeader(g.rec)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", g.id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET record = ?, moves = ? WHERE id = ?`, header, len(g.rec.Moves), g.id); err != nil {
+			return err
+		}
+		for i, mv := range g.rec.Moves {
+			if _, err := tx.ExecContext(ctx, insertMove, g.id, i+1, mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+const insertMove = `INSERT INTO moves (game_id, n, player, text, time, source) VALUES (?, ?, ?, ?, ?, ?)`
+
+// marshalHeader returns the YAML of rec without its moves.
+func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
+	h := *rec
+	h.Moves = nil
+	return h.Marshal()
 }
 
 // Store is an open database.
@@ -161,9 +245,15 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("store: migrate: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, migrations[i].sql); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("store: migration %d: %w", i+1, err)
+		}
+		if data := migrations[i].data; data != nil {
+			if err := data(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("store: migration %d: %w", i+1, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1); err != nil {
 			tx.Rollback()
@@ -213,8 +303,21 @@ type Outgoing struct {
 	ID        int64
 	GameID    int64 // 0 when the mail concerns no game
 	Recipient string
-	Raw       []byte
+	Raw       []byte // the whole RFC 5322 message; or, when empty,
+	Draft     []byte // what the mail layer renders into one when it sends it
+	Created   time.Time
 	Attempts  int
+}
+
+// Mail is a mail to queue with Tx.Queue: Raw or Draft (see Outgoing).
+type Mail struct {
+	GameID    int64 // 0 when the mail concerns no game
+	Recipient string
+	Raw       []byte
+	Draft     []byte
+	// Reply marks an answer to the recipient's own mail, which
+	// RepliesSince counts for the rate limit.
+	Reply bool
 }
 
 // Intake identifies an incoming mail for the processed-mail log.
@@ -269,21 +372,11 @@ func (s *Store) Process(ctx context.Context, in Intake, fn func(tx *Tx) error) e
 // whose fn fails is rolled back alone, and the mails before it can still be
 // committed. Nothing is durable before Commit, which costs one sync to disk
 // for the whole batch. A Batch is not safe for concurrent use.
-//
-// Records saved through SaveGame are kept in memory and encoded once per
-// game at Commit, in the same transaction; reads through the batch see them.
 type Batch struct {
-	s       *Store
-	stmts   *prepared
-	records map[int64]*adjudicator.Record // saved in this batch, written at Commit
-	undo    []savedRecord                 // the current mail's changes to records
-	err     error                         // set when a savepoint could not be rolled back
-	done    bool
-}
-
-type savedRecord struct {
-	id   int64
-	prev *adjudicator.Record // nil: none was saved before in the batch
+	s     *Store
+	stmts *prepared
+	err   error // set when a savepoint could not be rolled back
+	done  bool
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -314,7 +407,7 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 		s.release(true)
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Batch{s: s, stmts: s.writer, records: map[int64]*adjudicator.Record{}}, nil
+	return &Batch{s: s, stmts: s.writer}, nil
 }
 
 // release ends a batch: the next may begin. A bad connection (its state
@@ -349,7 +442,6 @@ func (b *Batch) Process(ctx context.Context, in Intake, fn func(tx *Tx) error) e
 	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.undo = b.undo[:0]
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	err = fn(t)
 	if err == nil {
@@ -371,22 +463,13 @@ func (b *Batch) Process(ctx context.Context, in Intake, fn func(tx *Tx) error) e
 		b.rollbackMail(ctx)
 		return err
 	}
-	b.undo = b.undo[:0]
 	return nil
 }
 
-// rollbackMail undoes the current mail: its SQL writes and its records.
-// If SQLite cannot roll back to the savepoint (an error that aborted the
-// whole transaction), the batch can no longer commit.
+// rollbackMail undoes the current mail's writes. If SQLite cannot roll back
+// to the savepoint (an error that aborted the whole transaction), the batch
+// can no longer commit.
 func (b *Batch) rollbackMail(ctx context.Context) {
-	for i := len(b.undo) - 1; i >= 0; i-- {
-		if u := b.undo[i]; u.prev == nil {
-			delete(b.records, u.id)
-		} else {
-			b.records[u.id] = u.prev
-		}
-	}
-	b.undo = b.undo[:0]
 	if _, err := b.stmts.ExecContext(ctx, `ROLLBACK TO SAVEPOINT mail`); err != nil {
 		b.err = fmt.Errorf("store: rollback to savepoint: %w", err)
 		return
@@ -396,8 +479,7 @@ func (b *Batch) rollbackMail(ctx context.Context) {
 	}
 }
 
-// Commit writes the records saved in the batch and commits it. On error
-// nothing of the batch is written.
+// Commit commits the batch. On error nothing of the batch is written.
 func (b *Batch) Commit(ctx context.Context) error {
 	if b.done {
 		return errBatchDone
@@ -406,37 +488,13 @@ func (b *Batch) Commit(ctx context.Context) error {
 		b.Rollback()
 		return b.err
 	}
-	// Encode the records on every processor: with several games in a batch,
-	// that is most of the commit's work.
-	ids := slices.Sorted(maps.Keys(b.records))
-	data := make([][]byte, len(ids))
-	errs := make([]error, len(ids))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ids)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ids); i = int(next.Add(1) - 1) {
-				data[i], errs[i] = b.records[ids[i]].Marshal()
-			}
-		})
-	}
-	wg.Wait()
-	for i, id := range ids {
-		if errs[i] != nil {
-			b.Rollback()
-			return fmt.Errorf("store: game %d: %w", id, errs[i])
-		}
-		if _, err := b.stmts.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, data[i], id); err != nil {
-			b.Rollback()
-			return fmt.Errorf("store: %w", err)
-		}
-	}
 	if _, err := b.stmts.ExecContext(ctx, `COMMIT`); err != nil {
 		b.Rollback()
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	b.done = true
 	b.s.release(false)
+
 	return nil
 }
 
@@ -541,9 +599,10 @@ func (t *Tx) SeenBody(ctx context.Context, hash string) (bool, error) {
 	return err == nil, err
 }
 
-// CreateGame stores a new game and returns its id.
+// CreateGame stores a new game and returns its id. The record's header
+// (everything but the moves) is written once, here: Save only adds moves.
 func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error) {
-	data, err := rec.Marshal()
+	data, err := marshalHeader(rec)
 	if err != nil {
 		return 0, err
 	}
@@ -556,6 +615,9 @@ func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudica
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
+	if err := t.insertMoves(ctx, id, rec.Moves, 0); err != nil {
+		return 0, err
+	}
 	for i, p := range players {
 		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret) VALUES (?, ?, ?, ?, ?)`,
 			id, i, p.Name, strings.ToLower(p.Address), p.Secret); err != nil {
@@ -565,23 +627,13 @@ func (t *Tx) CreateGame(ctx context.Context, host, hostKey string, rec *adjudica
 	return id, nil
 }
 
-// Game reads a game inside the transaction, with the record as last saved
-// in it.
+// Game reads a game inside the transaction, with its record.
 func (t *Tx) Game(ctx context.Context, id int64) (*Game, error) {
-	pending := t.b.records[id]
-	g, err := readGame(ctx, t.b.stmts, id, pending == nil)
-	if err != nil {
-		return nil, err
-	}
-	if pending != nil {
-		g.Record = copyRecord(pending)
-	}
-	return g, nil
+	return readGame(ctx, t.b.stmts, id, true)
 }
 
-// GameInfo reads a game inside the transaction without decoding its
-// record: Record is nil. It returns nil and no error when there is no game
-// id.
+// GameInfo reads a game inside the transaction without its record: Record
+// is nil. It returns nil and no error when there is no game id.
 func (t *Tx) GameInfo(ctx context.Context, id int64) (*Game, error) {
 	g, err := readGame(ctx, t.b.stmts, id, false)
 	if errors.Is(err, ErrNoGame) {
@@ -590,12 +642,8 @@ func (t *Tx) GameInfo(ctx context.Context, id int64) (*Game, error) {
 	return g, err
 }
 
-// Record reads the record of game id inside the transaction, as last saved
-// in it. The caller owns the copy it gets.
+// Record reads the record of game id inside the transaction.
 func (t *Tx) Record(ctx context.Context, id int64) (*adjudicator.Record, error) {
-	if pending := t.b.records[id]; pending != nil {
-		return copyRecord(pending), nil
-	}
 	var data []byte
 	err := t.b.stmts.QueryRowContext(ctx, `SELECT record FROM games WHERE id = ?`, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -604,20 +652,32 @@ func (t *Tx) Record(ctx context.Context, id int64) (*adjudicator.Record, error) 
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	return readRecord(ctx, t.b.stmts, id, data)
+}
+
+// readRecord decodes the header data of game id's record and appends its
+// moves.
+func readRecord(ctx context.Context, q querier, id int64, data []byte) (*adjudicator.Record, error) {
 	rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
+	rows, err := q.QueryContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? ORDER BY n`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var mv adjudicator.RecordMove
+		if err := rows.Scan(&mv.Player, &mv.Text, &mv.Time, &mv.Source); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		rec.Moves = append(rec.Moves, mv)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	return rec, nil
-}
-
-// copyRecord copies a record deeply enough for the copy's moves to be
-// appended to without changing the original (the only change the mail
-// service makes to a record).
-func copyRecord(r *adjudicator.Record) *adjudicator.Record {
-	c := *r
-	c.Moves = slices.Clone(r.Moves)
-	return &c
 }
 
 // GamesOf returns the ids of the games, playing or not, that address plays
@@ -657,43 +717,77 @@ func (t *Tx) SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, st
 	return err
 }
 
-// Save is SaveGame returning the game's new revision. The status and
-// revision are written at once; the record is copied and encoded when the
-// batch commits, once however many times the batch saved it.
+// Save is SaveGame returning the game's new revision. It writes the
+// status and the moves of rec beyond those stored: a record only ever grows
+// (its header never changes after CreateGame), so a record with fewer moves
+// than stored is refused.
 func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error) {
-	rev := newRev()
-	res, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,
-		status, stamp(t.now), rev, len(rec.Moves), id)
+	var stored int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT moves FROM games WHERE id = ?`, id).Scan(&stored)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, noGameError(id)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return 0, noGameError(id)
+	if len(rec.Moves) < stored {
+		return 0, fmt.Errorf("store: game %d: the record has %d moves, fewer than the %d stored; moves are never taken back", id, len(rec.Moves), stored)
 	}
-	t.b.undo = append(t.b.undo, savedRecord{id: id, prev: t.b.records[id]})
-	t.b.records[id] = copyRecord(rec)
+	rev := newRev()
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,
+		status, stamp(t.now), rev, len(rec.Moves), id); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	if err := t.insertMoves(ctx, id, rec.Moves[stored:], stored); err != nil {
+		return 0, err
+	}
 	return rev, nil
 }
 
-// Queue adds a mail to the outbox, due at once.
-func (t *Tx) Queue(ctx context.Context, gameID int64, recipient string, raw []byte) error {
-	var gid any
-	if gameID != 0 {
-		gid = gameID
+// insertMoves stores moves as game id's moves after the first `after`.
+func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.RecordMove, after int) error {
+	for i, mv := range moves {
+		if _, err := t.b.stmts.ExecContext(ctx, insertMove, id, after+i+1, mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
-	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, created, next_attempt) VALUES (?, ?, ?, ?, ?)`,
-		gid, strings.ToLower(recipient), raw, stamp(t.now), stamp(t.now))
+	return nil
+}
+
+// Queue adds a mail to the outbox, due at once.
+func (t *Tx) Queue(ctx context.Context, m Mail) error {
+	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
+		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
+	}
+	var gid, draft any
+	if m.GameID != 0 {
+		gid = m.GameID
+	}
+	raw := m.Raw
+	if raw == nil {
+		raw = []byte{}
+	}
+	if len(m.Draft) > 0 {
+		draft = m.Draft
+	}
+	reply := 0
+	if m.Reply {
+		reply = 1
+	}
+	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
 }
 
-// RepliesSince counts the mails queued to recipient since t, for the rate
-// limit that keeps two robots from looping.
+// RepliesSince counts the replies (Mail.Reply) queued to recipient since
+// t, for the rate limit that keeps two robots from looping. Other mail to
+// them, such as the news of a move, does not count.
 func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
 	var n int
-	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND created >= ?`,
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 1 AND created >= ?`,
 		strings.ToLower(recipient), stamp(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
@@ -727,9 +821,8 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*Game,
 	}
 	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 	if withRecord {
-		g.Record, err = adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
-		if err != nil {
-			return nil, fmt.Errorf("store: game %d: %w", id, err)
+		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
+			return nil, err
 		}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT name, address, secret FROM players WHERE game_id = ? ORDER BY seat`, id)
@@ -788,7 +881,7 @@ func (s *Store) Games(ctx context.Context) ([]GameSummary, error) {
 // Due returns up to limit unsent mails whose next attempt is due at now,
 // oldest first.
 func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, COALESCE(game_id, 0), recipient, raw, attempts FROM outbox
+	rows, err := s.db.QueryContext(ctx, `SELECT id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts FROM outbox
 		WHERE sent IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?`, stamp(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -797,9 +890,11 @@ func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]Outgoing, 
 	var out []Outgoing
 	for rows.Next() {
 		var o Outgoing
-		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Attempts); err != nil {
+		var created string
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
+		o.Created, _ = time.Parse(time.RFC3339Nano, created)
 		out = append(out, o)
 	}
 	return out, rows.Err()

@@ -1,10 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"gopkg.in/yaml.v3"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -46,7 +45,7 @@ func newGame(t *testing.T, s *Store, id string) int64 {
 			return err
 		}
 		tx.SetOutcome("created", gid)
-		return tx.Queue(context.Background(), gid, "alice@x", []byte("welcome"))
+		return tx.Queue(context.Background(), Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +86,7 @@ func TestProcessRollsBackOnError(t *testing.T) {
 		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
 			return err
 		}
-		if err := tx.Queue(ctx, 0, "a@x", []byte("x")); err != nil {
+		if err := tx.Queue(ctx, Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
 			return err
 		}
 		return boom
@@ -131,9 +130,28 @@ func TestOutbox(t *testing.T) {
 		t.Errorf("Pending = %d after sending, want 0", n)
 	}
 	err = s.Process(ctx, Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx *Tx) error {
+		// The welcome is not a reply; a reply and a drafted reply are, in
+		// any case of the address.
 		n, err := tx.RepliesSince(ctx, "ALICE@x", t0.Add(-time.Hour))
-		if err != nil || n != 1 {
-			t.Errorf("RepliesSince = %d, %v; want 1", n, err)
+		if err != nil || n != 0 {
+			t.Errorf("RepliesSince = %d, %v; want 0 (the welcome is no reply)", n, err)
+		}
+		for _, m := range []Mail{
+			{GameID: gid, Recipient: "Alice@X", Raw: []byte("a reply"), Reply: true},
+			{Recipient: "alice@x", Draft: []byte("a drafted reply"), Reply: true},
+			{Recipient: "alice@x", Draft: []byte("news")},
+		} {
+			if err := tx.Queue(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := tx.RepliesSince(ctx, "alice@x", t0.Add(-time.Hour)); err != nil || n != 2 {
+			t.Errorf("RepliesSince = %d, %v; want 2", n, err)
+		}
+		for _, bad := range []Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
+			if err := tx.Queue(ctx, bad); err == nil {
+				t.Errorf("Queue(%+v) = nil, want an error (a message or a draft)", bad)
+			}
 		}
 		seen, err := tx.SeenBody(ctx, "h-<m3@x>")
 		if err != nil || !seen {
@@ -226,7 +244,7 @@ func TestBatch(t *testing.T) {
 				return err
 			}
 			tx.SetOutcome("applied", gid)
-			if err := tx.Queue(ctx, gid, who+"@x", []byte("reply to "+id)); err != nil {
+			if err := tx.Queue(ctx, Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
 				return err
 			}
 			return fail
@@ -341,51 +359,77 @@ func TestBatchRollback(t *testing.T) {
 	if ok, _ := s.Processed(ctx, "<r1@x>"); ok {
 		t.Errorf("a rolled-back mail is marked processed")
 	}
-	// A record that cannot be written fails the commit, and nothing of the
-	// batch is written.
+	// A record cannot lose moves: Save refuses it, and the mail's other
+	// writes are rolled back with it.
 	b, err = s.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer b.Rollback()
+	var two *adjudicator.Record
 	err = b.Process(ctx, Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
-		if err := tx.Queue(ctx, gid, "a@x", []byte("reply")); err != nil {
+		rec, err := tx.Record(ctx, gid)
+		if err != nil {
 			return err
 		}
-		bad := record()
-		bad.Position = &yaml.Node{Kind: yaml.Kind(99)} // yaml.v3 cannot encode it
-		_, err := tx.Save(ctx, gid, bad, Playing)
+		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "a"}, adjudicator.RecordMove{Player: "bob", Text: "b"})
+		two = rec
+		_, err = tx.Save(ctx, gid, rec, Playing)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Commit(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("game %d", gid)) {
-		t.Fatalf("a batch with a record that cannot be encoded: commit = %v", err)
+	err = b.Process(ctx, Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
+		if err := tx.Queue(ctx, Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
+			return err
+		}
+		shorter := *two
+		shorter.Moves = two.Moves[:1]
+		_, err := tx.Save(ctx, gid, &shorter, Playing)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "never taken back") {
+		t.Fatalf("saving a record with fewer moves: %v", err)
 	}
-	if ok, _ := s.Processed(ctx, "<r2@x>"); ok {
-		t.Errorf("a mail of a failed commit is marked processed")
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	g, err = s.Game(ctx, gid)
+	if err != nil || !slices.Equal(g.Record.Moves, two.Moves) || g.Moves != 2 {
+		t.Fatalf("after the refused save: %+v, %v", g, err)
+	}
+	if ok, _ := s.Processed(ctx, "<r3@x>"); ok {
+		t.Errorf("the mail of a refused save is marked processed")
 	}
 	if n, _ := s.Pending(ctx); n != 1 {
-		t.Errorf("Pending = %d after a failed commit, want 1 (the welcome)", n)
+		t.Errorf("Pending = %d, want 1 (the welcome)", n)
 	}
 }
 
-// TestMigrateFromVersion1 opens a database written before the rev and
-// moves columns: its games read with moves unknown (-1).
+// TestMigrateFromVersion1 opens a database written by the first herald,
+// before the rev and moves columns and the moves table: its records, moves
+// included, are split into their headers and one row per move, and play
+// goes on from there.
 func TestMigrateFromVersion1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "herald.db")
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := record().Marshal()
+	old := record()
+	old.Moves = []adjudicator.RecordMove{
+		{Player: "alice", Text: "keep plain", Time: "2026-01-02T03:04:05Z", Source: "mail:<a@x>"},
+		{Player: "bob", Text: "keep forest\nlay f5 forest", Source: "cli"},
+	}
+	data, err := old.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
 		`CREATE TABLE schema_version (version INTEGER NOT NULL)`,
 		`INSERT INTO schema_version (version) VALUES (1)`,
-		migrations[0],
+		migrations[0].sql,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -400,9 +444,29 @@ func TestMigrateFromVersion1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.Game(context.Background(), 1)
-	if err != nil || g.Moves != -1 || g.Rev != 0 || g.Record.Game != "raubritter" {
+	ctx := context.Background()
+	g, err := s.Game(ctx, 1)
+	if err != nil || g.Moves != 2 || g.Rev != 0 || g.Record.Game != "raubritter" || !slices.Equal(g.Record.Moves, old.Moves) {
 		t.Fatalf("a game from version 1: %+v, %v", g, err)
+	}
+	var header []byte
+	if err := s.db.QueryRow(`SELECT record FROM games WHERE id = 1`).Scan(&header); err != nil || bytes.Contains(header, []byte("keep plain")) {
+		t.Fatalf("the stored header still holds moves (%v):\n%s", err, header)
+	}
+	err = s.Process(ctx, Intake{MessageID: "<m@x>", Received: t0}, func(tx *Tx) error {
+		rec, err := tx.Record(ctx, 1)
+		if err != nil {
+			return err
+		}
+		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "end"})
+		_, err = tx.Save(ctx, 1, rec, Finished)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.Game(ctx, 1); err != nil || len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "end" || g.Status != Finished {
+		t.Fatalf("after a move: %+v, %v", g, err)
 	}
 }
 
