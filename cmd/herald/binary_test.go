@@ -48,7 +48,7 @@ func TestBinary(t *testing.T) {
 	want(step(0, "", "new", "raubritter", "--players", "alice,bob", "--seed", "42", "-o", "game.yaml"),
 		"game.yaml: new raubritter game for alice, bob\nseed commitment (publish it): sha256 ", "")
 	r := step(2, "", "new", "raubritter", "--players", "alice,bob", "-o", "game.yaml")
-	if !strings.HasPrefix(r.stderr, "herald new: game.yaml exists; choose another file or add --force\n") {
+	if !strings.HasPrefix(r.stderr, "herald new: game.yaml exists; herald new never overwrites a record: choose another -o or remove it\n") {
 		t.Errorf("new over an existing file:\n%v", r)
 	}
 	// Flags after the positional arguments, and between them.

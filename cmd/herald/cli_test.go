@@ -204,17 +204,9 @@ func TestNew(t *testing.T) {
 		{name: "unknown flag", args: []string{"new", "raubritter", "--player", "a,b", "-o", "$D/g.yaml"},
 			code: 2, stderr: []string{"flag provided but not defined: -player"}},
 		{name: "existing file", args: []string{"new", "raubritter", "--players", "alice,bob", "-o", "@seed42-move3.yaml"},
-			code: 2, stderr: []string{"seed42-move3.yaml exists; choose another file or add --force"}},
-		{
-			name: "existing file --force",
-			args: []string{"new", "raubritter", "--players", "carol,dave", "--seed", "9", "-o", "@seed42-move3.yaml", "--force"},
-			check: func(t *testing.T, dir string, r result) {
-				rec := loadRecord(t, filepath.Join(dir, "seed42-move3.yaml"))
-				if !slices.Equal(rec.Players, []string{"carol", "dave"}) || len(rec.Moves) != 0 {
-					t.Errorf("--force must overwrite with the new game: %+v", rec)
-				}
-			},
-		},
+			code: 2, stderr: []string{"seed42-move3.yaml exists; herald new never overwrites a record: choose another -o or remove it"}},
+		{name: "no --force", args: []string{"new", "raubritter", "--players", "carol,dave", "--seed", "9", "-o", "@seed42-move3.yaml", "--force"},
+			code: 2, stderr: []string{"flag provided but not defined: -force"}},
 		{
 			name: "position",
 			args: []string{"new", "raubritter", "--players", "alice,bob", "--seed", "3", "--position", "@position-bob.yaml", "-o", "$D/g.yaml"},

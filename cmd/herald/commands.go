@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -55,14 +56,13 @@ var cmdGames = &command{
 var cmdNew = &command{
 	name:  "new",
 	args:  "GAME --players a,b[,c,d] [--seed S] [--opt k=v]... [--position POS.yaml] -o FILE",
-	short: "Start a game and write its record to FILE (which must not exist).\nWithout --seed a secret random seed is drawn; the record keeps it (it is the host's copy).",
+	short: "Start a game and write its record to FILE, which must not exist: new never overwrites a record.\nWithout --seed a secret random seed is drawn; the record keeps it (it is the host's copy).",
 	flags: func(fs *flag.FlagSet) {
 		fs.String("players", "", "comma-separated player names, in seating order (the first plays first)")
 		fs.String("seed", "", "the game's seed (default: a fresh secret one)")
 		fs.Var(new(listFlag), "opt", "a game option `name=value` (repeatable; see herald games)")
 		fs.String("position", "", "start from this position file instead of the setup")
-		fs.String("o", "", "the record `file` to write")
-		fs.Bool("force", false, "overwrite FILE if it exists")
+		fs.String("o", "", "the record `file` to write (which must not exist)")
 		fs.Bool("mail", false, "a game by mail: --players are addresses; the game goes into --data's database and\nthe welcome mails wait in its outbox for herald serve")
 		fs.String("data", "herald-data", "with --mail: the data `directory` of herald serve")
 		fs.String("host", "", "with --mail: the host's `address` (gets the confirmation and the host key)")
@@ -81,6 +81,10 @@ var cmdNew = &command{
 		out := e.str("o")
 		if out == "" {
 			return usagef("-o FILE is required")
+		}
+		if _, err := os.Lstat(out); err == nil {
+			// Say it before the work; createNew is what guarantees it.
+			return newExists(out)
 		}
 		if e.str("players") == "" {
 			return usagef("--players is required, like --players alice,bob")
@@ -127,13 +131,18 @@ var cmdNew = &command{
 	},
 }
 
+// newExists is the error of herald new when its -o file exists.
+func newExists(out string) error {
+	return usagef("%s exists; herald new never overwrites a record: choose another -o or remove it", out)
+}
+
+// writeNew writes the record of a new game to out, which must not exist,
+// even if another herald creates it meanwhile (see createNew).
 func writeNew(e *env, rec *adjudicator.Record, out string) error {
-	if !e.bool("force") {
-		if _, err := os.Stat(out); err == nil {
-			return usagef("%s exists; choose another file or add --force", out)
+	if err := writeRecord(e, rec, out, false); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return newExists(out)
 		}
-	}
-	if err := rec.Save(out); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: new %s game for %s\nseed commitment (publish it): sha256 %s\n",
@@ -267,7 +276,7 @@ var cmdLegal = &command{
 var cmdMove = &command{
 	name:  "move",
 	args:  "FILE --as PLAYER 'STEPS'",
-	short: "Apply PLAYER's steps (one per line or separated by ';'), all or nothing, and rewrite FILE.\nSTEPS may be - to read them from standard input.",
+	short: "Apply PLAYER's steps (one per line or separated by ';'), all or nothing, and rewrite FILE.\nSTEPS may be - to read them from standard input.\n" + lockNote,
 	flags: func(fs *flag.FlagSet) {
 		fs.String("as", "", "the `player` moving")
 	},
@@ -287,23 +296,47 @@ var cmdMove = &command{
 			}
 			text = string(b)
 		}
-		m, err := load(args[0])
+		var m *adjudicator.Match
+		var sub *adjudicator.Submission
+		err := updateRecord(e, args[0], func() error {
+			var err error
+			if m, err = load(args[0]); err != nil {
+				return err
+			}
+			if err := checkAs(m, as); err != nil {
+				return err
+			}
+			if sub, err = m.Submit(as, text, now(), "cli"); err != nil {
+				return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+			}
+			return m.Record.Save(args[0])
+		})
 		if err != nil {
 			return err
 		}
-		if err := checkAs(m, as); err != nil {
-			return err
-		}
-		sub, err := m.Submit(as, text, now(), "cli")
-		if err != nil {
-			return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
-		}
-		if err := m.Record.Save(args[0]); err != nil {
-			return err
-		}
-		reportApplied(e, m, sub)
+		reportApplied(e, m, sub) // after the lock: stdout may be slow
 		return nil
 	},
+}
+
+// lockNote is the help text's word on concurrent writers of one record.
+const lockNote = "While FILE is rewritten, FILE.lock beside it is locked: a concurrent herald move or turn\n" +
+	"on FILE waits for it (up to 10s), then applies its move to the record the first one left."
+
+// writeRecord writes rec to path: a new file that must not exist (an error
+// that errors.Is fs.ErrExist if it does), or with overwrite, in place of
+// path under the record's lock, so that it never interleaves with a move
+// on the same file.
+func writeRecord(e *env, rec *adjudicator.Record, path string, overwrite bool) error {
+	if overwrite {
+		return withRecordLock(e, path, func() error { return rec.Save(path) })
+	}
+	data, err := rec.Marshal()
+	if err != nil {
+		return err
+	}
+	// A record holds the seed: readable by its owner only, like Save.
+	return createNew(path, data, 0o600)
 }
 
 func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
@@ -317,7 +350,7 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 var cmdTurn = &command{
 	name:  "turn",
 	args:  "TURN.yaml --game FILE",
-	short: "Apply a YAML turn file (game, player, move, steps) to the game in FILE.\nThe move number must be the game's next one, so a stale file is rejected.",
+	short: "Apply a YAML turn file (game, player, move, steps) to the game in FILE.\nThe move number must be the game's next one, so a stale file is rejected.\n" + lockNote,
 	flags: func(fs *flag.FlagSet) {
 		fs.String("game", "", "the game record `file`")
 	},
@@ -336,25 +369,30 @@ var cmdTurn = &command{
 		if err != nil {
 			return &rejected{adjudicator.Pretty(err, notation.English)}
 		}
-		m, err := load(e.str("game"))
+		game := e.str("game")
+		var m *adjudicator.Match
+		var sub *adjudicator.Submission
+		err = updateRecord(e, game, func() error {
+			var err error
+			if m, err = load(game); err != nil {
+				return err
+			}
+			if notation.Fold(tf.Game) != notation.Fold(m.Game.Name) {
+				return &rejected{fmt.Sprintf("%s: the turn file is for %q, but %s is a game of %s", args[0], tf.Game, game, m.Game.Name)}
+			}
+			if tf.Move != m.MoveNumber() {
+				return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
+			}
+			if !slices.Contains(m.Record.Players, tf.Player) {
+				return &rejected{fmt.Sprintf("%s: player %q is not a player of %s (players: %s)", args[0], tf.Player, game, strings.Join(m.Record.Players, ", "))}
+			}
+			if sub, err = m.SubmitSteps(tf.Player, tf.Steps, now(), "turn:"+args[0]); err != nil {
+				// Name the file: the positions are its lines and columns.
+				return &rejected{args[0] + ": " + adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+			}
+			return m.Record.Save(game)
+		})
 		if err != nil {
-			return err
-		}
-		if notation.Fold(tf.Game) != notation.Fold(m.Game.Name) {
-			return &rejected{fmt.Sprintf("%s: the turn file is for %q, but %s is a game of %s", args[0], tf.Game, e.str("game"), m.Game.Name)}
-		}
-		if tf.Move != m.MoveNumber() {
-			return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
-		}
-		if !slices.Contains(m.Record.Players, tf.Player) {
-			return &rejected{fmt.Sprintf("%s: player %q is not a player of %s (players: %s)", args[0], tf.Player, e.str("game"), strings.Join(m.Record.Players, ", "))}
-		}
-		sub, err := m.SubmitSteps(tf.Player, tf.Steps, now(), "turn:"+args[0])
-		if err != nil {
-			// Name the file: the positions are its lines and columns.
-			return &rejected{args[0] + ": " + adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
-		}
-		if err := m.Record.Save(e.str("game")); err != nil {
 			return err
 		}
 		reportApplied(e, m, sub)
@@ -422,9 +460,10 @@ var cmdPlay = &command{
 			return usagef("%v", err)
 		}
 		out := e.str("o")
+		exists := func() error { return usagef("%s exists; choose another file or add --force", out) }
 		if out != "" && !e.bool("force") {
-			if _, err := os.Stat(out); err == nil {
-				return usagef("%s exists; choose another file or add --force", out)
+			if _, err := os.Lstat(out); err == nil {
+				return exists()
 			}
 		}
 		m, err := adjudicator.SelfPlay(g, games.All, n, e.str("seed"), opts, now)
@@ -432,7 +471,9 @@ var cmdPlay = &command{
 			return err
 		}
 		if out != "" {
-			if err := m.Record.Save(out); err != nil {
+			if err := writeRecord(e, m.Record, out, e.bool("force")); errors.Is(err, fs.ErrExist) {
+				return exists()
+			} else if err != nil {
 				return err
 			}
 		}

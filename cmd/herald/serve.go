@@ -189,7 +189,7 @@ var cmdDemo = &command{
 			return fmt.Errorf("demo: the mailed record has an illegal move %d", rep.Illegal.Number)
 		}
 		if path := e.str("record"); path != "" {
-			if err := res.Record.Save(path); err != nil {
+			if err := writeRecord(e, res.Record, path, true); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -112,10 +113,12 @@ var cmdExport = &command{
 			_, err = e.stdout.Write(data)
 			return err
 		}
-		if _, err := os.Stat(out); err == nil {
+		if err := createNew(out, data, 0o600); errors.Is(err, fs.ErrExist) {
 			return usagef("%s exists; choose another file", out)
+		} else if err != nil {
+			return err
 		}
-		return adjudicator.WriteFileAtomic(out, data, 0o600)
+		return nil
 	},
 }
 
