@@ -734,3 +734,56 @@ func TestSuccessLeavesNoTemp(t *testing.T) {
 		t.Errorf("%d moves recorded, want 5", n)
 	}
 }
+
+// TestAsIgnoresCase: --as names a player whatever the case, like the
+// players list itself (alice and Alice are one player); the record keeps
+// the name as the game spells it. A turn file's player too.
+func TestAsIgnoresCase(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.yaml")
+	mustHerald(t, "new", "raubritter", "--players", "Alice,bob", "--seed", "42", "-o", g)
+	r := mustHerald(t, "move", g, "--as", "alice", "keep plain village")
+	if !strings.HasPrefix(r.stdout, "move 1 by Alice applied:\n") || !strings.Contains(r.stdout, "Alice's hand:") {
+		t.Errorf("move --as alice for Alice:\n%v", r)
+	}
+	mustHerald(t, "move", g, "--as", "BOB", "keep plain")
+	if l := lines(mustHerald(t, "legal", g, "--as", "ALICE").stdout); !slices.Contains(l, "plain castle f5") {
+		t.Errorf("legal --as ALICE: %v", l)
+	}
+	if v := showJSON(t, g, "aLiCe"); v.As != "Alice" || v.Private == nil {
+		t.Errorf("show --as aLiCe: as %q, private %v", v.As, v.Private)
+	}
+	r = mustHerald(t, "show", g, "--as", "alice")
+	if !strings.Contains(r.stdout, "Alice's hand: plain castle, plain village") {
+		t.Errorf("show --as alice:\n%v", r)
+	}
+	tf := filepath.Join(dir, "turn.yaml")
+	if err := os.WriteFile(tf, []byte("game: raubritter\nplayer: ALICE\nmove: 3\nsteps: [plain castle f5, knights 1, end]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustHerald(t, "turn", tf, "--game", g)
+	rec := loadRecord(t, g)
+	var got []string
+	for _, mv := range rec.Moves {
+		got = append(got, mv.Player)
+	}
+	if want := []string{"Alice", "bob", "Alice"}; !slices.Equal(got, want) {
+		t.Errorf("the record's players of the moves: %v, want %v", got, want)
+	}
+	if a := mustHerald(t, "adjudicate", g); !strings.Contains(a.stdout, "result: not finished; waiting for bob") {
+		t.Errorf("adjudicate:\n%v", a)
+	}
+
+	before := snapshot(t, dir)
+	for _, args := range [][]string{
+		{"move", g, "--as", "alicia", "plain g5"},
+		{"show", g, "--as", "alicia"},
+		{"legal", g, "--as", "alicia"},
+	} {
+		r := herald(t, "", args...)
+		if r.code != 2 || !strings.HasPrefix(r.stderr, "herald "+args[0]+": --as alicia: not a player of this game (players: Alice, bob)\n") {
+			t.Errorf("an unknown player lists the players:\n%v", r)
+		}
+		checkUnchanged(t, dir, before, r)
+	}
+}

@@ -174,16 +174,31 @@ func load(path string) (*adjudicator.Match, error) {
 	return m, nil
 }
 
-func checkAs(m *adjudicator.Match, as string) error {
-	if as == "" {
-		return nil
+// resolvePlayer returns the player of players called name: the same
+// spelling, or else the one name equal to it with case ignored (player
+// names differ by more than case; see adjudicator.Game.CheckPlayers).
+func resolvePlayer(players []string, name string) (string, bool) {
+	if slices.Contains(players, name) {
+		return name, true
 	}
-	for _, p := range m.Record.Players {
-		if p == as {
-			return nil
+	for _, p := range players {
+		if strings.EqualFold(p, name) {
+			return p, true
 		}
 	}
-	return usagef("--as %s: not a player of this game (players: %s)", as, strings.Join(m.Record.Players, ", "))
+	return "", false
+}
+
+// resolveAs returns the player named by --as as the record spells it
+// ("" for none), or a usage error that lists the players.
+func resolveAs(m *adjudicator.Match, as string) (string, error) {
+	if as == "" {
+		return "", nil
+	}
+	if p, ok := resolvePlayer(m.Record.Players, as); ok {
+		return p, nil
+	}
+	return "", usagef("--as %s: not a player of this game (players: %s)", as, strings.Join(m.Record.Players, ", "))
 }
 
 var cmdShow = &command{
@@ -209,8 +224,8 @@ var cmdShow = &command{
 		if err != nil {
 			return err
 		}
-		as := e.str("as")
-		if err := checkAs(m, as); err != nil {
+		as, err := resolveAs(m, e.str("as"))
+		if err != nil {
 			return err
 		}
 		switch e.str("format") {
@@ -256,16 +271,17 @@ var cmdLegal = &command{
 		if err != nil {
 			return err
 		}
-		if err := checkAs(m, e.str("as")); err != nil {
+		as, err := resolveAs(m, e.str("as"))
+		if err != nil {
 			return err
 		}
-		legal := m.State.Legal(e.str("as"))
+		legal := m.State.Legal(as)
 		for _, mv := range legal {
 			fmt.Fprintln(e.stdout, mv.String())
 		}
 		if len(legal) == 0 {
 			// Say why on stderr; stdout stays an empty list for scripts.
-			if err := adjudicator.CanAct(m.State, e.str("as")); err != nil {
+			if err := adjudicator.CanAct(m.State, as); err != nil {
 				fmt.Fprintf(e.stderr, "herald legal: no steps: %v\n", err)
 			}
 		}
@@ -276,7 +292,7 @@ var cmdLegal = &command{
 var cmdMove = &command{
 	name:  "move",
 	args:  "FILE --as PLAYER 'STEPS'",
-	short: "Apply PLAYER's steps (one per line or separated by ';'), all or nothing, and rewrite FILE.\nSTEPS may be - to read them from standard input.\n" + lockNote,
+	short: "Apply PLAYER's steps (one per line or separated by ';'), all or nothing, and rewrite FILE.\nSTEPS may be - to read them from standard input. PLAYER's case does not matter.\n" + lockNote,
 	flags: func(fs *flag.FlagSet) {
 		fs.String("as", "", "the `player` moving")
 	},
@@ -303,10 +319,11 @@ var cmdMove = &command{
 			if m, err = load(args[0]); err != nil {
 				return err
 			}
-			if err := checkAs(m, as); err != nil {
+			player, err := resolveAs(m, as)
+			if err != nil {
 				return err
 			}
-			if sub, err = m.Submit(as, text, now(), "cli"); err != nil {
+			if sub, err = m.Submit(player, text, now(), "cli"); err != nil {
 				return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
 			}
 			return m.Record.Save(args[0])
@@ -383,10 +400,11 @@ var cmdTurn = &command{
 			if tf.Move != m.MoveNumber() {
 				return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
 			}
-			if !slices.Contains(m.Record.Players, tf.Player) {
+			player, ok := resolvePlayer(m.Record.Players, tf.Player)
+			if !ok {
 				return &rejected{fmt.Sprintf("%s: player %q is not a player of %s (players: %s)", args[0], tf.Player, game, strings.Join(m.Record.Players, ", "))}
 			}
-			if sub, err = m.SubmitSteps(tf.Player, tf.Steps, now(), "turn:"+args[0]); err != nil {
+			if sub, err = m.SubmitSteps(player, tf.Steps, now(), "turn:"+args[0]); err != nil {
 				// Name the file: the positions are its lines and columns.
 				return &rejected{args[0] + ": " + adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
 			}
