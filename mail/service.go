@@ -320,7 +320,7 @@ func (s *Service) handleOne(ctx context.Context, b *store.Batch, bs *batchGames,
 	bs.begin()
 	err := b.Process(ctx, in, func(tx *store.Tx) error {
 		var err error
-		outcome, gameID, reason, err = s.process(ctx, tx, bs, msg, r.env, hash, now)
+		outcome, gameID, reason, err = s.process(ctx, tx, bs, msg, r.env, now)
 		tx.SetOutcome(string(outcome), gameID)
 		return err
 	})
@@ -373,17 +373,12 @@ func (s *Service) handleBroken(ctx context.Context, b *store.Batch, msg *Message
 }
 
 // process decides what to do with a readable mail, inside its transaction.
-func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, hash string, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
 	if msg.From == s.cfg.Address {
 		return Ignored, 0, "mail from herald itself", nil
-	}
-	if seen, err := tx.SeenBody(ctx, hash); err != nil {
-		return "", 0, "", err
-	} else if seen {
-		return Duplicate, 0, "same bytes as a mail already processed", nil
 	}
 	for _, c := range env.Commands {
 		if c.Name == "new" {

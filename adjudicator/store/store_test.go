@@ -153,10 +153,6 @@ func TestOutbox(t *testing.T) {
 				t.Errorf("Queue(%+v) = nil, want an error (a message or a draft)", bad)
 			}
 		}
-		seen, err := tx.SeenBody(ctx, "h-<m3@x>")
-		if err != nil || !seen {
-			t.Errorf("SeenBody = %v, %v; want true", seen, err)
-		}
 		ids, err := tx.GamesOf(ctx, "bob@y")
 		if err != nil || len(ids) != 1 || ids[0] != gid {
 			t.Errorf("GamesOf(bob@y) = %v, %v", ids, err)
