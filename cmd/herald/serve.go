@@ -21,14 +21,18 @@ import (
 
 var cmdServe = &command{
 	name: "serve",
-	args: "[--data DIR] [--imap-host H:P --smtp-host H:P --user U --password-file F [--address A]]",
+	args: "[--config FILE] [--data DIR] [--imap-host H:P --smtp-host H:P --user U --password-file F [--address A]]",
 	short: "Run the mail service until interrupted. Players mail their moves to herald's address;\n" +
 		"herald applies them and mails everyone the new board.\n\n" +
 		"With no --imap-host, herald runs its own IMAP and SMTP servers on 127.0.0.1 (ports\n" +
 		"printed; mail kept in DIR/mail) and opens an account for every player of a game\n" +
 		"started by mail, so it works on a fresh machine and a mail client can connect.\n" +
-		"Start a game by mailing herald a line: new raubritter players alice@herald.local bob@herald.local",
+		"Start a game by mailing herald a line: new raubritter players alice@herald.local bob@herald.local\n\n" +
+		"--config FILE reads the flags from a YAML file, keys named like the flags (hosts a list,\n" +
+		"poll a duration like 1m); flags on the command line win. Its relative paths are relative\n" +
+		"to its directory. It may not hold the password: give password-file.",
 	flags: func(fs *flag.FlagSet) {
+		fs.String("config", "", "read flags from this YAML `file` (command-line flags win)")
 		fs.String("data", "herald-data", "data `directory`: the database herald.db (and the embedded mail)")
 		fs.String("address", "", "herald's mail `address` (default herald@herald.local on the embedded setup; required with a provider)")
 		fs.String("imap-host", "", "the provider's IMAP server `host:port`; empty runs the embedded servers")
@@ -70,7 +74,14 @@ var cmdServe = &command{
 	},
 }
 
+// serveConfig returns the configuration of herald serve from its flags,
+// after those of the --config file that the command line did not set.
 func serveConfig(e *env) (mail.RunConfig, error) {
+	if path := e.str("config"); path != "" {
+		if err := applyServeConfig(e.fs, path); err != nil {
+			return mail.RunConfig{}, err
+		}
+	}
 	cfg := mail.RunConfig{
 		Dir:              e.str("data"),
 		Address:          e.str("address"),
