@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"html"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -38,9 +40,60 @@ type draftJSON struct {
 	outMail
 }
 
-// draft encodes m for the outbox.
+// draft encodes m for the outbox: JSON, compressed with zlib. A draft is
+// mostly a board, which compresses about fourfold; a transaction of mail
+// then writes a fraction of the pages it would (two uncompressed drafts of
+// a move do not even share a database page).
 func (m outMail) draft() ([]byte, error) {
-	return json.Marshal(draftJSON{Version: draftVersion, outMail: m})
+	data, err := json.Marshal(draftJSON{Version: draftVersion, outMail: m})
+	if err != nil {
+		return nil, err
+	}
+	z := zlibWriters.Get().(*zlibWriter)
+	defer zlibWriters.Put(z)
+	z.buf.Reset()
+	z.w.Reset(&z.buf)
+	z.w.Write(data)
+	if err := z.w.Close(); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(z.buf.Bytes()), nil
+}
+
+// zlibWriter is a reusable compressor: a new one allocates hundreds of
+// kilobytes.
+type zlibWriter struct {
+	buf bytes.Buffer
+	w   *zlib.Writer
+}
+
+var zlibWriters = sync.Pool{New: func() any {
+	z := &zlibWriter{}
+	z.w, _ = zlib.NewWriterLevel(&z.buf, zlib.BestSpeed)
+	return z
+}}
+
+// maxDraft bounds a draft once decompressed: mails herald writes are far
+// smaller (the final record is the largest part).
+const maxDraft = 16 << 20
+
+// readDraft decodes a draft: zlib-compressed JSON, or plain JSON.
+func readDraft(data []byte) (draftJSON, error) {
+	var d draftJSON
+	if len(data) > 0 && data[0] != '{' {
+		zr, err := zlib.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return d, err
+		}
+		if data, err = io.ReadAll(io.LimitReader(zr, maxDraft+1)); err != nil {
+			return d, err
+		}
+		if len(data) > maxDraft {
+			return d, fmt.Errorf("over %d bytes", maxDraft)
+		}
+	}
+	err := json.Unmarshal(data, &d)
+	return d, err
 }
 
 // Render returns the RFC 5322 message of an outbox mail: the message
@@ -52,8 +105,8 @@ func (s *Service) Render(o store.Outgoing) ([]byte, error) {
 	if len(o.Raw) > 0 {
 		return o.Raw, nil
 	}
-	var d draftJSON
-	if err := json.Unmarshal(o.Draft, &d); err != nil {
+	d, err := readDraft(o.Draft)
+	if err != nil {
 		return nil, fmt.Errorf("outbox mail %d: a draft that does not decode: %w", o.ID, err)
 	}
 	if d.Version != draftVersion {

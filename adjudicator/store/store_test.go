@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
-func open(t *testing.T) (*Store, string) {
+func open(t testing.TB) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "herald.db")
 	s, err := Open(context.Background(), path)
@@ -34,7 +35,7 @@ func record() *adjudicator.Record {
 	}
 }
 
-func newGame(t *testing.T, s *Store, id string) int64 {
+func newGame(t testing.TB, s *Store, id string) int64 {
 	t.Helper()
 	var gid int64
 	err := s.Process(context.Background(), Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx *Tx) error {
@@ -474,5 +475,59 @@ func TestBeginAfterClose(t *testing.T) {
 	s.Close()
 	if _, err := s.Begin(context.Background()); err == nil {
 		t.Fatalf("Begin on a closed store succeeded")
+	}
+}
+
+// BenchmarkBatch measures the store's share of an incoming move mail: in
+// batches of 64 (the mail intake's), each mail is recorded, appends a move
+// to one of a few games and queues two drafts of a board's size; one op is
+// one mail, commit and its sync to disk included.
+func BenchmarkBatch(b *testing.B) {
+	s, _ := open(b)
+	ctx := context.Background()
+	var games []int64
+	for i := range 4 {
+		games = append(games, newGame(b, s, fmt.Sprintf("<g%d@x>", i)))
+	}
+	recs := map[int64]*adjudicator.Record{}
+	for _, g := range games {
+		gm, err := s.Game(ctx, g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs[g] = gm.Record
+	}
+	draft := bytes.Repeat([]byte("| F v | P c |   . |\n"), 115) // ~2.3 KB
+	n := 0
+	for n < b.N {
+		batch, err := s.Begin(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < 64 && n < b.N; i++ {
+			n++
+			id := fmt.Sprintf("<%d.%x@bench>", n, adjudicator.Commit(fmt.Sprint(n))[:16])
+			g := games[n%len(games)]
+			err := batch.Process(ctx, Intake{MessageID: id, BodyHash: adjudicator.Commit(id), Sender: "alice@x", Received: t0}, func(tx *Tx) error {
+				rec := recs[g]
+				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "plain castle e5\nknights 1", Time: "2026-11-23T09:00:00Z", Source: "mail:" + id})
+				if _, err := tx.Save(ctx, g, rec, Playing); err != nil {
+					return err
+				}
+				tx.SetOutcome("applied", g)
+				for _, to := range []string{"alice@x", "bob@y"} {
+					if err := tx.Queue(ctx, Mail{GameID: g, Recipient: to, Draft: draft}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := batch.Commit(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
