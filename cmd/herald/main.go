@@ -11,11 +11,16 @@
 //	herald adjudicate FILE                         replay and judge every move
 //	herald play GAME --players N [--seed S] [-o FILE [--force]]  self-play with random legal moves
 //	herald scenario [-v] FILE...                   run scenario files
+//	herald serve [--config FILE] [flags]           the mail service
+//	herald demo GAME [--players N] [--seed S]      a whole game by mail on the embedded servers
+//	herald export --db DIR G12 [-o FILE]           a mail game's record
 //
 // Exit status: 0 done; 1 the move, turn, record or scenario was rejected
 // (the reason on stderr, every file unchanged); 2 usage error.
 //
-// The mail service (`herald serve`) is not part of this binary yet.
+// herald new never overwrites a file. move and turn hold FILE.lock, beside
+// the record, while they read and rewrite it, so that two at once on one
+// record apply one after the other (lock.go).
 package main
 
 import (
