@@ -2,7 +2,6 @@ package mail
 
 import (
 	"bytes"
-	"compress/zlib"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"html"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -40,58 +38,14 @@ type draftJSON struct {
 	outMail
 }
 
-// draft encodes m for the outbox: JSON, compressed with zlib. A draft is
-// mostly a board, which compresses about fourfold; a transaction of mail
-// then writes a fraction of the pages it would (two uncompressed drafts of
-// a move do not even share a database page).
+// draft encodes m for the outbox.
 func (m outMail) draft() ([]byte, error) {
-	data, err := json.Marshal(draftJSON{Version: draftVersion, outMail: m})
-	if err != nil {
-		return nil, err
-	}
-	z := zlibWriters.Get().(*zlibWriter)
-	defer zlibWriters.Put(z)
-	z.buf.Reset()
-	z.w.Reset(&z.buf)
-	z.w.Write(data)
-	if err := z.w.Close(); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(z.buf.Bytes()), nil
+	return json.Marshal(draftJSON{Version: draftVersion, outMail: m})
 }
 
-// zlibWriter is a reusable compressor: a new one allocates hundreds of
-// kilobytes.
-type zlibWriter struct {
-	buf bytes.Buffer
-	w   *zlib.Writer
-}
-
-var zlibWriters = sync.Pool{New: func() any {
-	z := &zlibWriter{}
-	z.w, _ = zlib.NewWriterLevel(&z.buf, zlib.BestSpeed)
-	return z
-}}
-
-// maxDraft bounds a draft once decompressed: mails herald writes are far
-// smaller (the final record is the largest part).
-const maxDraft = 16 << 20
-
-// readDraft decodes a draft: zlib-compressed JSON, or plain JSON.
+// readDraft decodes a draft.
 func readDraft(data []byte) (draftJSON, error) {
 	var d draftJSON
-	if len(data) > 0 && data[0] != '{' {
-		zr, err := zlib.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return d, err
-		}
-		if data, err = io.ReadAll(io.LimitReader(zr, maxDraft+1)); err != nil {
-			return d, err
-		}
-		if len(data) > maxDraft {
-			return d, fmt.Errorf("over %d bytes", maxDraft)
-		}
-	}
 	err := json.Unmarshal(data, &d)
 	return d, err
 }

@@ -20,7 +20,8 @@
 // incoming mail stores what to say, not its MIME encoding.
 //
 // The database uses WAL mode with a busy timeout, so CLI commands can read
-// while `herald serve` writes. The driver is modernc.org/sqlite (pure Go, no
+// while `herald serve` writes; the store checkpoints the WAL in the
+// background after commits rather than inside them. The driver is modernc.org/sqlite (pure Go, no
 // cgo). The schema sticks to portable SQL (TEXT, INTEGER, BLOB, no
 // SQLite-only functions in queries) so that it can move to PostgreSQL: there
 // INTEGER PRIMARY KEY becomes BIGINT GENERATED ALWAYS AS IDENTITY and BLOB
@@ -192,6 +193,10 @@ type Store struct {
 	// next; nil until the first batch and after a failure.
 	writing chan struct{}
 	writer  *prepared
+	// wrote tells the checkpointer that a batch committed (one pending
+	// signal is enough); stopped is closed once it has stopped.
+	wrote   chan struct{}
+	stopped chan struct{}
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -201,17 +206,36 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// of the inbox, even across a power loss. temp_store(2): the journal of
 	// a batch's savepoints stays in memory (it only ever rolls back a mail
 	// within the open transaction; durability is the WAL's).
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_txlock=immediate"
+	// wal_autocheckpoint(0): the store checkpoints in the background (see
+	// checkpointer), not in the commit that happens to fill the WAL.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{db: db, writing: make(chan struct{}, 1)}
+	s := &Store{db: db, writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	go s.checkpointer()
 	return s, nil
+}
+
+// checkpointer copies committed pages from the WAL into the database file
+// after commits, on a connection of its own, so that a commit never pays
+// for a checkpoint: the next batch goes on while it works. A passive
+// checkpoint neither waits for nor blocks the writer or readers; once one
+// has copied the whole WAL, the next commit starts the WAL over, so it does
+// not grow without bound. It stops when the store closes.
+func (s *Store) checkpointer() {
+	defer close(s.stopped)
+	for range s.wrote {
+		// An error (a reader holding an old snapshot, say) leaves the pages
+		// in the WAL, which stays correct: the next checkpoint, or the next
+		// Open, copies them.
+		s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+	}
 }
 
 // Close closes the database, once the batch under way (if any) ends.
@@ -223,6 +247,10 @@ func (s *Store) Close() error {
 			s.writer.close(false)
 			s.writer = nil
 		}
+		close(s.wrote)
+		<-s.stopped
+		// Leave the database whole: copy the WAL in and empty it.
+		s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 		err = s.db.Close() // a later Begin fails: the database is closed
 		<-s.writing
 	})
@@ -499,6 +527,10 @@ func (b *Batch) Commit(ctx context.Context) error {
 	}
 	b.done = true
 	b.s.release(false)
+	select {
+	case b.s.wrote <- struct{}{}:
+	default: // a checkpoint is due already
+	}
 
 	return nil
 }
