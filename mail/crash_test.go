@@ -200,11 +200,15 @@ func TestCrashBetweenSteps(t *testing.T) {
 			if tc.batchMax > 0 {
 				crashed.batchMax = tc.batchMax
 			}
+			var mu sync.Mutex // "moved" is reached on another goroutine
 			seen := 0
 			crashed.crash = func(p string) bool {
-				if p == tc.point {
-					seen++
+				mu.Lock()
+				defer mu.Unlock()
+				if p != tc.point {
+					return false
 				}
+				seen++
 				return seen == tc.nth
 			}
 			if err := crashed.session(context.Background()); !errors.Is(err, errCrash) {
@@ -301,14 +305,15 @@ func TestLargeMailAlone(t *testing.T) {
 	for _, m := range [][]byte{moves[0], large, moves[2], moves[3]} {
 		appendMail(t, c, m)
 	}
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, f.svc)
+	// The batches are counted as they are processed (Handled and the
+	// crash points before it run on the intake's goroutine; mail is moved
+	// on another).
 	var batches []int
+	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"},
+		Handled: func(Outcome) { batches[len(batches)-1]++ }}, f.svc)
 	in.crash = func(p string) bool {
 		if p == "fetched" {
 			batches = append(batches, 0)
-		}
-		if p == "moved" {
-			batches[len(batches)-1]++
 		}
 		return false
 	}

@@ -164,13 +164,14 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (Outcome, error) {
 // why the next mail could not be processed: it and the mails after it were
 // not, and must stay in the inbox for the next round.
 func (s *Service) HandleBatch(ctx context.Context, raws [][]byte) ([]Outcome, error) {
-	return s.handleRead(ctx, raws, nil)
+	return s.handleRead(ctx, raws, nil, true)
 }
 
 // handleRead is HandleBatch for mails already read (s.read), or not
-// (reads nil).
-func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMail) ([]Outcome, error) {
-	outs, err, commitErr := s.handleBatch(ctx, raws, reads)
+// (reads nil). Unless sync, the outcomes are committed but durable only
+// once the store's Sync returns (store.Batch.CommitUnsynced).
+func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMail, sync bool) ([]Outcome, error) {
+	outs, err, commitErr := s.handleBatch(ctx, raws, reads, sync)
 	if commitErr == nil {
 		return outs, err
 	}
@@ -183,7 +184,7 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 	s.log.Warn("batch not committed; processing its mails one by one", "mails", len(raws), "err", commitErr)
 	outs = outs[:0]
 	for i := range raws {
-		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], nil)
+		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], nil, sync)
 		if commitErr != nil {
 			err = commitErr
 		}
@@ -198,7 +199,7 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 // handleBatch processes raws in one transaction until one fails (err) and
 // commits those before it. commitErr is a failure to begin or commit the
 // transaction, after which none was processed.
-func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMail) (outs []Outcome, err, commitErr error) {
+func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMail, sync bool) (outs []Outcome, err, commitErr error) {
 	if reads == nil {
 		reads = s.read(raws)
 	}
@@ -229,7 +230,11 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	if len(outs) == 0 {
 		return nil, err, nil
 	}
-	if cerr := b.Commit(ctx); cerr != nil {
+	commit := b.CommitUnsynced
+	if sync {
+		commit = b.Commit
+	}
+	if cerr := commit(ctx); cerr != nil {
 		if len(raws) == 1 {
 			s.failLog(raws[0])(cerr)
 		}

@@ -85,7 +85,8 @@ type Intake struct {
 	// outcomes committed, no mail moved yet), "moved" (after each UID MOVE
 	// of a batch: one per destination folder, so a crash there may leave
 	// part of the batch moved; the point is reached once for each mail the
-	// command moved).
+	// command moved). "moved" is reached on the goroutine that moves mail,
+	// the others on the intake's.
 	crash func(point string) bool
 	// batchMax is the most mails in a batch: maxBatch, less in tests.
 	batchMax int
@@ -216,7 +217,9 @@ func alreadyExists(err error) bool {
 // Batches of mail: up to maxBatch mails, each at most maxBatchBytes /
 // maxBatch (a larger mail is a batch of its own), are fetched with one UID
 // FETCH, processed in one database transaction (one commit, one sync to
-// disk) and moved with one UID MOVE per folder.
+// disk) and moved with one UID MOVE per folder. Three batches are under
+// way at once: one fetched and read, one processed, one synced to disk and
+// moved.
 const (
 	maxBatch      = 64
 	maxBatchBytes = 8 << 20
@@ -236,7 +239,9 @@ type fetched struct {
 // batch in the inbox, unprocessed; a crash after it leaves mails that are
 // recognised as already processed (their Message-ID is recorded) and only
 // moved. The next batch is fetched and read (with PEEK: nothing changes on
-// the server) while one is processed.
+// the server) while one is processed, and the batch before is synced to
+// disk and moved meanwhile: no mail leaves the inbox before its outcome is
+// on disk.
 func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
 	if err != nil {
@@ -288,6 +293,29 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 		}
 		wg.Wait()
 	}()
+	// The mover syncs and moves each processed batch in turn; drain waits
+	// for it before it returns, so that the next search does not see mail
+	// on its way out.
+	toMove := make(chan processed, 1)
+	moved := make(chan error, 1)
+	failed := make(chan struct{}) // closed when the mover fails
+	go func() {
+		var err error
+		for p := range toMove {
+			if err == nil {
+				if err = in.move(c, p); err != nil {
+					close(failed)
+				}
+			}
+		}
+		moved <- err
+	}()
+	defer func() {
+		close(toMove)
+		if merr := <-moved; err == nil {
+			err = merr
+		}
+	}()
 	for f := range next {
 		if f.err != nil {
 			return f.err
@@ -295,7 +323,21 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err := in.batch(ctx, c, f); err != nil {
+		select {
+		case <-failed:
+			return nil // the deferred receive reports why
+		default:
+		}
+		p, err := in.batch(ctx, f)
+		if err != nil && len(p.outcomes) == 0 {
+			return err
+		}
+		select {
+		case toMove <- p:
+		case <-failed:
+			return nil // p's mails stay in the inbox: they are duplicates now
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -324,39 +366,56 @@ func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) fetched {
 	return f
 }
 
-// batch processes and moves the mails of f.
-func (in *Intake) batch(ctx context.Context, c *imapclient.Client, f fetched) error {
+// processed is a batch whose mails are committed, to be moved.
+type processed struct {
+	uids     []imap.UID
+	outcomes []Outcome // of the first len(outcomes) mails of uids
+}
+
+// batch processes the mails of f. On a failure, the outcomes are those of
+// the mails before the one that failed: they are committed and are to be
+// moved; it and the mails after it stay in the inbox for the next round.
+func (in *Intake) batch(ctx context.Context, f fetched) (processed, error) {
 	if len(f.raws) == 0 {
-		return nil
+		return processed{}, nil
 	}
 	if in.crash != nil && in.crash("fetched") {
-		return errCrash
+		return processed{}, errCrash
 	}
-	// On a failure, the outcomes are those of the mails before the one that
-	// failed: they are committed and are moved; it and the mails after it
-	// stay in the inbox for the next round.
-	outcomes, herr := in.svc.handleRead(ctx, f.raws, f.reads)
+	outcomes, herr := in.svc.handleRead(ctx, f.raws, f.reads, false)
 	if in.cfg.Handled != nil {
 		for _, o := range outcomes {
 			in.cfg.Handled(o)
 		}
 	}
 	if len(outcomes) > 0 && in.crash != nil && in.crash("committed") {
-		return errCrash
+		return processed{}, errCrash
 	}
-	// One UID MOVE per folder.
+	// The database failed: leave the mail for the next round.
+	return processed{uids: f.uids, outcomes: outcomes}, herr
+}
+
+// move syncs the store, so that the outcomes of p's mails are on disk, and
+// moves each mail to its folder, with one UID MOVE per folder.
+func (in *Intake) move(c *imapclient.Client, p processed) error {
+	if len(p.outcomes) == 0 {
+		return nil
+	}
+	if err := in.svc.cfg.Store.Sync(); err != nil {
+		return err
+	}
 	var folders [2]struct {
 		name string
 		set  imap.UIDSet
 		n    int
 	}
 	folders[0].name, folders[1].name = in.cfg.Processed, in.cfg.Rejected
-	for i, o := range outcomes {
+	for i, o := range p.outcomes {
 		d := &folders[1]
 		if o.Processed() {
 			d = &folders[0]
 		}
-		d.set.AddNum(f.uids[i])
+		d.set.AddNum(p.uids[i])
 		d.n++
 	}
 	for _, d := range folders {
@@ -372,8 +431,7 @@ func (in *Intake) batch(ctx context.Context, c *imapclient.Client, f fetched) er
 			}
 		}
 	}
-	// The database failed: leave the mail for the next round.
-	return herr
+	return nil
 }
 
 // wait blocks until the mailbox may have news: IDLE where the server has
@@ -482,6 +540,13 @@ const maxAttempts = 8
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	due, err := o.store.Due(ctx, o.now(), 100)
 	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	// A reply leaves only once the transaction that queued it is on disk
+	// (the intake commits without waiting for the disk, and syncs before it
+	// moves mail): a power loss must not leave a reply sent for a move the
+	// database forgot.
+	if err := o.store.Sync(); err != nil {
 		return 0, err
 	}
 	c, err := o.dial()

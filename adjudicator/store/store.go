@@ -36,6 +36,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +190,7 @@ func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
 type Store struct {
 	db      *sql.DB
 	closing sync.Once
+	wal     string // the WAL file, which Sync syncs
 	// writer is the connection of batches, one at a time (a token in
 	// writing), kept with its prepared statements from one batch to the
 	// next; nil until the first batch and after a failure.
@@ -202,18 +205,23 @@ type Store struct {
 // Open opens (creating if needed) the database at path and brings its
 // schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	// synchronous(FULL): a commit is on disk before the mail is moved out
-	// of the inbox, even across a power loss. temp_store(2): the journal of
+	// synchronous(NORMAL): SQLite writes a commit to the WAL without
+	// waiting for the disk; Commit then syncs the WAL itself (Sync), and
+	// CommitUnsynced leaves that to a later Sync, so that the mail intake
+	// can process its next batch while the disk catches up, and sync once
+	// before it moves the mail out of the inbox. Either way a commit is on
+	// disk, even across a power loss, before anything outside the database
+	// depends on it. temp_store(2): the journal of
 	// a batch's savepoints stays in memory (it only ever rolls back a mail
 	// within the open transaction; durability is the WAL's).
 	// wal_autocheckpoint(0): the store checkpoints in the background (see
 	// checkpointer), not in the commit that happens to fill the WAL.
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{db: db, writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
+	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -512,8 +520,21 @@ func (b *Batch) rollbackMail(ctx context.Context) {
 	}
 }
 
-// Commit commits the batch. On error nothing of the batch is written.
+// Commit commits the batch and syncs it to disk. On error nothing of the
+// batch is written.
 func (b *Batch) Commit(ctx context.Context) error {
+	if err := b.CommitUnsynced(ctx); err != nil {
+		return err
+	}
+	return b.s.Sync()
+}
+
+// CommitUnsynced commits the batch without waiting for the disk: the
+// batch is visible at once, survives a crash of the process, and survives
+// a power loss once Sync (or a later Commit) has returned. Whatever
+// depends on it outside the database, such as moving its mail out of the
+// inbox or sending its replies, must wait for that Sync.
+func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if b.done {
 		return errBatchDone
 	}
@@ -531,7 +552,24 @@ func (b *Batch) Commit(ctx context.Context) error {
 	case b.s.wrote <- struct{}{}:
 	default: // a checkpoint is due already
 	}
+	return nil
+}
 
+// Sync makes every batch committed so far durable: it syncs the WAL file
+// to disk. (A checkpoint syncs the WAL before it copies from it, and the
+// database file after, so a commit already copied is durable too.)
+func (s *Store) Sync() error {
+	f, err := os.Open(s.wal)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no WAL: everything is in the database file, synced
+	}
+	if err != nil {
+		return fmt.Errorf("store: sync: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("store: sync: %w", err)
+	}
 	return nil
 }
 

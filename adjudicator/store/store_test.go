@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -529,5 +530,51 @@ func BenchmarkBatch(b *testing.B) {
 		if err := batch.Commit(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCommitUnsynced checks that a batch committed without a sync is
+// visible at once to other connections, and that Sync then succeeds,
+// whether the WAL file exists or not.
+func TestCommitUnsynced(t *testing.T) {
+	s, path := open(t)
+	ctx := context.Background()
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Process(ctx, Intake{MessageID: "<u1@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx *Tx) error {
+		return tx.Queue(ctx, Mail{Recipient: "a@x", Raw: []byte("reply")})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CommitUnsynced(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reader, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := reader.Processed(ctx, "<u1@x>"); !ok || err != nil {
+		t.Errorf("another connection does not see the unsynced commit: %v, %v", ok, err)
+	}
+	reader.Close()
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Closed, the WAL was copied in and removed or emptied; Sync of a store
+	// without a WAL file has nothing to do.
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	os.Remove(path + "-wal")
+	if err := s2.Sync(); err != nil {
+		t.Errorf("Sync without a WAL file: %v", err)
 	}
 }
