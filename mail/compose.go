@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -27,6 +28,11 @@ type outMail struct {
 	References []string    `json:"references,omitempty"`  // for threading, without brackets
 	Body       string      `json:"body"`
 	Attachment *Attachment `json:"attachment,omitempty"`
+	// RecordOf, when not zero, is a game whose record is the attachment
+	// (named Attachment.Name): it is read and encoded when the mail is
+	// rendered, out of the transaction that queued it. Only a game that is
+	// over is attached, and its record no longer changes.
+	RecordOf int64 `json:"record_of,omitempty"`
 }
 
 // draftVersion is the format of the drafts in the outbox; a herald that
@@ -55,7 +61,7 @@ func readDraft(data []byte) (draftJSON, error) {
 // Message-ID comes from the draft, so a mail sent twice (a crash between
 // the SMTP server's acceptance and the outbox's note of it) is the same
 // mail twice, which clients recognise.
-func (s *Service) Render(o store.Outgoing) ([]byte, error) {
+func (s *Service) Render(ctx context.Context, o store.Outgoing) ([]byte, error) {
 	if len(o.Raw) > 0 {
 		return o.Raw, nil
 	}
@@ -65,6 +71,21 @@ func (s *Service) Render(o store.Outgoing) ([]byte, error) {
 	}
 	if d.Version != draftVersion {
 		return nil, fmt.Errorf("outbox mail %d: a draft of format %d; this herald writes format %d", o.ID, d.Version, draftVersion)
+	}
+	if d.RecordOf != 0 {
+		g, err := s.cfg.Store.Game(ctx, d.RecordOf)
+		if err != nil {
+			return nil, fmt.Errorf("outbox mail %d: %w", o.ID, err)
+		}
+		data, err := g.Record.Marshal()
+		if err != nil {
+			return nil, fmt.Errorf("outbox mail %d: game %d: %w", o.ID, d.RecordOf, err)
+		}
+		name := ""
+		if d.Attachment != nil {
+			name = d.Attachment.Name
+		}
+		d.Attachment = &Attachment{Name: name, Data: data}
 	}
 	return s.compose(d.outMail, o.Created)
 }

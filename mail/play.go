@@ -126,11 +126,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 	finished := m.State.Result().Finished
 	var att *Attachment
 	if finished {
-		data, err := m.Record.Marshal()
-		if err != nil {
-			return err
-		}
-		att = &Attachment{Name: fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game), Data: data}
+		att = &Attachment{Name: recordName(g)}
 	}
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
@@ -162,6 +158,9 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 				g.Record.Seed, g.Record.SeedSHA256, att.Name)
 		}
 		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att}
+		if finished {
+			out.RecordOf = g.ID
+		}
 		if p.Address == msg.From {
 			out.InReplyTo = msg.MessageID
 			out.References = refs(msg.MessageID, g.ID, s.domain)
@@ -240,11 +239,7 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 	if how == "abandon" {
 		why = "the host abandoned it"
 	}
-	data, err := g.Record.Marshal()
-	if err != nil {
-		return "", 0, "", err
-	}
-	att := &Attachment{Name: fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game), Data: data}
+	att := &Attachment{Name: recordName(g)}
 	recipients := g.Players
 	if !slices.ContainsFunc(recipients, func(p store.Player) bool { return p.Address == g.Host }) {
 		recipients = append(slices.Clone(recipients), store.Player{Address: g.Host})
@@ -252,12 +247,17 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 	for _, p := range recipients {
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was %q (sha256 %s); the record is attached.\n",
 			gameTag(g.ID), why, adjudicator.FormatScores(m.Record.Players, m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
-		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att}
+		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: g.ID}
 		if err := s.queue(ctx, tx, out, g.ID, now); err != nil {
 			return "", 0, "", err
 		}
 	}
 	return Ended, g.ID, why, nil
+}
+
+// recordName is the file name of a game's record attached to mail.
+func recordName(g *store.Game) string {
+	return fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(gameTag(g.ID)), g.Record.Game)
 }
 
 func (s *Service) helpText(lang notation.Lang) string {

@@ -111,7 +111,7 @@ func (f *fixture) peek() string {
 // render returns an outbox mail as the outbox sends it.
 func (f *fixture) render(m store.Outgoing) []byte {
 	f.t.Helper()
-	raw, err := f.svc.Render(m)
+	raw, err := f.svc.Render(context.Background(), m)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func TestComposedMail(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := store.Outgoing{ID: 1, Recipient: mm.To, Draft: d, Created: date}
-			raw, err := f.svc.Render(o)
+			raw, err := f.svc.Render(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -476,7 +476,7 @@ func TestComposedMail(t *testing.T) {
 				}
 			}
 			// A retry sends the same mail, boundaries aside.
-			again, _ := f.svc.Render(o)
+			again, _ := f.svc.Render(context.Background(), o)
 			boundary := regexp.MustCompile(`boundary=([0-9a-zA-Z]+)`)
 			norm := func(b []byte) string {
 				s := string(b)
@@ -493,11 +493,11 @@ func TestComposedMail(t *testing.T) {
 	f.svc.cfg.PlainOnly = false
 	// A whole message is sent as it is; a draft this herald cannot read is
 	// an error, never a guess.
-	if raw, err := f.svc.Render(store.Outgoing{Raw: []byte("whole")}); err != nil || string(raw) != "whole" {
+	if raw, err := f.svc.Render(context.Background(), store.Outgoing{Raw: []byte("whole")}); err != nil || string(raw) != "whole" {
 		t.Errorf("Render of a whole message = %q, %v", raw, err)
 	}
 	for _, bad := range []string{`{"herald_draft": 2, "to": "a@x"}`, `{"to": "a@x"}`, `not json`} {
-		if _, err := f.svc.Render(store.Outgoing{ID: 7, Draft: []byte(bad)}); err == nil || !strings.Contains(err.Error(), "outbox mail 7") {
+		if _, err := f.svc.Render(context.Background(), store.Outgoing{ID: 7, Draft: []byte(bad)}); err == nil || !strings.Contains(err.Error(), "outbox mail 7") {
 			t.Errorf("Render of the draft %s = %v, want an error", bad, err)
 		}
 	}

@@ -559,7 +559,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	defer c.Close()
 	sent := 0
 	for _, m := range due {
-		raw, err := o.svc.Render(m)
+		raw, err := o.svc.Render(ctx, m)
 		if err != nil { // a draft this herald cannot read: keep it, unsent
 			o.log.Error("outbox: cannot render a mail; leaving it unsent", "to", m.Recipient, "err", err)
 			if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(never), err); merr != nil {
