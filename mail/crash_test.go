@@ -615,10 +615,14 @@ func TestGameCacheStale(t *testing.T) {
 }
 
 // BenchmarkIntake measures processed move mails per second end to end
-// (IMAP fetch, extraction, authentication, rules, SQLite commit, replies
-// queued, IMAP move: everything from the session's start to the last mail
-// moved) and, on the same mails, the raw IMAP fetch and parse rate; it
-// reports both and their ratio (target: at least 0.5).
+// (IMAP fetch, extraction, authentication, rules, SQLite commit and sync,
+// replies queued, IMAP move: everything from the session's start to the
+// last mail moved) and, on the same mails, the raw IMAP fetch and parse
+// rate; it reports both and their ratio (target: at least 0.5).
+//
+// One op is a fresh service, store and IMAP server given intakeMails mails:
+// the embedded server's cost per command grows with the mailbox, so the
+// ratio is only comparable from run to run at a fixed number of mails.
 //
 // The raw rate ("raw-mails/s", the ratio's denominator) is that of a
 // client that fetches the mails one UID FETCH per mail, as the intake did
@@ -629,13 +633,35 @@ func TestGameCacheStale(t *testing.T) {
 // the ratio. The mails are those of whole games, each game's in order, all
 // legal: every one is applied and moved to the processed folder.
 func BenchmarkIntake(b *testing.B) {
+	var e2e, raw, rawBatch time.Duration
+	n := 0
+	for b.Loop() {
+		d, r, rb := intakeRun(b)
+		e2e, raw, rawBatch, n = e2e+d, raw+r, rawBatch+rb, n+intakeMails
+	}
+	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
+	b.ReportMetric(rate(e2e), "mails/s")
+	b.ReportMetric(rate(raw), "raw-mails/s")
+	b.ReportMetric(rate(e2e)/rate(raw), "ratio")
+	b.ReportMetric(rate(rawBatch), "raw-batch-mails/s")
+	b.ReportMetric(rate(e2e)/rate(rawBatch), "batch-ratio")
+}
+
+// intakeMails is the number of mails of one op of BenchmarkIntake.
+const intakeMails = 2048
+
+// intakeRun is one op of BenchmarkIntake: it returns how long the intake
+// took to process intakeMails mails, and the raw fetch and parse passes
+// over them, the timer stopped for all but the intake.
+func intakeRun(b *testing.B) (e2e, raw, rawBatch time.Duration) {
+	b.StopTimer()
 	f := newFixture(b)
 	addr := memIMAP(b)
 	c := imapSession(b, addr)
 	reg := f.svc.cfg.Registry
 	// Enough games' worth of legal move mails, in order within each game.
 	var mails [][]byte
-	for game := 1; len(mails) < b.N; game++ {
+	for game := 1; len(mails) < intakeMails; game++ {
 		f.clock = f.clock.Add(time.Hour) // under the host's reply rate limit
 		f.start()
 		m, err := adjudicator.SelfPlay(raubritter.Game, reg, 2, "fixture", nil, func() string { return "" })
@@ -648,7 +674,7 @@ func BenchmarkIntake(b *testing.B) {
 			mails = append(mails, f.mail(who[mv.Player], fmt.Sprintf("Re: [herald G%d]", game), body))
 		}
 	}
-	mails = mails[:b.N]
+	mails = mails[:intakeMails]
 	for _, raw := range mails {
 		appendMail(b, c, raw)
 	}
@@ -661,7 +687,7 @@ func BenchmarkIntake(b *testing.B) {
 		}}, f.svc)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	moved := 0
+	moved := 0 // on the goroutine that moves mail
 	in.crash = func(p string) bool {
 		if p == "moved" {
 			moved++
@@ -671,10 +697,10 @@ func BenchmarkIntake(b *testing.B) {
 		}
 		return false
 	}
-	b.ResetTimer()
+	b.StartTimer()
 	start := time.Now()
 	in.session(ctx)
-	e2e := time.Since(start)
+	e2e = time.Since(start)
 	b.StopTimer()
 	if moved != len(mails) || applied != len(mails) {
 		b.Fatalf("moved %d and applied %d of %d mails", moved, applied, len(mails))
@@ -714,21 +740,17 @@ func BenchmarkIntake(b *testing.B) {
 		}
 		return d
 	}
-	raw := best(func() {
+	raw = best(func() {
 		for _, uid := range uids {
 			fetch(imap.UIDSetNum(uid), 1)
 		}
 	})
-	rawBatch := best(func() {
+	rawBatch = best(func() {
 		for i := 0; i < len(uids); i += maxBatch {
 			batch := uids[i:min(i+maxBatch, len(uids))]
 			fetch(imap.UIDSetNum(batch...), len(batch))
 		}
 	})
-	rate := func(d time.Duration) float64 { return float64(len(mails)) / d.Seconds() }
-	b.ReportMetric(rate(e2e), "mails/s")
-	b.ReportMetric(rate(raw), "raw-mails/s")
-	b.ReportMetric(rate(e2e)/rate(raw), "ratio")
-	b.ReportMetric(rate(rawBatch), "raw-batch-mails/s")
-	b.ReportMetric(rate(e2e)/rate(rawBatch), "batch-ratio")
+	b.StartTimer()
+	return e2e, raw, rawBatch
 }
