@@ -200,6 +200,8 @@ type Store struct {
 	// signal is enough); stopped is closed once it has stopped.
 	wrote   chan struct{}
 	stopped chan struct{}
+	// committed is set once a batch has committed (with the writing token).
+	committed bool
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -257,8 +259,12 @@ func (s *Store) Close() error {
 		}
 		close(s.wrote)
 		<-s.stopped
-		// Leave the database whole: copy the WAL in and empty it.
-		s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		if s.committed {
+			// Leave the database whole: copy the WAL in and empty it. (A
+			// store that only read, a CLI command beside serve, leaves the
+			// WAL to its writer: this checkpoint would hold serve up.)
+			s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		}
 		err = s.db.Close() // a later Begin fails: the database is closed
 		<-s.writing
 	})
@@ -547,6 +553,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	b.done = true
+	b.s.committed = true
 	b.s.release(false)
 	select {
 	case b.s.wrote <- struct{}{}:
