@@ -331,9 +331,8 @@ type Game struct {
 	Updated time.Time
 	// Rev changes on every write of the game, to a random value that is
 	// never reused, not even when the write is rolled back; Moves is the
-	// number of moves of the stored record, -1 when unknown (a game last
-	// written before the column existed). Together they tell whether a copy
-	// of the game kept in memory is still the stored one.
+	// number of moves of the stored record. Together they tell whether a
+	// copy of the game kept in memory is still the stored one.
 	Rev   int64
 	Moves int
 }
