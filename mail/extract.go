@@ -2,6 +2,18 @@
 // sender authentication, the SMTP outbox and reply rendering (DESIGN.md,
 // "Mail service").
 //
+// The path of a mail, and why each is processed exactly once: the [Intake]
+// fetches the inbox in batches and the [Service] processes a batch in one
+// database transaction, each mail in a savepoint of its own, writing its
+// Message-ID, the game's new moves and drafts of every reply (what to say,
+// not yet MIME). The transaction commits without waiting for the disk; a
+// second goroutine syncs the store and only then moves the batch's mail to
+// the processed or rejected folder, while the next batch is processed. A
+// crash before the sync leaves the mail in the inbox, to be processed again
+// or recognised by its Message-ID. The [Outbox] syncs too before it sends,
+// renders each draft (dated when queued, with its Message-ID from the
+// draft, so a resend is the same mail) and retries with backoff.
+//
 // This file is its intake parsing. [Extract] turns one raw RFC 5322 message
 // (MIME per RFC 2045-2049, encoded header words per RFC 2047, format=flowed
 // per RFC 3676) into a [Message]: who sent it, which mail it answers, whether
