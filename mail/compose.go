@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -67,13 +68,16 @@ func (s *Service) Render(ctx context.Context, o store.Outgoing) ([]byte, error) 
 	}
 	d, err := readDraft(o.Draft)
 	if err != nil {
-		return nil, fmt.Errorf("outbox mail %d: a draft that does not decode: %w", o.ID, err)
+		return nil, &badDraftError{fmt.Errorf("outbox mail %d: a draft that does not decode: %w", o.ID, err)}
 	}
 	if d.Version != draftVersion {
-		return nil, fmt.Errorf("outbox mail %d: a draft of format %d; this herald writes format %d", o.ID, d.Version, draftVersion)
+		return nil, &badDraftError{fmt.Errorf("outbox mail %d: a draft of format %d; this herald writes format %d", o.ID, d.Version, draftVersion)}
 	}
 	if d.RecordOf != 0 {
 		g, err := s.cfg.Store.Game(ctx, d.RecordOf)
+		if errors.Is(err, store.ErrNoGame) {
+			return nil, &badDraftError{fmt.Errorf("outbox mail %d: %w", o.ID, err)}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("outbox mail %d: %w", o.ID, err)
 		}
@@ -89,6 +93,13 @@ func (s *Service) Render(ctx context.Context, o store.Outgoing) ([]byte, error) 
 	}
 	return s.compose(d.outMail, o.Created)
 }
+
+// badDraftError is a draft that this herald can never render: trying again
+// later will not help. Any other error of Render (reading the store) may.
+type badDraftError struct{ err error }
+
+func (e *badDraftError) Error() string { return e.err.Error() }
+func (e *badDraftError) Unwrap() error { return e.err }
 
 // compose renders m as an RFC 5322 message from the service's address,
 // dated date.

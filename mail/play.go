@@ -327,7 +327,11 @@ func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo 
 	if !slices.Contains(addrs, host) {
 		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is %s: write\n\"key %s\" in a mail with \"abandon\" to end the game early.\n", hostKey, hostKey)
 	}
-	if err := s.reply(ctx, tx, host, inReplyTo, s.subject(sg, "game started"), hb, id, now, nil); err != nil {
+	// Never dropped by the rate limit, though it answers the host's mail: it
+	// is the only mail with the host's key. (Starting a game is itself
+	// limited: Config.Hosts says who may.)
+	confirm := outMail{To: host, Subject: s.subject(sg, "game started"), InReplyTo: inReplyTo, References: refs(inReplyTo, id, s.domain), Body: hb}
+	if err := s.enqueue(ctx, tx, confirm, id, true); err != nil {
 		return 0, err
 	}
 	for i, p := range players {

@@ -510,7 +510,11 @@ func TestOutboxUnreadableDraft(t *testing.T) {
 	f := newFixture(t)
 	f.start()
 	err := f.st.Process(context.Background(), store.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx *store.Tx) error {
-		return tx.Queue(context.Background(), store.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)})
+		if err := tx.Queue(context.Background(), store.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)}); err != nil {
+			return err
+		}
+		// The record of a game that does not exist: never renders either.
+		return tx.Queue(context.Background(), store.Mail{Recipient: "bob@herald.test", Draft: []byte(`{"herald_draft": 1, "to": "bob@herald.test", "record_of": 99}`)})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -520,11 +524,11 @@ func TestOutboxUnreadableDraft(t *testing.T) {
 	out := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}}, f.svc)
 	out.now = func() time.Time { return f.clock.Add(time.Minute) }
 	n, err := out.SendDue(context.Background())
-	if err != nil || n != pending-1 || len(sink.mails()) != pending-1 {
-		t.Fatalf("sent %d of %d mails (%v), the server got %d; want all but the unreadable one", n, pending, err, len(sink.mails()))
+	if err != nil || n != pending-2 || len(sink.mails()) != pending-2 {
+		t.Fatalf("sent %d of %d mails (%v), the server got %d; want all but the two unreadable ones", n, pending, err, len(sink.mails()))
 	}
-	if left, _ := f.st.Pending(context.Background()); left != 1 {
-		t.Errorf("%d mails left in the outbox, want the unreadable one", left)
+	if left, _ := f.st.Pending(context.Background()); left != 2 {
+		t.Errorf("%d mails left in the outbox, want the two unreadable ones", left)
 	}
 	if n, err := out.SendDue(context.Background()); n != 0 || err != nil {
 		t.Errorf("the unreadable draft was tried again: %d, %v", n, err)

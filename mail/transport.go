@@ -560,11 +560,16 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	sent := 0
 	for _, m := range due {
 		raw, err := o.svc.Render(ctx, m)
-		if err != nil { // a draft this herald cannot read: keep it, unsent
+		var bad *badDraftError
+		if errors.As(err, &bad) { // a draft this herald cannot read: keep it, unsent
 			o.log.Error("outbox: cannot render a mail; leaving it unsent", "to", m.Recipient, "err", err)
 			if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(never), err); merr != nil {
 				return sent, merr
 			}
+			continue
+		}
+		if err != nil { // the store failed: try again later
+			o.failed(ctx, m, err)
 			continue
 		}
 		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw)); err != nil {

@@ -43,7 +43,8 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // migrations are applied in order; schema_version holds how many ran. Never
@@ -151,8 +152,9 @@ func splitRecords(ctx context.Context, tx *sql.Tx) error {
 		}
 		rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
 		if err != nil {
-			rows.Close()
-			return fmt.Errorf("game %d: %w", id, err)
+			// Left as it is: reading the game fails as it did before, for
+			// that game alone, rather than every Open of the database.
+			continue
 		}
 		all = append(all, game{id, rec})
 	}
@@ -200,8 +202,10 @@ type Store struct {
 	// signal is enough); stopped is closed once it has stopped.
 	wrote   chan struct{}
 	stopped chan struct{}
-	// committed is set once a batch has committed (with the writing token).
-	committed bool
+	// failed is the first checkpoint error that may have lost a write to
+	// disk; Sync returns it from then on.
+	failMu sync.Mutex
+	failed error
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -236,16 +240,39 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // after commits, on a connection of its own, so that a commit never pays
 // for a checkpoint: the next batch goes on while it works. A passive
 // checkpoint neither waits for nor blocks the writer or readers; once one
-// has copied the whole WAL, the next commit starts the WAL over, so it does
-// not grow without bound. It stops when the store closes.
+// has copied the whole WAL and no reader still uses an older snapshot, the
+// next write transaction starts the WAL over, so it does not grow without
+// bound. It stops when the store closes; the last connection to close
+// checkpoints and removes the WAL (SQLite does).
+//
+// A checkpoint that could not finish (a reader on an old snapshot) leaves
+// the pages in the WAL, which stays correct. Any other error, an I/O error
+// above all, is kept and returned by every later Sync: the kernel reports
+// a failed write-back once, perhaps to the checkpoint's fsync rather than
+// to Sync's, and mail must not leave the inbox on a disk that failed.
 func (s *Store) checkpointer() {
 	defer close(s.stopped)
 	for range s.wrote {
-		// An error (a reader holding an old snapshot, say) leaves the pages
-		// in the WAL, which stays correct: the next checkpoint, or the next
-		// Open, copies them.
-		s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !busy(err) {
+			s.failMu.Lock()
+			if s.failed == nil {
+				s.failed = fmt.Errorf("store: checkpoint: %w", err)
+			}
+			s.failMu.Unlock()
+		}
 	}
+}
+
+// busy reports whether err is SQLite's "busy" or "locked": another
+// connection, perhaps of another process, holds what was needed, and
+// nothing was lost.
+func busy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff // the primary result code
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
 
 // Close closes the database, once the batch under way (if any) ends.
@@ -259,58 +286,72 @@ func (s *Store) Close() error {
 		}
 		close(s.wrote)
 		<-s.stopped
-		if s.committed {
-			// Leave the database whole: copy the WAL in and empty it. (A
-			// store that only read, a CLI command beside serve, leaves the
-			// WAL to its writer: this checkpoint would hold serve up.)
-			s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
-		}
 		err = s.db.Close() // a later Begin fails: the database is closed
 		<-s.writing
 	})
 	return err
 }
 
+// migrate brings the schema up to date, one migration per transaction.
+// Each transaction is a BEGIN IMMEDIATE that reads the version itself, so
+// two processes opening an old database at once do not both migrate it.
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
+	// Up to date, the usual case: no write lock (a CLI read beside serve).
 	var v int
-	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
-			return fmt.Errorf("store: migrate: %w", err)
+	if err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
+	for {
+		done, err := s.migrateOne(ctx)
+		if err != nil {
+			return err
 		}
-	} else if err != nil {
-		return fmt.Errorf("store: migrate: %w", err)
+		if done {
+			return s.Sync()
+		}
+	}
+}
+
+// migrateOne applies the next migration, if any, and reports whether the
+// schema is up to date.
+func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: migrate: %w", err)
+	}
+	defer tx.Rollback()
+	var v int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`)
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: migrate: %w", err)
 	}
 	if v > len(migrations) {
-		return fmt.Errorf("store: the database has schema version %d, newer than this herald knows (%d)", v, len(migrations))
+		return false, fmt.Errorf("store: the database has schema version %d, newer than this herald knows (%d)", v, len(migrations))
 	}
-	for i := v; i < len(migrations); i++ {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("store: migrate: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, migrations[i].sql); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("store: migration %d: %w", i+1, err)
-		}
-		if data := migrations[i].data; data != nil {
-			if err := data(ctx, tx); err != nil {
-				tx.Rollback()
-				return fmt.Errorf("store: migration %d: %w", i+1, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("store: migration %d: %w", i+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("store: migration %d: %w", i+1, err)
+	if v == len(migrations) {
+		return true, tx.Commit()
+	}
+	if _, err := tx.ExecContext(ctx, migrations[v].sql); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	if data := migrations[v].data; data != nil {
+		if err := data(ctx, tx); err != nil {
+			return false, fmt.Errorf("store: migration %d: %w", v+1, err)
 		}
 	}
-	return nil
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v+1); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	return false, nil
 }
 
 // Player is a player of a game as the mail service knows them.
@@ -453,6 +494,17 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 		s.release(true)
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// Another process with a newer herald may have migrated the database
+	// since it was opened: writing with the old schema could corrupt it.
+	var v int
+	if err := s.writer.conn.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != len(migrations) {
+		s.writer.conn.ExecContext(ctx, `ROLLBACK`)
+		s.release(err != nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		return nil, fmt.Errorf("store: the database is at schema version %d, this herald writes version %d: it was upgraded by another herald; restart with that one", v, len(migrations))
+	}
 	return &Batch{s: s, stmts: s.writer}, nil
 }
 
@@ -525,13 +577,21 @@ func (b *Batch) rollbackMail(ctx context.Context) {
 	}
 }
 
-// Commit commits the batch and syncs it to disk. On error nothing of the
-// batch is written.
+// ErrNotSynced is matched (errors.Is) by the error of a Commit that
+// committed the batch but could not sync it to disk: the batch is written,
+// but a power loss may still undo it.
+var ErrNotSynced = errors.New("store: committed, but not synced to disk")
+
+// Commit commits the batch and syncs it to disk. On an error that is not
+// ErrNotSynced, nothing of the batch is written.
 func (b *Batch) Commit(ctx context.Context) error {
 	if err := b.CommitUnsynced(ctx); err != nil {
 		return err
 	}
-	return b.s.Sync()
+	if err := b.s.Sync(); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotSynced, err)
+	}
+	return nil
 }
 
 // CommitUnsynced commits the batch without waiting for the disk: the
@@ -552,12 +612,13 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	b.done = true
-	b.s.committed = true
-	b.s.release(false)
+	// Signal the checkpointer while the writing token is held: Close takes
+	// the token before it closes the channel.
 	select {
 	case b.s.wrote <- struct{}{}:
 	default: // a checkpoint is due already
 	}
+	b.s.release(false)
 	return nil
 }
 
@@ -565,7 +626,14 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 // to disk. (A checkpoint syncs the WAL before it copies from it, and the
 // database file after, so a commit already copied is durable too.)
 func (s *Store) Sync() error {
-	f, err := os.Open(s.wal)
+	s.failMu.Lock()
+	failed := s.failed
+	s.failMu.Unlock()
+	if failed != nil {
+		return failed
+	}
+	// Read-write: Windows flushes only a handle open for writing.
+	f, err := os.OpenFile(s.wal, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no WAL: everything is in the database file, synced
 	}
@@ -802,6 +870,20 @@ func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status
 	}
 	if len(rec.Moves) < stored {
 		return 0, fmt.Errorf("store: game %d: the record has %d moves, fewer than the %d stored; moves are never taken back", id, len(rec.Moves), stored)
+	}
+	if stored > 0 {
+		// The record must go on from the stored one: its last stored move
+		// is the same (a cheap check that catches a record of another
+		// game, or one that changed its history).
+		var last adjudicator.RecordMove
+		err := t.b.stmts.QueryRowContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? AND n = ?`, id, stored).
+			Scan(&last.Player, &last.Text, &last.Time, &last.Source)
+		if err != nil {
+			return 0, fmt.Errorf("store: game %d: move %d: %w", id, stored, err)
+		}
+		if last != rec.Moves[stored-1] {
+			return 0, fmt.Errorf("store: game %d: move %d of the record is not the stored one; moves are never changed", id, stored)
+		}
 	}
 	rev := newRev()
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,

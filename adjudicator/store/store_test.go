@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -576,5 +577,84 @@ func TestCommitUnsynced(t *testing.T) {
 	os.Remove(path + "-wal")
 	if err := s2.Sync(); err != nil {
 		t.Errorf("Sync without a WAL file: %v", err)
+	}
+}
+
+// TestSaveChecksHistory checks that Save refuses a record whose stored
+// moves changed: a game's history only grows.
+func TestSaveChecksHistory(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<h0@x>")
+	save := func(id string, moves ...string) error {
+		return s.Process(ctx, Intake{MessageID: id, Received: t0}, func(tx *Tx) error {
+			rec := record()
+			for _, m := range moves {
+				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: m})
+			}
+			_, err := tx.Save(ctx, gid, rec, Playing)
+			return err
+		})
+	}
+	if err := save("<h1@x>", "a", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := save("<h2@x>", "a", "c", "d"); err == nil || !strings.Contains(err.Error(), "never changed") {
+		t.Errorf("a record with move 2 changed: %v", err)
+	}
+	if err := save("<h3@x>", "a", "b", "c"); err != nil {
+		t.Errorf("a record that goes on: %v", err)
+	}
+	if g, _ := s.Game(ctx, gid); len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "c" {
+		t.Errorf("moves %+v", g.Record.Moves)
+	}
+}
+
+// TestSchemaUpgradedElsewhere checks that a store refuses to write once
+// another herald has migrated the database past what it knows, and that
+// two stores opening an old database at once migrate it once.
+func TestSchemaUpgradedElsewhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "herald.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version (version) VALUES (1)`, migrations[0].sql} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A record the migration cannot read stays as it is, for its game alone.
+	if _, err := db.Exec(`INSERT INTO games (game, host, host_key, record, status, created, updated) VALUES ('raubritter', 'h@x', 'hk', 'herald: 99', 'playing', '', '')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ctx := context.Background()
+	stores := make([]*Store, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Go(func() { stores[i], errs[i] = Open(ctx, path) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("store %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	s := stores[0]
+	if _, err := s.Game(ctx, 1); err == nil {
+		t.Errorf("the unreadable record reads")
+	}
+	gid := newGame(t, s, "<s1@x>")
+	if g, err := s.Game(ctx, gid); err != nil || g.Record.Game != "raubritter" {
+		t.Fatalf("a new game beside the unreadable one: %+v, %v", g, err)
+	}
+	if _, err := s.db.Exec(`UPDATE schema_version SET version = version + 1`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Begin(ctx); err == nil || !strings.Contains(err.Error(), "upgraded by another herald") {
+		t.Errorf("Begin on a database migrated by a newer herald: %v", err)
 	}
 }
