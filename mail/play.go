@@ -96,6 +96,7 @@ func (s *Service) stateText(g *store.Game, m *adjudicator.Match, player string) 
 // already rendered (adjudicator.Texts renders everyone's at once).
 func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, board string) string {
 	var b strings.Builder
+	b.Grow(len(board) + 1024)
 	st := m.State
 	to := st.ToMove()
 	res := st.Result()
@@ -113,7 +114,9 @@ func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, boa
 		legal := st.Legal(player)
 		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
 		for _, mv := range legal {
-			fmt.Fprintf(&b, "  %s\n", mv)
+			b.WriteString("  ")
+			b.WriteString(mv.String())
+			b.WriteByte('\n')
 		}
 	}
 	return b.String()

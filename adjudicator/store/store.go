@@ -860,8 +860,14 @@ func (t *Tx) SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, st
 // (its header never changes after CreateGame), so a record with fewer moves
 // than stored is refused.
 func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error) {
+	// The stored number of moves, and the last stored move: the record
+	// must go on from it (a cheap check that catches a record of another
+	// game, or one that changed its history).
 	var stored int
-	err := t.b.stmts.QueryRowContext(ctx, `SELECT moves FROM games WHERE id = ?`, id).Scan(&stored)
+	var last struct{ player, text, time, source sql.NullString }
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT g.moves, m.player, m.text, m.time, m.source
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.moves WHERE g.id = ?`, id).
+		Scan(&stored, &last.player, &last.text, &last.time, &last.source)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, noGameError(id)
 	}
@@ -872,16 +878,8 @@ func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status
 		return 0, fmt.Errorf("store: game %d: the record has %d moves, fewer than the %d stored; moves are never taken back", id, len(rec.Moves), stored)
 	}
 	if stored > 0 {
-		// The record must go on from the stored one: its last stored move
-		// is the same (a cheap check that catches a record of another
-		// game, or one that changed its history).
-		var last adjudicator.RecordMove
-		err := t.b.stmts.QueryRowContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? AND n = ?`, id, stored).
-			Scan(&last.Player, &last.Text, &last.Time, &last.Source)
-		if err != nil {
-			return 0, fmt.Errorf("store: game %d: move %d: %w", id, stored, err)
-		}
-		if last != rec.Moves[stored-1] {
+		mv := rec.Moves[stored-1]
+		if !last.player.Valid || (adjudicator.RecordMove{Player: last.player.String, Text: last.text.String, Time: last.time.String, Source: last.source.String}) != mv {
 			return 0, fmt.Errorf("store: game %d: move %d of the record is not the stored one; moves are never changed", id, stored)
 		}
 	}

@@ -468,7 +468,9 @@ type Square struct {
 }
 
 // String returns "e5".
-func (q Square) String() string { return fmt.Sprintf("%c%d", 'a'+q.Col, q.Row+1) }
+func (q Square) String() string {
+	return string(rune('a'+q.Col)) + strconv.Itoa(q.Row+1)
+}
 
 // squareError is an error of ParseSquare, in English and French.
 type squareError struct{ adjudicator.Words }
