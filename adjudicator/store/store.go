@@ -436,7 +436,12 @@ type Tx struct {
 	gameID  int64
 }
 
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// stampLayout is RFC 3339 in UTC with all nine digits of the fraction, so
+// that stamps compare as strings in time order (RFC3339Nano drops trailing
+// zeros: "…:05Z" would sort after "…:05.5Z"). time.RFC3339Nano parses it.
+const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
 // Process runs fn in one transaction that also records in as processed.
 // When in's Message-ID is already recorded it returns ErrDuplicate without

@@ -658,3 +658,18 @@ func TestSchemaUpgradedElsewhere(t *testing.T) {
 		t.Errorf("Begin on a database migrated by a newer herald: %v", err)
 	}
 }
+
+// TestStampsSortInTimeOrder checks that the stored times compare as
+// strings in time order, as the outbox and the rate limit compare them.
+func TestStampsSortInTimeOrder(t *testing.T) {
+	times := []time.Time{t0, t0.Add(time.Nanosecond), t0.Add(500 * time.Millisecond), t0.Add(time.Second), t0.Add(90 * time.Minute)}
+	for i := 1; i < len(times); i++ {
+		a, b := stamp(times[i-1]), stamp(times[i])
+		if a >= b {
+			t.Errorf("stamp(%v) = %s does not sort before stamp(%v) = %s", times[i-1], a, times[i], b)
+		}
+		if back, err := time.Parse(time.RFC3339Nano, b); err != nil || !back.Equal(times[i]) {
+			t.Errorf("stamp %s reads back as %v, %v", b, back, err)
+		}
+	}
+}
