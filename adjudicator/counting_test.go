@@ -228,3 +228,28 @@ func newMatch(t testing.TB, moves ...string) *adjudicator.Match {
 	}
 	return m
 }
+
+// splitState is the counting game with its private part apart, as a
+// PrivateTexter.
+type splitState struct{ *countState }
+
+func (s splitState) Text(as string) string { return s.countState.Text("") + s.PrivateText(as) }
+func (s splitState) PrivateText(as string) string {
+	if as == "" {
+		return ""
+	}
+	return "; you are " + as
+}
+
+// TestTexts checks that Texts gives each player Text(player), whether the
+// state renders its shared part apart (PrivateTexter) or not.
+func TestTexts(t *testing.T) {
+	c := &countState{players: []string{"alice", "bob"}, target: 10, total: 4, scores: []int{0, 0}}
+	for _, st := range []adjudicator.State{c, splitState{c}} {
+		got := adjudicator.Texts(st, []string{"alice", "bob", ""})
+		want := []string{"total 4 of 10; you are alice", "total 4 of 10; you are bob", "total 4 of 10"}
+		if !slices.Equal(got, want) {
+			t.Errorf("Texts(%T) = %q, want %q", st, got, want)
+		}
+	}
+}
