@@ -127,9 +127,10 @@ func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, boa
 // the revealed seed and the record.
 func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, sub *adjudicator.Submission, now time.Time) error {
 	finished := m.State.Result().Finished
-	var att *Attachment
+	var att *Attachment // the final record, attached when the mail is sent
+	var recordOf int64
 	if finished {
-		att = &Attachment{Name: recordName(g)}
+		att, recordOf = &Attachment{Name: recordName(g)}, g.ID
 	}
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
@@ -160,15 +161,12 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 			fmt.Fprintf(&b, "\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 				g.Record.Seed, g.Record.SeedSHA256, att.Name)
 		}
-		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att}
-		if finished {
-			out.RecordOf = g.ID
-		}
+		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att, RecordOf: recordOf}
 		if p.Address == msg.From {
 			out.InReplyTo = msg.MessageID
 			out.References = refs(msg.MessageID, g.ID, s.domain)
 		}
-		if err := s.queue(ctx, tx, out, g.ID, now); err != nil {
+		if err := s.queue(ctx, tx, out, g.ID); err != nil {
 			return err
 		}
 	}
@@ -251,7 +249,7 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was %q (sha256 %s); the record is attached.\n",
 			gameTag(g.ID), why, adjudicator.FormatScores(m.Record.Players, m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: g.ID}
-		if err := s.queue(ctx, tx, out, g.ID, now); err != nil {
+		if err := s.queue(ctx, tx, out, g.ID); err != nil {
 			return "", 0, "", err
 		}
 	}
@@ -340,7 +338,7 @@ func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo 
 	for i, p := range players {
 		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
 			gameTag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, s.stateText(sg, m, p.Name))
-		if err := s.queue(ctx, tx, outMail{To: p.Address, Subject: s.subject(sg, "welcome"), References: refs("", id, s.domain), Body: body}, id, now); err != nil {
+		if err := s.queue(ctx, tx, outMail{To: p.Address, Subject: s.subject(sg, "welcome"), References: refs("", id, s.domain), Body: body}, id); err != nil {
 			return 0, err
 		}
 	}

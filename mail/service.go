@@ -613,7 +613,7 @@ func (s *Service) reply(ctx context.Context, tx *store.Tx, to, inReplyTo, subjec
 
 // queue queues a mail that is not a reply to its recipient's own mail (the
 // rate limit does not count it).
-func (s *Service) queue(ctx context.Context, tx *store.Tx, m outMail, gameID int64, now time.Time) error {
+func (s *Service) queue(ctx context.Context, tx *store.Tx, m outMail, gameID int64) error {
 	return s.enqueue(ctx, tx, m, gameID, false)
 }
 

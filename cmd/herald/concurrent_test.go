@@ -211,17 +211,9 @@ func raceKeeps(t *testing.T, run runner, dir string, rounds int) {
 			}
 			steps[p] = l[round%len(l)]
 		}
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		results := make([]result, len(players))
-		for i, p := range players {
-			wg.Go(func() {
-				<-start
-				results[i] = run("move", g, "--as", p, steps[p])
-			})
-		}
-		close(start)
-		wg.Wait()
+		results := together(len(players), func(i int) result {
+			return run("move", g, "--as", players[i], steps[players[i]])
+		})
 		for _, r := range results {
 			if r.code != 0 {
 				t.Errorf("round %d: a keep in the setup was refused:\n%v", round, r)
@@ -266,21 +258,12 @@ func raceOneMove(t *testing.T, run runner, dir string, n int) {
 	t.Helper()
 	g := fixture(t, dir, "seed42-move3.yaml")
 	tf := fixture(t, dir, "turn-alice-3.yaml")
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	results := make([]result, n)
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			if i%2 == 0 {
-				results[i] = run("move", g, "--as", "alice", "plain castle f5; knights 1; end")
-			} else {
-				results[i] = run("turn", tf, "--game", g)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
+	results := together(n, func(i int) result {
+		if i%2 == 0 {
+			return run("move", g, "--as", "alice", "plain castle f5; knights 1; end")
+		}
+		return run("turn", tf, "--game", g)
+	})
 	ok := 0
 	for _, r := range results {
 		switch {
@@ -317,17 +300,9 @@ func TestConcurrentSameMoveProcesses(t *testing.T) {
 func raceNew(t *testing.T, run runner, dir string, n int) {
 	t.Helper()
 	g := filepath.Join(dir, "game.yaml")
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	results := make([]result, n)
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			results[i] = run("new", "raubritter", "--players", "alice,bob", "--seed", fmt.Sprint("s", i), "-o", g)
-		})
-	}
-	close(start)
-	wg.Wait()
+	results := together(n, func(i int) result {
+		return run("new", "raubritter", "--players", "alice,bob", "--seed", fmt.Sprint("s", i), "-o", g)
+	})
 	winner := -1
 	for i, r := range results {
 		switch {
@@ -380,17 +355,9 @@ func TestCreateNew(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "f")
 			const n = 32
-			errs := make([]error, n)
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for i := range n {
-				wg.Go(func() {
-					<-start
-					errs[i] = createNewWith(path, []byte(fmt.Sprint("writer ", i)), 0o600, c.link)
-				})
-			}
-			close(start)
-			wg.Wait()
+			errs := together(n, func(i int) error {
+				return createNewWith(path, []byte(fmt.Sprint("writer ", i)), 0o600, c.link)
+			})
 			winner := -1
 			for i, err := range errs {
 				switch {
@@ -528,4 +495,21 @@ func TestMoveWaitsForLock(t *testing.T) {
 		t.Errorf("herald move after the lock was released:\n%v", r)
 	}
 	checkOnly(t, dir, "seed42-move3.yaml")
+}
+
+// together runs f(0) ... f(n-1) on n goroutines released at the same
+// instant, and returns their results in order.
+func together[T any](n int, f func(i int) T) []T {
+	out := make([]T, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			out[i] = f(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return out
 }
