@@ -61,7 +61,7 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "%s, %d players (%s), replayed %s\n", r.Match.Game.Title, len(rec.Players), strings.Join(rec.Players, ", "), from)
 	fmt.Fprintf(w, "seed %q matches its commitment sha256 %s\n", rec.Seed, rec.SeedSHA256)
 	width := 0
-	for _, p := range rec.Players {
+	for _, p := range r.Match.Seats() {
 		width = max(width, len(p))
 	}
 	for _, v := range r.Verdicts {
@@ -82,7 +82,7 @@ func (r *Report) Write(w io.Writer) {
 		return
 	}
 	st := r.Match.State
-	fmt.Fprintf(w, "scores: %s\n", FormatScores(rec.Players, st.Scores()))
+	fmt.Fprintf(w, "scores: %s\n", FormatScores(r.Match.Seats(), st.Scores()))
 	res := st.Result()
 	if res.Finished {
 		fmt.Fprintf(w, "result: %s\n", res.Summary)

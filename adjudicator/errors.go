@@ -209,4 +209,10 @@ const (
 	CodeGameOver    = "game-over"
 	CodeNotAPlayer  = "not-a-player"
 	CodeNoSteps     = "no-steps"
+
+	// CodeAutomatonSeat: a submission for a seat the game plays itself.
+	CodeAutomatonSeat = "automaton-seat"
+	// CodeNotTheAutomaton: a recorded move of an automaton seat that is
+	// not the move the automaton makes there.
+	CodeNotTheAutomaton = "not-the-automaton"
 )

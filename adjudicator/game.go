@@ -4,6 +4,11 @@
 // never the board), all-or-nothing submissions, replay and adjudication, and
 // the scenario files that turn rulebook examples and disputes into checks.
 //
+// Optional capabilities are small extra interfaces a State may implement,
+// found by type assertion: [PrivateTexter] (the shared board rendered once)
+// and [Automaton] (seats the game plays itself, as Henri in Les Deux
+// Héritiers' solo game; a [Match] plays them right after the players).
+//
 // A game package exports one *Game descriptor; games/games.go lists them. The
 // adjudicator never imports a game, and a game never imports the mail layer.
 //

@@ -121,6 +121,15 @@ type Submission struct {
 	Player string // who played it
 	Moves  []Move // the steps, parsed
 	Lang   notation.Lang
+
+	// Why and WhyFR hold, for an automaton's move, the reason for each
+	// step (see [Automaton]); they are empty for a player's move.
+	Why, WhyFR []string
+
+	// Auto holds the automaton moves that followed this submission at
+	// once (Henri's turn after the player's), in order. They are recorded
+	// after it, each with source AutomatonSource.
+	Auto []*Submission
 }
 
 // Text returns the steps in canonical notation, one per line.
@@ -145,17 +154,35 @@ func (m *Match) Submit(player, text, time, source string) (*Submission, error) {
 }
 
 // SubmitSteps is Submit for steps already split, as from a turn file.
+//
+// When the game plays some seats itself ([Automaton]) and one of them is to
+// move after the submission, its moves follow at once, in the same all or
+// nothing: they are recorded after the submission with the same time and
+// source AutomatonSource, and returned in Submission.Auto.
 func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source string) (*Submission, error) {
+	if slices.Contains(Automata(m.State), player) {
+		return nil, Rulef(CodeAutomatonSeat, "", "%s is played by the game itself: its moves follow the players' by themselves",
+			"%s est joué par le jeu lui-même : ses coups suivent d'eux-mêmes ceux des joueurs", player)
+	}
 	sub, st, err := m.try(player, steps)
+	if err != nil {
+		return nil, err
+	}
+	auto, st, err := m.playAutomata(st, sub.Number+1)
 	if err != nil {
 		return nil, err
 	}
 	m.State = st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: sub.Text(), Time: time, Source: source})
+	for _, a := range auto {
+		m.Record.Moves = append(m.Record.Moves, RecordMove{Player: a.Player, Text: a.Text(), Time: time, Source: AutomatonSource})
+	}
+	sub.Auto = auto
 	return sub, nil
 }
 
-// apply is SubmitSteps without recording, for replay.
+// apply is SubmitSteps without recording, for replay. A move of a seat the
+// game plays itself must be the move its automaton makes there.
 func (m *Match) apply(player, text string) (*Submission, error) {
 	steps, errs := notation.Split(text)
 	if len(errs) > 0 {
@@ -165,6 +192,11 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(Automata(m.State), player) {
+		if err := checkAutomatonMove(m.State, player, sub); err != nil {
+			return nil, err
+		}
+	}
 	m.State = st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
 	return sub, nil
@@ -172,7 +204,12 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 
 // try plays steps on a clone of the state and returns the clone.
 func (m *Match) try(player string, steps []*notation.Step) (*Submission, State, error) {
-	if !slices.Contains(m.Record.Players, player) {
+	return m.tryOn(m.State, player, steps, m.MoveNumber())
+}
+
+// tryOn plays steps as move number on a clone of st and returns the clone.
+func (m *Match) tryOn(st State, player string, steps []*notation.Step, number int) (*Submission, State, error) {
+	if !slices.Contains(m.Record.Players, player) && !slices.Contains(Automata(st), player) {
 		return nil, nil, Rulef(CodeNotAPlayer, "", "%q is not a player of this game (players: %s)",
 			"« %s » n'est pas un joueur de cette partie (joueurs : %s)", player, strings.Join(m.Record.Players, ", "))
 	}
@@ -180,8 +217,8 @@ func (m *Match) try(player string, steps []*notation.Step) (*Submission, State, 
 		return nil, nil, Rulef(CodeNoSteps, "", "the submission has no steps", "la soumission ne contient aucune étape")
 	}
 	lang := notation.English
-	st := m.State.Clone()
-	sub := &Submission{Number: m.MoveNumber(), Player: player}
+	st = st.Clone()
+	sub := &Submission{Number: number, Player: player}
 	for i, step := range steps {
 		// Parse first, so that even "not your turn" is said in the
 		// language the step was written in.

@@ -33,6 +33,11 @@ func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]str
 		if len(to) == 0 {
 			return m, nil
 		}
+		// The seats the game plays itself move on their own (Automaton).
+		to = slices.DeleteFunc(slices.Clone(to), func(p string) bool { return slices.Contains(Automata(m.State), p) })
+		if len(to) == 0 {
+			return m, fmt.Errorf("self-play: move %d: only the game's own seats are to move, and none moved", m.MoveNumber())
+		}
 		p := to[rng.IntN(len(to))]
 		scratch := m.State.Clone()
 		var steps []string

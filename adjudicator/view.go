@@ -7,7 +7,8 @@ package adjudicator
 //	players      seating order
 //	to_move      the players who may submit now (empty when finished)
 //	move_number  the number of the next submission
-//	scores       player name to score (provisional until finished)
+//	scores       player name to score (provisional until finished), and
+//	             the score of each seat the game plays itself (Automaton)
 //	finished     whether the game is over
 //	result       null until finished; then winners, draw and summary
 //	board        the game's public board (see the game's package doc)
@@ -48,8 +49,9 @@ func (m *Match) View(as string) *View {
 	if v.ToMove == nil {
 		v.ToMove = []string{}
 	}
+	seats := m.Seats()
 	for i, s := range st.Scores() {
-		v.Scores[m.Record.Players[i]] = s
+		v.Scores[seats[i]] = s
 	}
 	if res := st.Result(); res.Finished {
 		v.Finished = true

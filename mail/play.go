@@ -108,7 +108,7 @@ func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, boa
 	default:
 		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", gameTag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
 	}
-	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Record.Players, st.Scores()))
+	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
 	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
@@ -247,7 +247,7 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 	}
 	for _, p := range recipients {
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was %q (sha256 %s); the record is attached.\n",
-			gameTag(g.ID), why, adjudicator.FormatScores(m.Record.Players, m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+			gameTag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: g.ID}
 		if err := s.queue(ctx, tx, out, g.ID); err != nil {
 			return "", 0, "", err

@@ -361,6 +361,18 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 	for _, mv := range sub.Moves {
 		fmt.Fprintf(e.stdout, "  %s\n", mv)
 	}
+	// The moves the game played itself right after (Henri's turn), each
+	// step with the rule of the automaton that chose it.
+	for _, a := range sub.Auto {
+		fmt.Fprintf(e.stdout, "move %d by %s (played by the game):\n", a.Number, a.Player)
+		for i, mv := range a.Moves {
+			if i < len(a.Why) && a.Why[i] != "" {
+				fmt.Fprintf(e.stdout, "  %s  (%s)\n", mv, a.Why[i])
+			} else {
+				fmt.Fprintf(e.stdout, "  %s\n", mv)
+			}
+		}
+	}
 	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
 }
 
@@ -500,7 +512,7 @@ var cmdPlay = &command{
 			fmt.Fprint(e.stdout, m.State.Text(""))
 		}
 		fmt.Fprintf(e.stdout, "%d moves; scores: %s; %s\n", len(m.Record.Moves),
-			adjudicator.FormatScores(m.Record.Players, m.State.Scores()), res.Summary)
+			adjudicator.FormatScores(m.Seats(), m.State.Scores()), res.Summary)
 		return nil
 	},
 }

@@ -205,7 +205,7 @@ var cmdDemo = &command{
 			}
 		}
 		fmt.Fprintf(e.stdout, "demo: %s by mail between %s: %d moves; scores %s; %s\n", g.Title, strings.Join(players, ", "),
-			len(res.Record.Moves), adjudicator.FormatScores(res.Record.Players, rep.Match.State.Scores()), rep.Match.State.Result().Summary)
+			len(res.Record.Moves), adjudicator.FormatScores(rep.Match.Seats(), rep.Match.State.Scores()), rep.Match.State.Result().Summary)
 		return nil
 	},
 }
