@@ -115,6 +115,9 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		case "players":
 			rec.Players, err = decodePlayers(v, errAt)
 		case "position":
+			if n := emptyFlowValue(v); n != nil {
+				return nil, errAt(n, "position: an empty value in {...} cannot be written back the same; write null (or ~) for it")
+			}
 			rec.Position = v
 		case "moves":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
@@ -168,6 +171,28 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 			rec.Seed, Commit(rec.Seed), rec.SeedSHA256)
 	}
 	return rec, nil
+}
+
+// emptyFlowValue returns the first value of a flow mapping ({a: } or {a})
+// left empty, which yaml.v3 reads as null but cannot write back as the
+// same data, or nil.
+func emptyFlowValue(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0 {
+		for i := 1; i < len(n.Content); i += 2 {
+			if v := n.Content[i]; v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "" {
+				if v.Line == 0 {
+					return n.Content[i-1] // the key, for a position
+				}
+				return v
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if e := emptyFlowValue(c); e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 func hasKey(m *yaml.Node, key string) bool {

@@ -213,6 +213,10 @@ func TestParseRecordErrors(t *testing.T) {
 			`r.yaml:1:1: missing key "seed_sha256" (a record has [herald game options players seed_sha256 seed position moves])`},
 		{"not a mapping", "- herald: 1\n",
 			`r.yaml:1:1: a game record is a mapping with keys [herald game options players seed_sha256 seed position moves]`},
+		{"position with an empty value in a flow mapping", base + "position: {0}\n",
+			`r.yaml:10:13: position: an empty value in {...} cannot be written back the same; write null (or ~) for it`},
+		{"position with an empty value in a nested flow mapping", base + "position:\n  a: [1, {b: }]\n",
+			`r.yaml:11:14: position: an empty value in {...} cannot be written back the same; write null (or ~) for it`},
 		{"not YAML", base + "moves: [\n",
 			`r.yaml:10:1: not a YAML game record: did not find expected node content`},
 	}
