@@ -210,6 +210,22 @@ const (
 	CodeNotAPlayer  = "not-a-player"
 	CodeNoSteps     = "no-steps"
 
+	// Codes of a game that cannot start as asked: an unknown game or
+	// option, a bad option value, a wrong number of players, a bad or
+	// repeated player name.
+	CodeUnknownGame   = "unknown-game"
+	CodeUnknownOption = "unknown-option"
+	CodeBadOption     = "bad-option"
+	CodePlayerCount   = "player-count"
+	CodePlayerTwice   = "player-twice"
+	CodePlayerName    = "player-name"
+
+	// Codes of a turn file that does not fit the game it is applied to
+	// ([Match.CheckTurnFile]).
+	CodeWrongGame  = "wrong-game"
+	CodeStaleMove  = "stale-move"
+	CodeEarlyMove  = "early-move"
+
 	// CodeAutomatonSeat: a submission for a seat the game plays itself.
 	CodeAutomatonSeat = "automaton-seat"
 	// CodeNotTheAutomaton: a recorded move of an automaton seat that is

@@ -115,6 +115,62 @@ func startEmpty(reg *Registry, rec *Record) (*Match, error) {
 // A turn file names it, so that a stale file is rejected.
 func (m *Match) MoveNumber() int { return len(m.Record.Moves) + 1 }
 
+// CheckTurnFile checks that tf is for this match's game and its next move,
+// from one of its players, and returns that player as the record spells it
+// (case ignored) and the language tf is written in (French when a step
+// uses a French keyword). An error is a *RuleError in both languages, with
+// code CodeWrongGame, CodeStaleMove (tf answers a move already played),
+// CodeEarlyMove (a move that has not come yet) or CodeNotAPlayer. The steps
+// are not checked against the rules: SubmitSteps does that.
+func (m *Match) CheckTurnFile(tf *notation.TurnFile) (player string, lang notation.Lang, err error) {
+	lang = m.StepsLang(tf.Steps)
+	if notation.Fold(tf.Game) != notation.Fold(m.Game.Name) {
+		return "", lang, Rulef(CodeWrongGame, "", "the turn file is for %q, but this is a game of %s",
+			"le fichier de tour est pour « %s », mais cette partie est une partie de %s", tf.Game, m.Game.Name)
+	}
+	switch next := m.MoveNumber(); {
+	case tf.Move < next:
+		return "", lang, Rulef(CodeStaleMove, "", "the turn file answers move %d, but the game is at move %d; it is stale (move %d was played already): look at the board again with show",
+			"le fichier de tour répond au coup %d, mais la partie en est au coup %d ; il est périmé (le coup %d a déjà été joué) : regardez de nouveau le plateau (show)", tf.Move, next, tf.Move)
+	case tf.Move > next:
+		return "", lang, Rulef(CodeEarlyMove, "", "the turn file answers move %d, which has not come yet: the game is at move %d; look at the board again with show",
+			"le fichier de tour répond au coup %d, qui n'est pas encore venu : la partie en est au coup %d ; regardez de nouveau le plateau (show)", tf.Move, next)
+	}
+	for _, p := range m.Record.Players {
+		if p == tf.Player {
+			return p, lang, nil
+		}
+	}
+	for _, p := range m.Record.Players {
+		if strings.EqualFold(p, tf.Player) {
+			return p, lang, nil
+		}
+	}
+	return "", lang, Rulef(CodeNotAPlayer, "", "%q is not a player of this game (players: %s)",
+		"« %s » n'est pas un joueur de cette partie (joueurs : %s)", tf.Player, strings.Join(m.Record.Players, ", "))
+}
+
+// StepsLang returns the language steps are written in: French when any of
+// them uses a French keyword of the game, as read now, else English. It
+// reads the steps without applying them, so it can say in which language
+// to refuse a submission before its steps are checked.
+func (m *Match) StepsLang(steps []*notation.Step) notation.Lang {
+	reader := ""
+	if to := m.State.ToMove(); len(to) > 0 {
+		reader = to[0]
+	} else if len(m.Record.Players) > 0 {
+		reader = m.Record.Players[0]
+	}
+	for _, step := range steps {
+		c := *step // Parse notes the language in the step it reads
+		m.State.Parse(reader, &c)
+		if c.Lang == notation.French {
+			return notation.French
+		}
+	}
+	return notation.English
+}
+
 // Submission is a submission that was applied.
 type Submission struct {
 	Number int    // its move number

@@ -411,3 +411,91 @@ func (drawState) ToMove() []string { return nil }
 func (drawState) Result() adjudicator.Result {
 	return adjudicator.Result{Finished: true, Draw: true, Summary: "nobody wins"}
 }
+
+// TestCheckTurnFile: a turn file for another game, another move or no
+// player is refused in the language its steps are written in (issue 15
+// items 11 and 19); a move that has not come yet is not called stale.
+func TestCheckTurnFile(t *testing.T) {
+	m := newMatch(t, "add 1\nend", "add 1\nend") // at move 3, alice to play
+	steps := func(text string) []*notation.Step {
+		s, errs := notation.Split(text)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		tf       notation.TurnFile
+		code, en string
+		fr       string
+	}{
+		{"ok", notation.TurnFile{Game: "Counting", Player: "ALICE", Move: 3, Steps: steps("add 1")}, "", "", ""},
+		{"wrong game", notation.TurnFile{Game: "chess", Player: "alice", Move: 3, Steps: steps("ajoute 1")}, adjudicator.CodeWrongGame,
+			`the turn file is for "chess", but this is a game of counting`, "le fichier de tour est pour « chess », mais cette partie est une partie de counting"},
+		{"stale", notation.TurnFile{Game: "counting", Player: "alice", Move: 2, Steps: steps("add 1")}, adjudicator.CodeStaleMove,
+			"the turn file answers move 2, but the game is at move 3; it is stale (move 2 was played already): look at the board again with show", ""},
+		{"stale in French", notation.TurnFile{Game: "counting", Player: "alice", Move: 2, Steps: steps("ajoute 1\nfin")}, adjudicator.CodeStaleMove,
+			"", "le fichier de tour répond au coup 2, mais la partie en est au coup 3 ; il est périmé (le coup 2 a déjà été joué) : regardez de nouveau le plateau (show)"},
+		{"early", notation.TurnFile{Game: "counting", Player: "alice", Move: 4, Steps: steps("add 1")}, adjudicator.CodeEarlyMove,
+			"the turn file answers move 4, which has not come yet: the game is at move 3; look at the board again with show", ""},
+		{"early in French", notation.TurnFile{Game: "counting", Player: "alice", Move: 9, Steps: steps("add 1; fin")}, adjudicator.CodeEarlyMove,
+			"", "le fichier de tour répond au coup 9, qui n'est pas encore venu : la partie en est au coup 3 ; regardez de nouveau le plateau (show)"},
+		{"not a player in French", notation.TurnFile{Game: "counting", Player: "carol", Move: 3, Steps: steps("ajoute 1")}, adjudicator.CodeNotAPlayer,
+			"", "« carol » n'est pas un joueur de cette partie (joueurs : alice, bob)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			player, lang, err := m.CheckTurnFile(&tt.tf)
+			if tt.code == "" {
+				if err != nil || player != "alice" {
+					t.Fatalf("CheckTurnFile = %q, %v; want alice", player, err)
+				}
+				return
+			}
+			var re *adjudicator.RuleError
+			if !errors.As(err, &re) || re.Code != tt.code {
+				t.Fatalf("CheckTurnFile error = %v; want code %s", err, tt.code)
+			}
+			want, wantLang := tt.en, notation.English
+			if tt.fr != "" {
+				want, wantLang = tt.fr, notation.French
+			}
+			if lang != wantLang {
+				t.Errorf("lang = %v, want %v", lang, wantLang)
+			}
+			if got := adjudicator.Localize(err, lang); got != want {
+				t.Errorf("CheckTurnFile error =\n  %s\nwant\n  %s", got, want)
+			}
+		})
+	}
+}
+
+// TestStartErrorsInFrench: the errors of a game that cannot start as asked
+// (options, players) speak French too (issue 15 item 19).
+func TestStartErrorsInFrench(t *testing.T) {
+	tests := []struct {
+		err    error
+		en, fr string
+	}{
+		{func() error { _, err := counting.ResolveOptions(map[string]string{"targt": "1"}); return err }(),
+			`unknown option "targt" for counting; did you mean "target"?`, "option inconnue « targt » pour counting ; vouliez-vous dire « target » ?"},
+		{func() error { _, err := counting.ResolveOptions(map[string]string{"target": "99"}); return err }(),
+			"option target: 99 is out of range (expected 5 to 50)", "option target : 99 est hors limites (attendu : de 5 à 50)"},
+		{func() error { _, err := counting.ResolveOptions(map[string]string{"misere": "peut-être"}); return err }(),
+			`option misere: "peut-être" is not true or false`, "option misere : « peut-être » n'est ni true ni false (ni oui ni non)"},
+		{counting.CheckPlayers([]string{"a"}), "counting is for 2 to 3 players, not 1", "counting se joue de 2 à 3 joueurs, pas 1"},
+		{counting.CheckPlayers([]string{"a", "A"}), `player "A" is listed twice`, "le joueur « A » est nommé deux fois"},
+		{counting.CheckPlayers([]string{"a", "b c"}), `player name "b c" has ' '; use letters, digits and . _ @ + -`,
+			"le nom de joueur « b c » contient ' ' ; utilisez des lettres, des chiffres et . _ @ + -"},
+		{func() error { _, err := reg.Lookup("countng"); return err }(), `unknown game "countng"; did you mean "counting"?`, "jeu inconnu « countng » ; vouliez-vous dire « counting » ?"},
+	}
+	for _, tt := range tests {
+		if got := adjudicator.Localize(tt.err, notation.English); got != tt.en {
+			t.Errorf("English:\n  %s\nwant\n  %s", got, tt.en)
+		}
+		if got := adjudicator.Localize(tt.err, notation.French); got != tt.fr {
+			t.Errorf("French:\n  %s\nwant\n  %s", got, tt.fr)
+		}
+	}
+}

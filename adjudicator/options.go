@@ -100,7 +100,7 @@ func (g *Game) ResolveOptions(given map[string]string) (Options, error) {
 		o := g.Options[i]
 		canon, err := o.parse(v)
 		if err != nil {
-			return nil, fmt.Errorf("option %s: %w", k, err)
+			return nil, Rulef(CodeBadOption, "", "option %s: %s", "option %s : %s", k, Words{EN: err.Msg, FR: err.MsgFR})
 		}
 		out[k] = canon
 	}
@@ -109,32 +109,34 @@ func (g *Game) ResolveOptions(given map[string]string) (Options, error) {
 
 func (g *Game) unknownOption(name string) error {
 	if len(g.Options) == 0 {
-		return fmt.Errorf("unknown option %q: %s has no options", name, g.Name)
+		return Rulef(CodeUnknownOption, "", "unknown option %q: %s has no options", "option inconnue « %s » : %s n'a pas d'options", name, g.Name)
 	}
 	var v notation.Vocabulary
 	for _, o := range g.Options {
 		v = append(v, notation.Term{Name: o.Name})
 	}
 	if s := v.Suggest(name, notation.English); len(s) > 0 {
-		return fmt.Errorf("unknown option %q for %s; did you mean %q?", name, g.Name, s[0])
+		return Rulef(CodeUnknownOption, "", "unknown option %q for %s; did you mean %q?", "option inconnue « %s » pour %s ; vouliez-vous dire « %s » ?", name, g.Name, s[0])
 	}
-	return fmt.Errorf("unknown option %q for %s (options: %s)", name, g.Name, strings.Join(v.Names(), ", "))
+	return Rulef(CodeUnknownOption, "", "unknown option %q for %s (options: %s)", "option inconnue « %s » pour %s (options : %s)", name, g.Name, strings.Join(v.Names(), ", "))
 }
 
-func (o Option) parse(v string) (string, error) {
+// parse returns v in canonical form, or a *RuleError without a code or
+// rule saying what is wrong with it.
+func (o Option) parse(v string) (string, *RuleError) {
 	switch o.Type {
 	case OptInt:
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return "", fmt.Errorf("%q is not a whole number (expected %d to %d)", v, o.Min, o.Max)
+			return "", Rulef("", "", "%q is not a whole number (expected %d to %d)", "« %s » n'est pas un nombre entier (attendu : de %d à %d)", v, o.Min, o.Max)
 		}
 		if n < o.Min || n > o.Max {
-			return "", fmt.Errorf("%d is out of range (expected %d to %d)", n, o.Min, o.Max)
+			return "", Rulef("", "", "%d is out of range (expected %d to %d)", "%d est hors limites (attendu : de %d à %d)", n, o.Min, o.Max)
 		}
 		return strconv.Itoa(n), nil
 	case OptText:
 		if len(v) > MaxOptionText {
-			return "", fmt.Errorf("the text is %d bytes; the most is %d", len(v), MaxOptionText)
+			return "", Rulef("", "", "the text is %d bytes; the most is %d", "le texte fait %d octets ; le maximum est %d", len(v), MaxOptionText)
 		}
 		return v, nil
 	case OptBool:
@@ -144,7 +146,7 @@ func (o Option) parse(v string) (string, error) {
 		case "false", "no", "off", "0", "non", "faux":
 			return "false", nil
 		}
-		return "", fmt.Errorf("%q is not true or false", v)
+		return "", Rulef("", "", "%q is not true or false", "« %s » n'est ni true ni false (ni oui ni non)", v)
 	default:
 		f := notation.Fold(strings.TrimSpace(v))
 		for _, val := range o.Values {
@@ -152,7 +154,7 @@ func (o Option) parse(v string) (string, error) {
 				return val, nil
 			}
 		}
-		return "", fmt.Errorf("%q is not one of %s", v, strings.Join(o.Values, ", "))
+		return "", Rulef("", "", "%q is not one of %s", "« %s » n'est pas l'une des valeurs %s", v, strings.Join(o.Values, ", "))
 	}
 }
 
@@ -188,9 +190,9 @@ func (r *Registry) Lookup(name string) (*Game, error) {
 		v = append(v, notation.Term{Name: g.Name})
 	}
 	if s := v.Suggest(name, notation.English); len(s) > 0 {
-		return nil, fmt.Errorf("unknown game %q; did you mean %q?", name, s[0])
+		return nil, Rulef(CodeUnknownGame, "", "unknown game %q; did you mean %q?", "jeu inconnu « %s » ; vouliez-vous dire « %s » ?", name, s[0])
 	}
-	return nil, fmt.Errorf("unknown game %q (games: %s)", name, strings.Join(v.Names(), ", "))
+	return nil, Rulef(CodeUnknownGame, "", "unknown game %q (games: %s)", "jeu inconnu « %s » (jeux : %s)", name, strings.Join(v.Names(), ", "))
 }
 
 // CheckPlayers validates a list of player names for g: the count within the
@@ -198,7 +200,7 @@ func (r *Registry) Lookup(name string) (*Game, error) {
 // and no name twice (case ignored).
 func (g *Game) CheckPlayers(players []string) error {
 	if n := len(players); n < g.MinPlayers || n > g.MaxPlayers {
-		return fmt.Errorf("%s is for %d to %d players, not %d", g.Name, g.MinPlayers, g.MaxPlayers, n)
+		return Rulef(CodePlayerCount, "", "%s is for %d to %d players, not %d", "%s se joue de %d à %d joueurs, pas %d", g.Name, g.MinPlayers, g.MaxPlayers, n)
 	}
 	seen := map[string]bool{}
 	for _, p := range players {
@@ -207,7 +209,7 @@ func (g *Game) CheckPlayers(players []string) error {
 		}
 		k := strings.ToLower(p)
 		if seen[k] {
-			return fmt.Errorf("player %q is listed twice", p)
+			return Rulef(CodePlayerTwice, "", "player %q is listed twice", "le joueur « %s » est nommé deux fois", p)
 		}
 		seen[k] = true
 	}
@@ -217,15 +219,15 @@ func (g *Game) CheckPlayers(players []string) error {
 // CheckPlayerName checks one player name.
 func CheckPlayerName(p string) error {
 	if p == "" {
-		return fmt.Errorf("a player name is empty")
+		return Rulef(CodePlayerName, "", "a player name is empty", "un nom de joueur est vide")
 	}
 	if len(p) > 64 {
-		return fmt.Errorf("player name %q is longer than 64 characters", p)
+		return Rulef(CodePlayerName, "", "player name %q is longer than 64 characters", "le nom de joueur « %s » dépasse 64 caractères", p)
 	}
 	for _, r := range p {
 		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@+-", r)
 		if !ok {
-			return fmt.Errorf("player name %q has %q; use letters, digits and . _ @ + -", p, r)
+			return Rulef(CodePlayerName, "", "player name %q has %q; use letters, digits and . _ @ + -", "le nom de joueur « %s » contient %q ; utilisez des lettres, des chiffres et . _ @ + -", p, r)
 		}
 	}
 	return nil

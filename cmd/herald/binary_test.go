@@ -63,7 +63,7 @@ func TestBinary(t *testing.T) {
 	// STEPS from standard input.
 	want(step(0, "plain castle f5\nknights 1\nend\n", "move", "game.yaml", "--as", "alice", "-"), "move 3 by alice applied:\n  plain castle f5\n  knights 1\n  end\n", "")
 	want(step(1, "", "turn", "turn-alice-3.yaml", "--game", "game.yaml"), "",
-		"turn-alice-3.yaml: the turn file answers move 3, but the game is at move 4; it is stale (or early): look at the board again with herald show\n")
+		"turn-alice-3.yaml: the turn file answers move 3, but the game is at move 4; it is stale (move 3 was played already): look at the board again with show\n")
 
 	var v jsonView
 	r = step(0, "", "show", "game.yaml", "--format", "json", "--as", "bob")

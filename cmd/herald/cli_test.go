@@ -454,10 +454,16 @@ func TestTurn(t *testing.T) {
 		{name: "flags first", args: []string{"turn", "--game", "@seed42-move3.yaml", "@turn-alice-3.yaml"}},
 		{name: "stale", args: []string{"turn", "@turn-stale.yaml", "--game", "@seed42-move3.yaml"},
 			code: 1, stderr: []string{"turn-stale.yaml: the turn file answers move 2, but the game is at move 3; it is stale"}},
+		{name: "early", args: []string{"turn", "@turn-early.yaml", "--game", "@seed42-move3.yaml"},
+			code: 1, stderr: []string{"turn-early.yaml: the turn file answers move 5, which has not come yet: the game is at move 3"}},
+		{name: "French and stale", args: []string{"turn", "@turn-french-stale.yaml", "--game", "@seed42-move3.yaml"},
+			code: 1, stderr: []string{"turn-french-stale.yaml: le fichier de tour répond au coup 2, mais la partie en est au coup 3 ; il est périmé"}},
+		{name: "French and wrong player", args: []string{"turn", "@turn-french-carol.yaml", "--game", "@seed42-move3.yaml"},
+			code: 1, stderr: []string{"turn-french-carol.yaml: « carol » n'est pas un joueur de cette partie (joueurs : alice, bob)"}},
 		{name: "wrong game", args: []string{"turn", "@turn-wrong-game.yaml", "--game", "@seed42-move3.yaml"},
-			code: 1, stderr: []string{`turn-wrong-game.yaml: the turn file is for "lowenherz", but `, "is a game of raubritter"}},
+			code: 1, stderr: []string{`turn-wrong-game.yaml: the turn file is for "lowenherz", but this is a game of raubritter`}},
 		{name: "wrong player", args: []string{"turn", "@turn-wrong-player.yaml", "--game", "@seed42-move3.yaml"},
-			code: 1, stderr: []string{`turn-wrong-player.yaml: player "carol" is not a player of `, "(players: alice, bob)"}},
+			code: 1, stderr: []string{`turn-wrong-player.yaml: "carol" is not a player of this game (players: alice, bob)`}},
 		{name: "not your turn", args: []string{"turn", "@turn-not-your-turn.yaml", "--game", "@seed42-move3.yaml"},
 			code: 1, stderr: []string{"turn-not-your-turn.yaml: step 1: 6:5: it is not bob's turn: waiting for alice"}},
 		{name: "French turn file", args: []string{"turn", "@turn-french.yaml", "--game", "@seed42-move3.yaml"},
@@ -670,7 +676,7 @@ func TestFailureLeavesFilesAlone(t *testing.T) {
 	dir := t.TempDir()
 	g := fixture(t, dir, "seed42-move3.yaml")
 	for _, f := range []string{"turn-stale.yaml", "turn-wrong-game.yaml", "turn-wrong-player.yaml", "turn-illegal.yaml",
-		"turn-malformed.yaml", "turn-unknown-key.yaml", "turn-not-your-turn.yaml"} {
+		"turn-malformed.yaml", "turn-unknown-key.yaml", "turn-not-your-turn.yaml", "turn-early.yaml"} {
 		fixture(t, dir, f)
 	}
 	before := snapshot(t, dir)
@@ -697,7 +703,7 @@ func TestFailureLeavesFilesAlone(t *testing.T) {
 		{"", []string{"legal", g}},
 	}
 	for _, f := range []string{"turn-stale.yaml", "turn-wrong-game.yaml", "turn-wrong-player.yaml", "turn-illegal.yaml",
-		"turn-malformed.yaml", "turn-unknown-key.yaml", "turn-not-your-turn.yaml"} {
+		"turn-malformed.yaml", "turn-unknown-key.yaml", "turn-not-your-turn.yaml", "turn-early.yaml"} {
 		runs = append(runs, run{"", []string{"turn", filepath.Join(dir, f), "--game", g}})
 	}
 	for _, rn := range runs {

@@ -406,15 +406,10 @@ var cmdTurn = &command{
 			if m, err = load(game); err != nil {
 				return err
 			}
-			if notation.Fold(tf.Game) != notation.Fold(m.Game.Name) {
-				return &rejected{fmt.Sprintf("%s: the turn file is for %q, but %s is a game of %s", args[0], tf.Game, game, m.Game.Name)}
-			}
-			if tf.Move != m.MoveNumber() {
-				return &rejected{fmt.Sprintf("%s: the turn file answers move %d, but the game is at move %d; it is stale (or early): look at the board again with herald show", args[0], tf.Move, m.MoveNumber())}
-			}
-			player, ok := resolvePlayer(m.Record.Players, tf.Player)
-			if !ok {
-				return &rejected{fmt.Sprintf("%s: player %q is not a player of %s (players: %s)", args[0], tf.Player, game, strings.Join(m.Record.Players, ", "))}
+			player, lang, err := m.CheckTurnFile(tf)
+			if err != nil {
+				// In the language the file's steps are written in.
+				return &rejected{fmt.Sprintf("%s: %s", args[0], adjudicator.Localize(err, lang))}
 			}
 			if sub, err = m.SubmitSteps(player, tf.Steps, now(), "turn:"+args[0]); err != nil {
 				// Name the file: the positions are its lines and columns.
