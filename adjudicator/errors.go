@@ -222,9 +222,9 @@ const (
 
 	// Codes of a turn file that does not fit the game it is applied to
 	// ([Match.CheckTurnFile]).
-	CodeWrongGame  = "wrong-game"
-	CodeStaleMove  = "stale-move"
-	CodeEarlyMove  = "early-move"
+	CodeWrongGame = "wrong-game"
+	CodeStaleMove = "stale-move"
+	CodeEarlyMove = "early-move"
 
 	// CodeAutomatonSeat: a submission for a seat the game plays itself.
 	CodeAutomatonSeat = "automaton-seat"
