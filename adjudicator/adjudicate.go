@@ -60,6 +60,12 @@ func (r *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%s, %d players (%s), replayed %s\n", r.Match.Game.Title, len(rec.Players), strings.Join(rec.Players, ", "), from)
 	fmt.Fprintf(w, "seed %q matches its commitment sha256 %s\n", rec.Seed, rec.SeedSHA256)
+	switch rec.Format {
+	case 1:
+		fmt.Fprintf(w, "record format 1, written before digests: not protected against truncation or edits\n")
+	case FormatVersion:
+		fmt.Fprintf(w, "record format %d: every move's digest and the seal match (nothing cut or edited)\n", rec.Format)
+	}
 	width := 0
 	for _, p := range r.Match.Seats() {
 		width = max(width, len(p))
@@ -84,9 +90,14 @@ func (r *Report) Write(w io.Writer) {
 	st := r.Match.State
 	fmt.Fprintf(w, "scores: %s\n", FormatScores(r.Match.Seats(), st.Scores()))
 	res := st.Result()
-	if res.Finished {
+	switch {
+	case rec.Ended != nil && !res.Finished:
+		fmt.Fprintf(w, "result: none by the rules: the game ended early, %s (RULINGS.md H-1)\n", rec.Ended)
+	case rec.Ended != nil:
+		fmt.Fprintf(w, "result: %s\nthe record also says the game ended early, %s, after it was over: that entry changes nothing\n", res.Summary, rec.Ended)
+	case res.Finished:
 		fmt.Fprintf(w, "result: %s\n", res.Summary)
-	} else {
+	default:
 		fmt.Fprintf(w, "result: not finished; waiting for %s\n", strings.Join(st.ToMove(), ", "))
 	}
 }

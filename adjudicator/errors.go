@@ -207,6 +207,7 @@ func Pretty(err error, lang notation.Lang) string {
 const (
 	CodeNotYourTurn = "not-your-turn"
 	CodeGameOver    = "game-over"
+	CodeGameEnded   = "game-ended" // resigned or abandoned (RULINGS.md H-1)
 	CodeNotAPlayer  = "not-a-player"
 	CodeNoSteps     = "no-steps"
 

@@ -137,5 +137,6 @@ type Result struct {
 	Finished bool
 	Winners  []string // more than one when the rules let players share a victory
 	Draw     bool     // nobody wins
+	Shared   []string // for a draw, the players who share it (those tied at the top), in seating order
 	Summary  string   // one sentence for people, English
 }

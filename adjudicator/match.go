@@ -216,6 +216,9 @@ func (m *Match) Submit(player, text, time, source string) (*Submission, error) {
 // nothing: they are recorded after the submission with the same time and
 // source AutomatonSource, and returned in Submission.Auto.
 func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source string) (*Submission, error) {
+	if err := m.endedError(); err != nil {
+		return nil, err
+	}
 	if slices.Contains(Automata(m.State), player) {
 		return nil, Rulef(CodeAutomatonSeat, "", "%s is played by the game itself: its moves follow the players' by themselves",
 			"%s est joué par le jeu lui-même : ses coups suivent d'eux-mêmes ceux des joueurs", player)
@@ -295,6 +298,63 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 	}
 	sub.Lang = lang
 	return sub, st, nil
+}
+
+// Resign ends the game because player resigned: it records the ending
+// (Record.Ended) with time and source, and no move is accepted after it.
+// The game has no result by the rules (RULINGS.md H-1). A game already
+// over, or ended, cannot be resigned; nor can a seat the game plays
+// itself, or someone who does not play. The error is a *RuleError.
+func (m *Match) Resign(player, time, source string) error {
+	if err := m.canEnd(); err != nil {
+		return err
+	}
+	if !slices.Contains(m.Record.Players, player) || slices.Contains(Automata(m.State), player) {
+		return Rulef(CodeNotAPlayer, "RULINGS.md H-1", "%q cannot resign: only a player of this game can (players: %s)",
+			"« %s » ne peut pas abandonner : seul un joueur de cette partie le peut (joueurs : %s)", player, strings.Join(m.Record.Players, ", "))
+	}
+	m.Record.Ended = &Ending{How: EndResigned, By: player, Time: time, Source: source}
+	return nil
+}
+
+// Abandon ends the game because whoever hosts it gave it up: by names them
+// for the record (the host's address, or "host"). Like Resign, it records
+// the ending with time and source, and the game has no result by the rules
+// (RULINGS.md H-1). Who may abandon a game is the host layer's business;
+// Match only refuses a game already over or ended, with a *RuleError.
+func (m *Match) Abandon(by, time, source string) error {
+	if err := m.canEnd(); err != nil {
+		return err
+	}
+	if by == "" {
+		return fmt.Errorf("adjudicator: Abandon needs who abandons the game")
+	}
+	m.Record.Ended = &Ending{How: EndAbandoned, By: by, Time: time, Source: source}
+	return nil
+}
+
+// canEnd returns why the game cannot be resigned or abandoned now, or nil.
+func (m *Match) canEnd() error {
+	if err := m.endedError(); err != nil {
+		return err
+	}
+	if m.State.Result().Finished {
+		return Rulef(CodeGameOver, "", "the game is over", "la partie est terminée")
+	}
+	return nil
+}
+
+// endedError returns the *RuleError for a submission after the game ended
+// early, or nil.
+func (m *Match) endedError() error {
+	e := m.Record.Ended
+	if e == nil {
+		return nil
+	}
+	if e.How == EndAbandoned {
+		return Rulef(CodeGameEnded, "RULINGS.md H-1", "the game is over: it was abandoned by %s", "la partie est terminée : %s l'a abandonnée", e.By)
+	}
+	return Rulef(CodeGameEnded, "RULINGS.md H-1", "the game is over: %s resigned", "la partie est terminée : %s a abandonné", e.By)
 }
 
 // CanAct returns nil if player may submit a step to st now, or the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -380,25 +381,26 @@ func TestView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"game":"counting","players":["alice","bob"],"to_move":["bob"],"move_number":2,"scores":{"alice":3,"bob":0},"finished":false,"result":null,"board":{"history":[],"target":10,"total":3}}`
+	want := `{"game":"counting","players":["alice","bob"],"to_move":["bob"],"move_number":2,"scores":{"alice":3,"bob":0},"finished":false,"result":null,"ended":null,"board":{"history":[],"target":10,"total":3}}`
 	if string(data) != want {
 		t.Errorf("View JSON =\n%s\nwant\n%s", data, want)
 	}
 	data, _ = json.Marshal(m.View("alice"))
-	want = `{"game":"counting","players":["alice","bob"],"to_move":["bob"],"move_number":2,"scores":{"alice":3,"bob":0},"finished":false,"result":null,"board":{"history":[],"target":10,"total":3},"as":"alice","private":{"note":"nothing hidden from alice"}}`
+	want = `{"game":"counting","players":["alice","bob"],"to_move":["bob"],"move_number":2,"scores":{"alice":3,"bob":0},"finished":false,"result":null,"ended":null,"board":{"history":[],"target":10,"total":3},"as":"alice","private":{"note":"nothing hidden from alice"}}`
 	if string(data) != want {
 		t.Errorf("View(alice) JSON =\n%s\nwant\n%s", data, want)
 	}
 	m = newMatch(t, "add 3; end", "add 3; end", "add 3; end", "add 1")
 	data, _ = json.Marshal(m.View(""))
-	want = `{"game":"counting","players":["alice","bob"],"to_move":[],"move_number":5,"scores":{"alice":6,"bob":4},"finished":true,"result":{"winners":["bob"],"draw":false,"summary":"bob reached 10 and wins"},"board":{"history":[],"target":10,"total":10}}`
+	want = `{"game":"counting","players":["alice","bob"],"to_move":[],"move_number":5,"scores":{"alice":6,"bob":4},"finished":true,"result":{"winners":["bob"],"draw":false,"shared":[],"summary":"bob reached 10 and wins"},"ended":null,"board":{"history":[],"target":10,"total":10}}`
 	if string(data) != want {
 		t.Errorf("View JSON of a finished game =\n%s\nwant\n%s", data, want)
 	}
-	// A draw: no winners is an empty list, not null.
+	// A draw: no winners is an empty list, not null; shared lists who
+	// shares the draw.
 	m.State = drawState{m.State.(*countState)}
 	data, _ = json.Marshal(m.View(""))
-	want = `{"game":"counting","players":["alice","bob"],"to_move":[],"move_number":5,"scores":{"alice":6,"bob":4},"finished":true,"result":{"winners":[],"draw":true,"summary":"nobody wins"},"board":{"history":[],"target":10,"total":10}}`
+	want = `{"game":"counting","players":["alice","bob"],"to_move":[],"move_number":5,"scores":{"alice":6,"bob":4},"finished":true,"result":{"winners":[],"draw":true,"shared":["alice","bob"],"summary":"nobody wins"},"ended":null,"board":{"history":[],"target":10,"total":10}}`
 	if string(data) != want {
 		t.Errorf("View JSON of a draw =\n%s\nwant\n%s", data, want)
 	}
@@ -409,7 +411,7 @@ type drawState struct{ *countState }
 
 func (drawState) ToMove() []string { return nil }
 func (drawState) Result() adjudicator.Result {
-	return adjudicator.Result{Finished: true, Draw: true, Summary: "nobody wins"}
+	return adjudicator.Result{Finished: true, Draw: true, Shared: []string{"alice", "bob"}, Summary: "nobody wins"}
 }
 
 // TestCheckTurnFile: a turn file for another game, another move or no
@@ -497,5 +499,70 @@ func TestStartErrorsInFrench(t *testing.T) {
 		if got := adjudicator.Localize(tt.err, notation.French); got != tt.fr {
 			t.Errorf("French:\n  %s\nwant\n  %s", got, tt.fr)
 		}
+	}
+}
+
+// TestResignAndAbandon: the record holds how a game ended early, nothing is
+// accepted after it, the view and the report say so, and the ending
+// survives a save and a load (issue 15 item 16, RULINGS.md H-1).
+func TestResignAndAbandon(t *testing.T) {
+	m := newMatch(t, "add 3; end")
+	if err := m.Resign("carol", "", ""); err == nil || !strings.Contains(err.Error(), `"carol" cannot resign`) {
+		t.Errorf("Resign(carol) = %v", err)
+	}
+	if err := m.Resign("bob", "2026-11-23T10:00:00Z", "mail:<r@example.org>"); err != nil {
+		t.Fatalf("Resign(bob): %v", err)
+	}
+	want := adjudicator.Ending{How: "resigned", By: "bob", Time: "2026-11-23T10:00:00Z", Source: "mail:<r@example.org>"}
+	if m.Record.Ended == nil || *m.Record.Ended != want {
+		t.Fatalf("Record.Ended = %+v, want %+v", m.Record.Ended, want)
+	}
+	_, err := m.Submit("bob", "add 1", "", "")
+	var re *adjudicator.RuleError
+	if !errors.As(err, &re) || re.Code != adjudicator.CodeGameEnded || err.Error() != "the game is over: bob resigned [rule: RULINGS.md H-1]" {
+		t.Errorf("Submit after resign = %v", err)
+	}
+	if re != nil && re.Localize(notation.French) != "la partie est terminée : bob a abandonné [règle : RULINGS.md H-1]" {
+		t.Errorf("in French: %s", re.Localize(notation.French))
+	}
+	if err := m.Abandon("host", "", ""); err == nil || !strings.Contains(err.Error(), "bob resigned") {
+		t.Errorf("Abandon after resign = %v", err)
+	}
+	v := m.View("")
+	if len(v.ToMove) != 0 || v.Ended == nil || v.Ended.By != "bob" || v.Ended.How != "resigned" || v.Finished {
+		t.Errorf("View after resign = %+v, ended %+v", v, v.Ended)
+	}
+	data, err := m.Record.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "ended:\n  how: resigned\n  by: bob\n  time: \"2026-11-23T10:00:00Z\"\n  source: mail:<r@example.org>\nseal: ") {
+		t.Errorf("record =\n%s\nwant an ended entry before the seal", data)
+	}
+	rec, err := adjudicator.ParseRecord("r.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := adjudicator.Adjudicate(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	if !strings.Contains(b.String(), "result: none by the rules: the game ended early, bob resigned (2026-11-23T10:00:00Z, mail:<r@example.org>) (RULINGS.md H-1)\n") {
+		t.Errorf("report =\n%s", b.String())
+	}
+	// Abandon by the host.
+	m = newMatch(t, "add 3; end")
+	if err := m.Abandon("host@example.org", "", "cli"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Submit("bob", "add 1", "", ""); err == nil || err.Error() != "the game is over: it was abandoned by host@example.org [rule: RULINGS.md H-1]" {
+		t.Errorf("Submit after abandon = %v", err)
+	}
+	// A game over by the rules cannot be resigned.
+	m = newMatch(t, "add 3; end", "add 3; end", "add 3; end", "add 1")
+	if err := m.Resign("alice", "", ""); err == nil || err.Error() != "the game is over" {
+		t.Errorf("Resign after the end = %v", err)
 	}
 }

@@ -2,6 +2,9 @@ package adjudicator
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -9,19 +12,24 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
 
 // FormatVersion is the version of the record format this package writes.
-const FormatVersion = 1
+// It reads format 1 too, the format before digests: such a record is
+// told apart by its `herald: 1` line, and it is not protected against
+// truncation or edits (Report.Write says so). Saving it writes format 2.
+const FormatVersion = 2
 
 // Record is a game as a file: who plays what, with which options and seed,
-// from which position, and the moves applied. It never holds the board: the
+// from which position, the moves applied, and how the game ended when a
+// player resigned or the host abandoned it. It never holds the board: the
 // board is derived by replay.
 //
-//	herald: 1
+//	herald: 2
 //	game: raubritter
 //	players: [alice, bob]
 //	seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
@@ -31,15 +39,30 @@ const FormatVersion = 1
 //	    text: keep plain village
 //	    time: 2026-11-23T09:00:00Z
 //	    source: cli
+//	    digest: 5d0c…          (64 hex digits)
+//	ended:                     (only when the game ended early)
+//	  how: resigned
+//	  by: bob
+//	  time: 2026-11-23T10:00:00Z
+//	  source: mail:<x@example.org>
+//	seal: 9f1e…                (64 hex digits)
+//
+// Every move carries a digest chained to the one before, and the record
+// ends with a seal, so that a record cut short or edited by hand is
+// refused when it is read, at the line of the first mismatch (see
+// [Record.Digests] for what is hashed). This is evidence of damage, not a
+// signature: whoever edits a record can recompute the digests; what a
+// player can trust is the seed commitment published at the start.
 type Record struct {
-	Format     int               `yaml:"herald"`             // FormatVersion
-	Game       string            `yaml:"game"`               // the game's name
-	Options    map[string]string `yaml:"options,omitempty"`  // canonical, defaults filled in
-	Players    []string          `yaml:"players"`            // seating order
-	SeedSHA256 string            `yaml:"seed_sha256"`        // Commit(seed), published at the start
-	Seed       string            `yaml:"seed,omitempty"`     // absent from a public copy until the game ends
-	Position   *yaml.Node        `yaml:"position,omitempty"` // the starting position, when not the setup
-	Moves      []RecordMove      `yaml:"moves"`              // every submission applied, in order
+	Format     int               // the format version read; Marshal always writes FormatVersion
+	Game       string            // the game's name
+	Options    map[string]string // canonical, defaults filled in
+	Players    []string          // seating order
+	SeedSHA256 string            // Commit(seed), published at the start
+	Seed       string            // absent from a public copy until the game ends
+	Position   *yaml.Node        // the starting position, when not the setup
+	Moves      []RecordMove      // every submission applied, in order
+	Ended      *Ending           // how the game ended early (resigned, abandoned), or nil
 }
 
 // RecordMove is one submission applied: a list of steps in notation.
@@ -50,9 +73,109 @@ type RecordMove struct {
 	Source string `yaml:"source,omitempty"` // "cli", "turn:FILE", or "mail:<Message-ID>"
 }
 
-var recordKeys = []string{"herald", "game", "options", "players", "seed_sha256", "seed", "position", "moves"}
-var moveKeys = []string{"player", "text", "time", "source"}
+// Ending is the end of a game that did not finish by the rules: a player
+// resigned, or the host abandoned it (RULINGS.md H-1). The record holds it
+// as its `ended:` entry, after the moves.
+type Ending struct {
+	How    string `yaml:"how"`              // EndResigned or EndAbandoned
+	By     string `yaml:"by"`               // the player who resigned, or who abandoned the game (the host)
+	Time   string `yaml:"time,omitempty"`   // RFC 3339, written by the caller
+	Source string `yaml:"source,omitempty"` // as RecordMove.Source: "cli", "mail:<Message-ID>"
+}
+
+// The ways a game ends early.
+const (
+	EndResigned  = "resigned"
+	EndAbandoned = "abandoned"
+)
+
+// String returns "alice resigned (2026-11-23T10:00:00Z, mail:<x@example.org>)".
+func (e *Ending) String() string {
+	s := e.By + " " + e.How
+	if e.How == EndAbandoned {
+		s = "abandoned by " + e.By
+	}
+	var at []string
+	for _, x := range []string{e.Time, e.Source} {
+		if x != "" {
+			at = append(at, x)
+		}
+	}
+	if len(at) > 0 {
+		s += " (" + strings.Join(at, ", ") + ")"
+	}
+	return s
+}
+
+var recordKeys = []string{"herald", "game", "options", "players", "seed_sha256", "seed", "position", "moves", "ended", "seal"}
+var moveKeys = []string{"player", "text", "time", "source", "digest"}
+var endedKeys = []string{"how", "by", "time", "source"}
 var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Digests returns the digest of each move and the seal, as Marshal writes
+// them. Each is a sha256 in lower-case hex, of text anyone can rebuild:
+//
+//	header    = sha256("herald record\n" + JSON of {"game", "options", "players",
+//	            "seed_sha256", "position"}), the position as nested
+//	            [kind, tag, value, anchor, children...] lists
+//	digest 1  = sha256(header + "\n" + JSON of [player, text, time, source])
+//	digest n  = sha256(digest n-1 + "\n" + JSON of [player, text, time, source])
+//	seal      = the last move's digest (the header's when there is no move);
+//	            with an ending, sha256(that + "\nended\n" + JSON of [how, by, time, source])
+//
+// JSON as Go's encoding/json writes it. The seed is not hashed, so a public
+// copy without it has the same digests.
+func (r *Record) Digests() (moves []string, seal string) {
+	opts := r.Options
+	if len(opts) == 0 {
+		opts = nil
+	}
+	header, _ := json.Marshal(struct {
+		Game       string            `json:"game"`
+		Options    map[string]string `json:"options"`
+		Players    []string          `json:"players"`
+		SeedSHA256 string            `json:"seed_sha256"`
+		Position   any               `json:"position"`
+	}{r.Game, opts, r.Players, r.SeedSHA256, canonNode(r.Position)})
+	d := sha256.Sum256(append([]byte("herald record\n"), header...))
+	prev := hex.EncodeToString(d[:])
+	moves = make([]string, len(r.Moves))
+	for i, mv := range r.Moves {
+		prev = chain(prev, "\n", mv.Player, mv.Text, mv.Time, mv.Source)
+		moves[i] = prev
+	}
+	if e := r.Ended; e != nil {
+		prev = chain(prev, "\nended\n", e.How, e.By, e.Time, e.Source)
+	}
+	return moves, prev
+}
+
+// chain returns sha256(prev + sep + JSON of fields) in hex.
+func chain(prev, sep string, fields ...string) string {
+	data, _ := json.Marshal(fields)
+	h := sha256.New()
+	h.Write([]byte(prev))
+	h.Write([]byte(sep))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// canonNode returns the data of a YAML node as nested lists for hashing:
+// kind, tag, value, anchor, then the children. An alias is its name, not
+// what it points to.
+func canonNode(n *yaml.Node) any {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	out := []any{int(n.Kind), n.ShortTag(), n.Value, n.Anchor}
+	for _, c := range n.Content {
+		out = append(out, canonNode(c))
+	}
+	return out
+}
 
 // LoadRecord reads a record file.
 func LoadRecord(path string) (*Record, error) {
@@ -65,8 +188,10 @@ func LoadRecord(path string) (*Record, error) {
 
 // ParseRecord reads a record. Unknown keys, wrong types, a bad commitment or
 // a seed that does not match it are errors giving name, line and column and
-// what was expected. The game, players and options are not checked against
-// a registry here; Start does that.
+// what was expected. So is a format 2 record whose digests or seal do not
+// match what it holds (it was cut short or edited): the error points at
+// the first mismatch. The game, players and options are not checked
+// against a registry here; Start does that.
 func ParseRecord(name string, data []byte) (*Record, error) {
 	errAt := func(n *yaml.Node, format string, args ...any) error {
 		line, col := 0, 0
@@ -88,6 +213,8 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		return nil, err
 	}
 	rec := &Record{}
+	var digests []*yaml.Node // each move's digest value, or the move when it has none
+	var seal, ended *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		var err error
@@ -97,8 +224,8 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 			if e != nil || v.Kind != yaml.ScalarNode {
 				return nil, errAt(v, "herald: expected the format version, a number, got %q", v.Value)
 			}
-			if n != FormatVersion {
-				return nil, errAt(v, "herald: format version %d is not supported (this herald reads version %d)", n, FormatVersion)
+			if n != 1 && n != FormatVersion {
+				return nil, errAt(v, "herald: format version %d is not supported (this herald reads versions 1 and %d)", n, FormatVersion)
 			}
 			rec.Format = n
 		case "game":
@@ -119,6 +246,13 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 				return nil, errAt(n, "position: an empty value in {...} cannot be written back the same; write null (or ~) for it")
 			}
 			rec.Position = v
+		case "ended":
+			ended = k
+			rec.Ended, err = decodeEnding(v, errAt)
+		case "seal":
+			seal = v
+			var s string
+			err = decodeScalar(v, &s, "the seal", errAt)
 		case "moves":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				break
@@ -134,9 +268,11 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 					return nil, err
 				}
 				var rm RecordMove
+				digest := m
 				for j := 0; j+1 < len(m.Content); j += 2 {
 					mk, mv := m.Content[j], m.Content[j+1]
 					var dst *string
+					var d string
 					switch mk.Value {
 					case "player":
 						dst = &rm.Player
@@ -146,6 +282,8 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 						dst = &rm.Time
 					case "source":
 						dst = &rm.Source
+					case "digest":
+						dst, digest = &d, mv
 					}
 					if err := decodeScalar(mv, dst, mk.Value, errAt); err != nil {
 						return nil, err
@@ -155,6 +293,7 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 					return nil, errAt(m, "a move needs a player and a text")
 				}
 				rec.Moves = append(rec.Moves, rm)
+				digests = append(digests, digest)
 			}
 		}
 		if err != nil {
@@ -170,7 +309,73 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		return nil, errAt(root, "the seed does not match its commitment: sha256(%q) = %s, the record says %s",
 			rec.Seed, Commit(rec.Seed), rec.SeedSHA256)
 	}
+	if rec.Format == 1 {
+		// Format 1 had no digests, no seal and no ending.
+		for i, d := range digests {
+			if d.Kind == yaml.ScalarNode {
+				return nil, errAt(d, "move %d has a digest, but format 1 has none: a record with digests says herald: %d", i+1, FormatVersion)
+			}
+		}
+		if seal != nil || ended != nil {
+			n := seal
+			if n == nil {
+				n = ended
+			}
+			return nil, errAt(n, "format 1 has no seal or ended entry: a record with them says herald: %d", FormatVersion)
+		}
+		return rec, nil
+	}
+	want, wantSeal := rec.Digests()
+	for i, d := range digests {
+		if d.Kind != yaml.ScalarNode {
+			return nil, errAt(d, "move %d has no digest: the record was cut short or edited here (every move of a record ends with its digest)", i+1)
+		}
+		if d.Value != want[i] {
+			return nil, errAt(d, "move %d: its digest does not match the record up to it: the record was changed or damaged at or before this move", i+1)
+		}
+	}
+	if seal == nil {
+		last := &yaml.Node{Line: strings.Count(string(data), "\n") + 1, Column: 1}
+		if strings.HasSuffix(string(data), "\n") {
+			last.Line--
+		}
+		return nil, errAt(last, "the record has no seal: it was cut short (a whole record ends with seal:, the digest of all above it)")
+	}
+	if seal.Value != wantSeal {
+		what := "the last move"
+		if rec.Ended != nil {
+			what = "the ended entry or the last move"
+		} else if len(rec.Moves) == 0 {
+			what = "the record's header"
+		}
+		return nil, errAt(seal, "seal: does not match the record above it: %s was changed, or the record was cut short", what)
+	}
 	return rec, nil
+}
+
+// decodeEnding reads the ended entry of a record.
+func decodeEnding(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (*Ending, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, errAt(v, "ended: expected a mapping with keys %v", endedKeys)
+	}
+	if err := checkKeys(v, endedKeys, errAt); err != nil {
+		return nil, err
+	}
+	e := &Ending{}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		k, val := v.Content[j], v.Content[j+1]
+		dst := map[string]*string{"how": &e.How, "by": &e.By, "time": &e.Time, "source": &e.Source}[k.Value]
+		if err := decodeScalar(val, dst, k.Value, errAt); err != nil {
+			return nil, err
+		}
+		if k.Value == "how" && e.How != EndResigned && e.How != EndAbandoned {
+			return nil, errAt(val, "ended: how: expected %s or %s, got %q", EndResigned, EndAbandoned, e.How)
+		}
+	}
+	if e.How == "" || e.By == "" {
+		return nil, errAt(v, "ended: needs how (%s or %s) and by (who)", EndResigned, EndAbandoned)
+	}
+	return e, nil
 }
 
 // emptyFlowValue returns the first value of a flow mapping ({a: } or {a})
@@ -267,23 +472,23 @@ func decodeScalar(n *yaml.Node, dst *string, what string, errAt func(*yaml.Node,
 	return nil
 }
 
-// Marshal returns the record as YAML, two-space indented.
+// Marshal returns the record as YAML, two-space indented, in format
+// FormatVersion: each move with its digest, then the ending if any, then
+// the seal (see [Record.Digests]).
 //
 // yaml.v3 writes a few strings in a form it does not read back the same (a
 // text that starts with a newline, or with a tab and holds a newline), so
 // Marshal reads its output back, and if anything changed it writes the
 // record again with every string double-quoted.
 func (r *Record) Marshal() ([]byte, error) {
-	data, err := encodeYAML(r)
+	data, err := encodeYAML(r.file(false))
 	if err != nil {
 		return nil, err
 	}
 	if readsBack(r, data) {
 		return data, nil
 	}
-	q := *r
-	q.Position = quoteStrings(r.Position)
-	data, err = encodeYAML(quotedRecord(&q))
+	data, err = encodeYAML(r.file(true))
 	if err != nil {
 		return nil, err
 	}
@@ -291,6 +496,84 @@ func (r *Record) Marshal() ([]byte, error) {
 		return nil, fmt.Errorf("adjudicator: the record cannot be written as YAML that reads back the same")
 	}
 	return data, nil
+}
+
+// recordFile is a record as written, with its digests; with quote, every
+// string is double-quoted.
+type recordFile struct {
+	Format     int         `yaml:"herald"`
+	Game       str         `yaml:"game"`
+	Options    *yaml.Node  `yaml:"options,omitempty"`
+	Players    []str       `yaml:"players"`
+	SeedSHA256 str         `yaml:"seed_sha256"`
+	Seed       str         `yaml:"seed,omitempty"`
+	Position   *yaml.Node  `yaml:"position,omitempty"`
+	Moves      []moveFile  `yaml:"moves"`
+	Ended      *endingFile `yaml:"ended,omitempty"`
+	Seal       str         `yaml:"seal"`
+}
+
+type moveFile struct {
+	Player str `yaml:"player"`
+	Text   str `yaml:"text"`
+	Time   str `yaml:"time,omitempty"`
+	Source str `yaml:"source,omitempty"`
+	Digest str `yaml:"digest"`
+}
+
+type endingFile struct {
+	How    str `yaml:"how"`
+	By     str `yaml:"by"`
+	Time   str `yaml:"time,omitempty"`
+	Source str `yaml:"source,omitempty"`
+}
+
+// str is a string that yaml.v3 writes double-quoted when quote is set.
+type str struct {
+	s     string
+	quote bool
+}
+
+func (q str) IsZero() bool { return q.s == "" }
+
+func (q str) MarshalYAML() (any, error) {
+	if !q.quote {
+		return q.s, nil
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: q.s, Style: yaml.DoubleQuotedStyle}, nil
+}
+
+func (r *Record) file(quote bool) *recordFile {
+	q := func(s string) str { return str{s, quote} }
+	digests, seal := r.Digests()
+	f := &recordFile{Format: FormatVersion, Game: q(r.Game), SeedSHA256: q(r.SeedSHA256), Seed: q(r.Seed),
+		Position: r.Position, Moves: []moveFile{}, Seal: q(seal)}
+	if quote {
+		f.Position = quoteStrings(r.Position)
+	}
+	if len(r.Options) > 0 {
+		f.Options = &yaml.Node{Kind: yaml.MappingNode}
+		for _, k := range slices.Sorted(maps.Keys(r.Options)) {
+			for _, s := range []string{k, r.Options[k]} {
+				n := &yaml.Node{}
+				n.SetString(s)
+				if quote {
+					n.Style = yaml.DoubleQuotedStyle
+				}
+				f.Options.Content = append(f.Options.Content, n)
+			}
+		}
+	}
+	for _, p := range r.Players {
+		f.Players = append(f.Players, q(p))
+	}
+	for i, m := range r.Moves {
+		f.Moves = append(f.Moves, moveFile{q(m.Player), q(m.Text), q(m.Time), q(m.Source), q(digests[i])})
+	}
+	if e := r.Ended; e != nil {
+		f.Ended = &endingFile{q(e.How), q(e.By), q(e.Time), q(e.Source)}
+	}
+	return f
 }
 
 func encodeYAML(v any) ([]byte, error) {
@@ -306,29 +589,17 @@ func encodeYAML(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// readsBack reports whether data decodes to a record equal to r, an empty
-// list or mapping being equal to none.
+// readsBack reports whether data reads (digests checked) as a record equal
+// to r, an empty list or mapping being equal to none.
 func readsBack(r *Record, data []byte) bool {
-	var b struct { // Record, but yaml.v3 does not decode into a *yaml.Node field
-		Format     int               `yaml:"herald"`
-		Game       string            `yaml:"game"`
-		Options    map[string]string `yaml:"options"`
-		Players    []string          `yaml:"players"`
-		SeedSHA256 string            `yaml:"seed_sha256"`
-		Seed       string            `yaml:"seed"`
-		Position   yaml.Node         `yaml:"position"`
-		Moves      []RecordMove      `yaml:"moves"`
-	}
-	if err := yaml.Unmarshal(data, &b); err != nil {
+	b, err := ParseRecord("", data)
+	if err != nil {
 		return false
 	}
-	pos := &b.Position
-	if pos.Kind == 0 {
-		pos = nil
-	}
-	return r.Format == b.Format && r.Game == b.Game && r.SeedSHA256 == b.SeedSHA256 && r.Seed == b.Seed &&
+	sameEnding := r.Ended == nil && b.Ended == nil || r.Ended != nil && b.Ended != nil && *r.Ended == *b.Ended
+	return r.Game == b.Game && r.SeedSHA256 == b.SeedSHA256 && r.Seed == b.Seed &&
 		maps.Equal(r.Options, b.Options) && slices.Equal(r.Players, b.Players) &&
-		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, pos)
+		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, b.Position) && sameEnding
 }
 
 // sameNode reports whether two YAML nodes hold the same data: kinds, tags,
@@ -368,48 +639,6 @@ func quoteStrings(n *yaml.Node) *yaml.Node {
 		c.Content[i] = quoteStrings(k)
 	}
 	return &c
-}
-
-// quotedRecord returns r as a value that yaml.v3 writes with every string
-// double-quoted.
-func quotedRecord(r *Record) any {
-	type move struct {
-		Player quoted `yaml:"player"`
-		Text   quoted `yaml:"text"`
-		Time   quoted `yaml:"time,omitempty"`
-		Source quoted `yaml:"source,omitempty"`
-	}
-	out := struct {
-		Format     int               `yaml:"herald"`
-		Game       quoted            `yaml:"game"`
-		Options    map[quoted]quoted `yaml:"options,omitempty"`
-		Players    []quoted          `yaml:"players"`
-		SeedSHA256 quoted            `yaml:"seed_sha256"`
-		Seed       quoted            `yaml:"seed,omitempty"`
-		Position   *yaml.Node        `yaml:"position,omitempty"`
-		Moves      []move            `yaml:"moves"`
-	}{Format: r.Format, Game: quoted(r.Game), SeedSHA256: quoted(r.SeedSHA256), Seed: quoted(r.Seed), Position: r.Position}
-	if len(r.Options) > 0 {
-		out.Options = map[quoted]quoted{}
-		for k, v := range r.Options {
-			out.Options[quoted(k)] = quoted(v)
-		}
-	}
-	for _, p := range r.Players {
-		out.Players = append(out.Players, quoted(p))
-	}
-	out.Moves = []move{}
-	for _, m := range r.Moves {
-		out.Moves = append(out.Moves, move{quoted(m.Player), quoted(m.Text), quoted(m.Time), quoted(m.Source)})
-	}
-	return out
-}
-
-// quoted is a string that yaml.v3 writes double-quoted.
-type quoted string
-
-func (q quoted) MarshalYAML() (any, error) {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(q), Style: yaml.DoubleQuotedStyle}, nil
 }
 
 // Save writes the record to path atomically: a temporary file in the same

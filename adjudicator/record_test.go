@@ -17,7 +17,40 @@ import (
 const sha42 = "73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049"
 
 // recordYAML is a record as Marshal writes it, with every kind of field.
-const recordYAML = `herald: 1
+const recordYAML = `herald: 2
+game: counting
+options:
+  misere: "false"
+  speed: éclair
+  target: "12"
+players:
+  - alice
+  - bob
+seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
+seed: "42"
+position:
+  total: 3
+  to_move: bob
+  added: 0
+  scores: [3, 0]
+moves:
+  - player: bob
+    text: |-
+      add 1
+      add 2
+      end
+    time: "2026-11-23T09:00:00Z"
+    source: mail:<abc@example.org>
+    digest: 5f9bf8a489379c8ed892f3692f3d805aac63acf5f09b3b20c62516a6622b4710
+  - player: alice
+    text: add 3
+    source: cli
+    digest: a18c4c031c63455140905b4d3c0a93e7fb4dff962aaa43bcf9a7945db8382c2c
+seal: a18c4c031c63455140905b4d3c0a93e7fb4dff962aaa43bcf9a7945db8382c2c
+`
+
+// recordV1YAML is recordYAML in format 1, before digests.
+const recordV1YAML = `herald: 1
 game: counting
 options:
   misere: "false"
@@ -51,7 +84,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ParseRecord: %v", err)
 	}
-	if rec.Format != 1 || rec.Game != "counting" || rec.Seed != "42" || rec.SeedSHA256 != sha42 ||
+	if rec.Format != 2 || rec.Game != "counting" || rec.Seed != "42" || rec.SeedSHA256 != sha42 ||
 		!reflect.DeepEqual(rec.Players, []string{"alice", "bob"}) ||
 		!reflect.DeepEqual(rec.Options, map[string]string{"misere": "false", "speed": "éclair", "target": "12"}) {
 		t.Errorf("ParseRecord = %+v", rec)
@@ -94,6 +127,106 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRecordFormat1 checks that a record written before digests still
+// loads, is told apart by its format (it is not protected), and is saved
+// in the current format.
+func TestRecordFormat1(t *testing.T) {
+	rec, err := adjudicator.ParseRecord("old.yaml", []byte(recordV1YAML))
+	if err != nil {
+		t.Fatalf("ParseRecord(format 1): %v", err)
+	}
+	if rec.Format != 1 || len(rec.Moves) != 2 {
+		t.Errorf("ParseRecord(format 1) = %+v", rec)
+	}
+	data, err := rec.Marshal()
+	if err != nil || string(data) != recordYAML {
+		t.Errorf("Marshal(format 1 record) = %v\n%s\nwant\n%s", err, data, recordYAML)
+	}
+	// Format 1 knows no digests: one is an error, not ignored.
+	withDigest := strings.Replace(recordV1YAML, "    source: cli\n", "    source: cli\n    digest: "+sha42+"\n", 1)
+	if _, err := adjudicator.ParseRecord("old.yaml", []byte(withDigest)); err == nil || !strings.Contains(err.Error(), "old.yaml:28:13: move 2 has a digest, but format 1 has none") {
+		t.Errorf("ParseRecord(format 1 with a digest) = %v", err)
+	}
+}
+
+// TestRecordTruncated cuts a record at every byte: each cut is refused but
+// the one that only drops the final newline (issue 15 item 4: a record cut
+// inside its last move's text was read as a shorter, legal move).
+func TestRecordTruncated(t *testing.T) {
+	rec, err := adjudicator.ParseRecord("game.yaml", []byte(recordYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "2026-11-23T10:00:00Z", Source: "mail:<r@example.org>"}
+	full, err := rec.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(full)-1; n++ {
+		if got, err := adjudicator.ParseRecord("cut.yaml", full[:n]); err == nil {
+			t.Fatalf("ParseRecord(first %d of %d bytes) = %+v, nil; want an error\n%s", n, len(full), got, full[:n])
+		}
+	}
+	// Where the cut is said to be.
+	for _, tt := range []struct{ cut, want string }{
+		{"      add 2\n", `cut.yaml:18:5: move 1 has no digest: the record was cut short or edited here`},
+		{"    source: cli\n", `cut.yaml:26:5: move 2 has no digest`},
+		{"  source: mail:<r@example.org>\n", `cut.yaml:34:1: the record has no seal: it was cut short`},
+	} {
+		i := strings.Index(string(full), tt.cut)
+		if i < 0 {
+			t.Fatalf("%q not in\n%s", tt.cut, full)
+		}
+		_, err := adjudicator.ParseRecord("cut.yaml", full[:i+len(tt.cut)])
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("cut after %q: %v\nwant %s", tt.cut, err, tt.want)
+		}
+	}
+}
+
+// TestRecordTampered edits one field at a time: the record is refused at
+// the line of the first digest that no longer matches.
+func TestRecordTampered(t *testing.T) {
+	rec, err := adjudicator.ParseRecord("game.yaml", []byte(recordYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "2026-11-23T10:00:00Z", Source: "mail:<r@example.org>"}
+	data, err := rec.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := string(data)
+	if _, err := adjudicator.ParseRecord("t.yaml", data); err != nil {
+		t.Fatalf("ParseRecord(untouched): %v", err)
+	}
+	tests := []struct{ from, to, want string }{
+		{"      add 2\n", "      add 3\n", "t.yaml:25:13: move 1: its digest does not match the record up to it"},
+		{"    text: add 3", "    text: add 2", "t.yaml:29:13: move 2: its digest does not match"},
+		{"    source: cli", "    source: mail:<x@y>", "t.yaml:29:13: move 2: its digest does not match"},
+		{"  - bob\n", "  - carol\n", "t.yaml:25:13: move 1: its digest does not match"}, // the header is hashed too
+		{"  added: 0", "  added: 1", "t.yaml:25:13: move 1: its digest does not match"},
+		{"  target: \"12\"", "  target: \"13\"", "t.yaml:25:13: move 1: its digest does not match"},
+		{"  by: bob", "  by: alice", "t.yaml:35:7: seal: does not match the record above it: the ended entry or the last move was changed"},
+		{"  how: resigned", "  how: abandoned", "t.yaml:35:7: seal: does not match"},
+	}
+	for _, tt := range tests {
+		edited := strings.Replace(full, tt.from, tt.to, 1)
+		if edited == full {
+			t.Fatalf("%q not in\n%s", tt.from, full)
+		}
+		_, err := adjudicator.ParseRecord("t.yaml", []byte(edited))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q → %q: ParseRecord = %v\nwant %s…", tt.from, tt.to, err, tt.want)
+		}
+	}
+	// The seed is not hashed: the public copy without it verifies.
+	pub := strings.Replace(full, "seed: \"42\"\n", "", 1)
+	if _, err := adjudicator.ParseRecord("t.yaml", []byte(pub)); err != nil {
+		t.Errorf("ParseRecord(public copy): %v", err)
+	}
+}
+
 func TestRecordMarshalNew(t *testing.T) {
 	rec, err := adjudicator.NewRecord(counting, []string{"alice", "bob"}, map[string]string{"target": "20"}, "42", nil)
 	if err != nil {
@@ -103,7 +236,7 @@ func TestRecordMarshalNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `herald: 1
+	want := `herald: 2
 game: counting
 options:
   misere: "false"
@@ -115,6 +248,7 @@ players:
 seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
 seed: "42"
 moves: []
+seal: dfe988ca709b0deb45cf53ea4644ca90dd0bd72649d7a30ab1ba57b7ac68a81e
 `
 	if string(data) != want {
 		t.Errorf("Marshal() =\n%s\nwant\n%s", data, want)
@@ -160,11 +294,11 @@ func TestParseRecordErrors(t *testing.T) {
 		{"unknown key with a suggestion", replace(3, "playres: [alice, bob]"),
 			`r.yaml:3:1: unknown key "playres"; did you mean "players"?`},
 		{"unknown key", base + "colour: red\n",
-			`r.yaml:10:1: unknown key "colour" (expected one of [herald game options players seed_sha256 seed position moves])`},
+			`r.yaml:10:1: unknown key "colour" (expected one of [herald game options players seed_sha256 seed position moves ended seal])`},
 		{"unknown move key with a suggestion", replace(8, "    txt: add 1"),
 			`r.yaml:8:5: unknown key "txt"; did you mean "text"?`},
 		{"unknown move key", replace(9, "    colour: red"),
-			`r.yaml:9:5: unknown key "colour" (expected one of [player text time source])`},
+			`r.yaml:9:5: unknown key "colour" (expected one of [player text time source digest])`},
 		{"key twice", base + "game: other\n",
 			`r.yaml:10:1: key "game" appears twice`},
 		{"move key twice", base + "    text: add 2\n",
@@ -173,8 +307,8 @@ func TestParseRecordErrors(t *testing.T) {
 			`r.yaml:1:9: herald: expected the format version, a number, got "one"`},
 		{"version a list", replace(1, "herald: [1]"),
 			`r.yaml:1:9: herald: expected the format version, a number, got ""`},
-		{"version unsupported", replace(1, "herald: 2"),
-			`r.yaml:1:9: herald: format version 2 is not supported (this herald reads version 1)`},
+		{"version unsupported", replace(1, "herald: 3"),
+			`r.yaml:1:9: herald: format version 3 is not supported (this herald reads versions 1 and 2)`},
 		{"game a list", replace(2, "game: [counting]"),
 			`r.yaml:2:7: expected the game's name, a single value`},
 		{"players not a list", replace(3, "players: alice"),
@@ -198,7 +332,7 @@ func TestParseRecordErrors(t *testing.T) {
 		{"moves a mapping", strings.Join(strings.Split(base, "\n")[:5], "\n") + "\nmoves: {a: 1}\n",
 			`r.yaml:6:8: moves: expected a list of moves`},
 		{"move a string", strings.Join(strings.Split(base, "\n")[:6], "\n") + "\n  - add 1\n",
-			`r.yaml:7:5: a move is a mapping with keys [player text time source]`},
+			`r.yaml:7:5: a move is a mapping with keys [player text time source digest]`},
 		{"move without player", replace(7, "  - source: cli"),
 			`r.yaml:7:5: a move needs a player and a text`},
 		{"move without text", replace(8, "    source: cli"),
@@ -208,11 +342,11 @@ func TestParseRecordErrors(t *testing.T) {
 		{"move text a list", replace(8, "    text: [add 1]"),
 			`r.yaml:8:11: expected text, a single value`},
 		{"missing key", replace(2, "# no game"),
-			`r.yaml:1:1: missing key "game" (a record has [herald game options players seed_sha256 seed position moves])`},
+			`r.yaml:1:1: missing key "game" (a record has [herald game options players seed_sha256 seed position moves ended seal])`},
 		{"missing commitment", replace(4, "# no commitment"),
-			`r.yaml:1:1: missing key "seed_sha256" (a record has [herald game options players seed_sha256 seed position moves])`},
+			`r.yaml:1:1: missing key "seed_sha256" (a record has [herald game options players seed_sha256 seed position moves ended seal])`},
 		{"not a mapping", "- herald: 1\n",
-			`r.yaml:1:1: a game record is a mapping with keys [herald game options players seed_sha256 seed position moves]`},
+			`r.yaml:1:1: a game record is a mapping with keys [herald game options players seed_sha256 seed position moves ended seal]`},
 		{"position with an empty value in a flow mapping", base + "position: {0}\n",
 			`r.yaml:10:13: position: an empty value in {...} cannot be written back the same; write null (or ~) for it`},
 		{"position with an empty value in a nested flow mapping", base + "position:\n  a: [1, {b: }]\n",
@@ -391,7 +525,7 @@ func TestMarshalQuotesWhatYAMLCannotWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Marshal: %v", err)
 	}
-	want := `herald: 1
+	want := `herald: 2
 game: "counting"
 options:
   "misere": "false"
@@ -405,8 +539,11 @@ seed: "42"
 moves:
   - player: "alice"
     text: "\tadd 1\nend"
+    digest: "77c9e1245d593e7b256c278c04b788180743be0a4ac87b91f490bdbf57f92d72"
   - player: "bob"
     text: "\nadd 2"
+    digest: "52e792b507e1010d8bd5a7414fc532cd2df648d1b153ad304bb1a2c90b358cbc"
+seal: "52e792b507e1010d8bd5a7414fc532cd2df648d1b153ad304bb1a2c90b358cbc"
 `
 	if string(data) != want {
 		t.Errorf("Marshal =\n%s\nwant\n%s", data, want)

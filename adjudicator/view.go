@@ -5,12 +5,16 @@ package adjudicator
 //
 //	game         the game's name
 //	players      seating order
-//	to_move      the players who may submit now (empty when finished)
+//	to_move      the players who may submit now (empty when finished or ended)
 //	move_number  the number of the next submission
 //	scores       player name to score (provisional until finished), and
 //	             the score of each seat the game plays itself (Automaton)
 //	finished     whether the game is over
-//	result       null until finished; then winners, draw and summary
+//	result       null until finished; then winners, draw (and who shares
+//	             it: the winners of a draw are empty, shared lists them),
+//	             and summary
+//	ended        null unless the game ended early (RULINGS.md H-1): how
+//	             (resigned or abandoned), by, time, source
 //	board        the game's public board (see the game's package doc)
 //	as           with --as, the player whose private view follows
 //	private      with --as, that player's hidden information only
@@ -22,6 +26,7 @@ type View struct {
 	Scores     map[string]int `json:"scores"`
 	Finished   bool           `json:"finished"`
 	Result     *ResultView    `json:"result"`
+	Ended      *EndedView     `json:"ended"`
 	Board      any            `json:"board"`
 	As         string         `json:"as,omitempty"`
 	Private    any            `json:"private,omitempty"`
@@ -31,7 +36,16 @@ type View struct {
 type ResultView struct {
 	Winners []string `json:"winners"`
 	Draw    bool     `json:"draw"`
+	Shared  []string `json:"shared"` // who shares a draw; empty otherwise
 	Summary string   `json:"summary"`
+}
+
+// EndedView is the JSON form of Record.Ended.
+type EndedView struct {
+	How    string `json:"how"`
+	By     string `json:"by"`
+	Time   string `json:"time"`
+	Source string `json:"source"`
 }
 
 // View returns the match's view; as names a player for their private view,
@@ -59,7 +73,15 @@ func (m *Match) View(as string) *View {
 		if w == nil {
 			w = []string{}
 		}
-		v.Result = &ResultView{Winners: w, Draw: res.Draw, Summary: res.Summary}
+		sh := res.Shared
+		if sh == nil {
+			sh = []string{}
+		}
+		v.Result = &ResultView{Winners: w, Draw: res.Draw, Shared: sh, Summary: res.Summary}
+	}
+	if e := m.Record.Ended; e != nil {
+		v.Ended = &EndedView{How: e.How, By: e.By, Time: e.Time, Source: e.Source}
+		v.ToMove = []string{}
 	}
 	if as != "" {
 		v.As = as

@@ -13,7 +13,8 @@
 // all.
 //
 // A game's record is stored as its header (the YAML record without moves,
-// written once when the game starts) and one row per move, so that a move
+// written when the game starts, and again with its ended entry if a player
+// resigns or the host abandons it) and one row per move, so that a move
 // costs one insert however long the game; Game and Tx.Record put the two
 // back together. The outbox holds each mail either whole (RFC 5322) or as a
 // draft that the mail layer renders when it sends it: the transaction of an
@@ -892,6 +893,17 @@ func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,
 		status, stamp(t.now), rev, len(rec.Moves), id); err != nil {
 		return 0, fmt.Errorf("store: %w", err)
+	}
+	if rec.Ended != nil {
+		// The ending (a resignation, an abandon) is part of the header:
+		// written once, when the game ends early.
+		header, err := marshalHeader(rec)
+		if err != nil {
+			return 0, fmt.Errorf("store: game %d: %w", id, err)
+		}
+		if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, header, id); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
 	}
 	if err := t.insertMoves(ctx, id, rec.Moves[stored:], stored); err != nil {
 		return 0, err

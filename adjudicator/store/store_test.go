@@ -673,3 +673,50 @@ func TestStampsSortInTimeOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredRecordVerifies: the record the store puts back together from
+// its header and its rows of moves marshals to a record that verifies
+// (digests and seal), and an ending saved with the moves is kept (issue 15
+// items 4 and 16).
+func TestStoredRecordVerifies(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<v0@x>")
+	rec := record()
+	rec.Moves = []adjudicator.RecordMove{
+		{Player: "alice", Text: "keep plain village", Time: "t1", Source: "mail:<1@x>"},
+		{Player: "bob", Text: "keep plain\nend", Time: "t2", Source: "mail:<2@x>"},
+	}
+	if err := s.Process(ctx, Intake{MessageID: "<v1@x>", Received: t0}, func(tx *Tx) error {
+		_, err := tx.Save(ctx, gid, rec, Playing)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "t3", Source: "mail:<3@x>"}
+	if err := s.Process(ctx, Intake{MessageID: "<v2@x>", Received: t0}, func(tx *Tx) error {
+		_, err := tx.Save(ctx, gid, rec, Abandoned)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Record.Ended == nil || *g.Record.Ended != *rec.Ended || len(g.Record.Moves) != 2 {
+		t.Fatalf("stored record: %+v, ended %+v", g.Record, g.Record.Ended)
+	}
+	data, err := g.Record.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := adjudicator.ParseRecord("export.yaml", data)
+	if err != nil {
+		t.Fatalf("the stored record does not verify: %v\n%s", err, data)
+	}
+	want, _ := rec.Marshal()
+	if !bytes.Equal(data, want) || back.Ended == nil {
+		t.Errorf("stored record =\n%s\nwant\n%s", data, want)
+	}
+}

@@ -432,6 +432,8 @@ func TestMove(t *testing.T) {
 		{name: "empty stdin", args: []string{"move", "@seed42-move3.yaml", "--as", "alice", "-"}, code: 1, stderr: []string{"no steps"}},
 		{name: "game over", args: []string{"move", "@finished-2p.yaml", "--as", "p1", "end"}, code: 1, stderr: []string{"the game is over"}},
 		{name: "record does not replay", args: []string{"move", "@tampered.yaml", "--as", "p1", "end"}, code: 1, stderr: []string{"move 4 (p2)"}},
+		{name: "record cut short", args: []string{"move", "@truncated.yaml", "--as", "p2", "end"}, code: 1, stderr: []string{"truncated.yaml:151:5: move 18 has no digest"}},
+		{name: "record edited", args: []string{"move", "@edited.yaml", "--as", "p1", "end"}, code: 1, stderr: []string{"edited.yaml:37:13: move 4: its digest does not match"}},
 		{name: "not a player", args: []string{"move", "@seed42-move3.yaml", "--as", "carol", "plain castle f5"},
 			code: 2, stderr: []string{"--as carol: not a player of this game (players: alice, bob)"}},
 		{name: "no --as", args: []string{"move", "@seed42-move3.yaml", "plain castle f5"}, code: 2, stderr: []string{"--as PLAYER is required"}},
@@ -501,6 +503,14 @@ func TestAdjudicate(t *testing.T) {
 					}
 				}
 			}},
+		{name: "old format", args: []string{"adjudicate", "@finished-2p-v1.yaml"},
+			stdout: []string{"record format 1, written before digests: not protected against truncation or edits\n", "\nresult: p1 wins with "}},
+		{name: "digests checked", args: []string{"adjudicate", "@finished-2p.yaml"},
+			stdout: []string{"record format 2: every move's digest and the seal match (nothing cut or edited)\n"}},
+		{name: "cut inside the last move", args: []string{"adjudicate", "@truncated.yaml"}, code: 1, quiet: true,
+			stderr: []string{"truncated.yaml:151:5: move 18 has no digest: the record was cut short or edited here"}},
+		{name: "edited", args: []string{"adjudicate", "@edited.yaml"}, code: 1, quiet: true,
+			stderr: []string{"edited.yaml:37:13: move 4: its digest does not match the record up to it: the record was changed or damaged at or before this move"}},
 		{name: "in progress", args: []string{"adjudicate", "@seed42-move3.yaml"},
 			stdout: []string{"   1  alice  legal    keep plain village\n   2  bob    legal    keep plain\n", "result: not finished; waiting for alice"}},
 		{name: "tampered", args: []string{"adjudicate", "@tampered.yaml"},

@@ -402,6 +402,7 @@ func (s *State) Result() adjudicator.Result {
 	for i, t := range tied {
 		names[i] = s.names[t]
 	}
+	res.Shared = names
 	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d points and %d knights left",
 		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, s.players[tied[0]].knights)
 	return res
