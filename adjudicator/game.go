@@ -5,8 +5,9 @@
 // the scenario files that turn rulebook examples and disputes into checks.
 //
 // Optional capabilities are small extra interfaces a State may implement,
-// found by type assertion: [PrivateTexter] (the shared board rendered once)
-// and [Automaton] (seats the game plays itself, as Henri in Les Deux
+// found by type assertion: [PrivateTexter] (the shared board rendered once),
+// [TurnEnder] (a turn that ends by itself, and the steps that may still
+// follow it in the same submission) and [Automaton] (seats the game plays itself, as Henri in Les Deux
 // Héritiers' solo game; a [Match] plays them right after the players).
 //
 // A game package exports one *Game descriptor; games/games.go lists them. The
@@ -107,6 +108,18 @@ type State interface {
 // does it for any State.
 type PrivateTexter interface {
 	PrivateText(as string) string
+}
+
+// A TurnEnder is a State whose turns can end by themselves, as a
+// Raubritter turn does after its third tile. When a step of a submission
+// comes after the submitting player's turn ended by itself earlier in the
+// same submission, a Match asks AfterTurnEnd about it instead of refusing
+// it as "not your turn": nil means the step only states what already
+// happened (an `end` after the turn ended) and is dropped, a harmless
+// no-op listed in Submission.Dropped; an error, a *RuleError, says that the
+// turn ended by itself, when, and that the steps after it must go.
+type TurnEnder interface {
+	AfterTurnEnd(player string, m Move) error
 }
 
 // Texts returns Text(p) for each player p, rendering the shared part once

@@ -182,6 +182,11 @@ type Submission struct {
 	// step (see [Automaton]); they are empty for a player's move.
 	Why, WhyFR []string
 
+	// Dropped holds the steps, as written, that came after the player's
+	// turn ended by itself and only stated what had happened (see
+	// [TurnEnder]): they were not applied and are not recorded.
+	Dropped []*notation.Step
+
 	// Auto holds the automaton moves that followed this submission at
 	// once (Henri's turn after the player's), in order. They are recorded
 	// after it, each with source AutomatonSource.
@@ -278,6 +283,7 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 	lang := notation.English
 	st = st.Clone()
 	sub := &Submission{Number: number, Player: player}
+	acted := false // the player acted in this submission
 	for i, step := range steps {
 		// Parse first, so that even "not your turn" is said in the
 		// language the step was written in.
@@ -286,6 +292,14 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 			lang = notation.French
 		}
 		if actErr := CanAct(st, player); actErr != nil {
+			// A step after the player's turn ended by itself in this
+			// submission: the game says whether it is a no-op.
+			if te, ok := st.(TurnEnder); ok && acted && err == nil {
+				if actErr = te.AfterTurnEnd(player, mv); actErr == nil {
+					sub.Dropped = append(sub.Dropped, step)
+					continue
+				}
+			}
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang}
 		}
 		if err == nil {
@@ -295,6 +309,7 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
 		}
 		sub.Moves = append(sub.Moves, mv)
+		acted = true
 	}
 	sub.Lang = lang
 	return sub, st, nil

@@ -173,6 +173,12 @@ func (s *Scanner) ExpectEnd() *Error {
 	for _, t := range s.step.Tokens[s.i:] {
 		rest = append(rest, t.Text)
 	}
+	if tok.Kind == Punct && tok.Text == "," && s.i+1 < len(s.step.Tokens) {
+		// "plain castle f5, knights 0": two steps written as one.
+		return s.ErrorAtToken(tok,
+			fmt.Sprintf("unexpected %q at the end of the step; use ';' between steps (or one step per line), not ','", strings.Join(rest, " ")),
+			fmt.Sprintf("« %s » en trop à la fin de l'étape ; séparez les étapes par « ; » (ou une par ligne), pas par « , »", strings.Join(rest, " ")))
+	}
 	return s.ErrorAtToken(tok,
 		fmt.Sprintf("unexpected %q at the end of the step", strings.Join(rest, " ")),
 		fmt.Sprintf("« %s » en trop à la fin de l'étape", strings.Join(rest, " ")))

@@ -251,6 +251,24 @@ func TestScannerExpect(t *testing.T) {
 	if got, want := s.ExpectEnd().Localize(notation.French), "1:5: « now please » en trop à la fin de l'étape"; got != want {
 		t.Errorf("ExpectEnd() (fr) = %q, want %q", got, want)
 	}
+	// A comma between two steps (issue 15 item 21).
+	s = scan(t, "forest e5, forest e6")
+	s.Next()
+	s.Next()
+	e = s.ExpectEnd()
+	if got, want := e.Localize(notation.English), `1:10: unexpected ", forest e6" at the end of the step; use ';' between steps (or one step per line), not ','`; got != want {
+		t.Errorf("ExpectEnd() = %q, want %q", got, want)
+	}
+	if got, want := e.Localize(notation.French), "1:10: « , forest e6 » en trop à la fin de l'étape ; séparez les étapes par « ; » (ou une par ligne), pas par « , »"; got != want {
+		t.Errorf("ExpectEnd() (fr) = %q, want %q", got, want)
+	}
+	// A comma alone at the end is not two steps.
+	s = scan(t, "forest e5,")
+	s.Next()
+	s.Next()
+	if got, want := s.ExpectEnd().Localize(notation.English), `1:10: unexpected "," at the end of the step`; got != want {
+		t.Errorf("ExpectEnd() = %q, want %q", got, want)
+	}
 }
 
 func TestScannerPositions(t *testing.T) {

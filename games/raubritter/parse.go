@@ -162,6 +162,19 @@ type Knights struct {
 	pos    []notation.Pos // of each count
 }
 
+// knightsWords writes a knights step in English and French notation.
+func knightsWords(d Direction, counts []int) adjudicator.Words {
+	nums := make([]string, len(counts))
+	for i, c := range counts {
+		nums[i] = strconv.Itoa(c)
+	}
+	n := strings.Join(nums, " ")
+	if len(counts) <= 1 {
+		return adjudicator.Words{EN: "knights " + n, FR: "chevaliers " + n}
+	}
+	return adjudicator.Words{EN: "knights " + d.String() + " " + n, FR: "chevaliers " + d.Words().FR + " " + n}
+}
+
 func (m Knights) String() string {
 	nums := make([]string, len(m.Counts))
 	for i, c := range m.Counts {
@@ -434,6 +447,30 @@ func parseKnights(sc *notation.Scanner) (adjudicator.Move, *notation.Error) {
 		m.pos = append(m.pos, tok.Pos)
 		if !sc.Punct(",") {
 			sc.Punct("-")
+		}
+	}
+	if tok, ok := sc.Peek(); ok && len(m.Counts) > 0 && tok.Kind == notation.Word {
+		// "knights west 1 1 north 1": a march that turns.
+		_, _, isDir := directions.Lookup(tok.Text)
+		_, _, isDiag := diagonals.Lookup(tok.Text)
+		if isDir || isDiag {
+			var rest []int
+			for sc.Next(); !sc.Done(); {
+				if n, _, ok := sc.Number(); ok {
+					rest = append(rest, n)
+					if !sc.Punct(",") {
+						sc.Punct("-")
+					}
+				} else {
+					sc.Next()
+				}
+			}
+			ex := knightsWords(m.Dir, append(slices.Clone(m.Counts), rest...))
+			e := sc.ErrorAtToken(tok,
+				fmt.Sprintf("knights march in a straight line from their castle and never turn: one direction per march [rule: %s]", ruleStraight),
+				fmt.Sprintf("les chevaliers se déplacent en ligne droite depuis leur château, sans jamais dévier : une seule direction par déplacement [règle : %s]", ruleStraight))
+			e.Example, e.ExampleFR = ex.EN, ex.FR
+			return nil, e
 		}
 	}
 	if len(m.Counts) == 0 {

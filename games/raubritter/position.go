@@ -541,8 +541,8 @@ func (s *State) loadTurn(n *yaml.Node, w *where) error {
 	}
 	r0, r1, c0, c1, _ := s.bbox()
 	if r1-r0+1 > s.limit || c1-c0+1 > s.limit {
-		return posError(w.at(w.board), "the board spans %dx%d tiles; with %d players it may not exceed %dx%d (raubritter-fr-scan.txt:212)",
-			c1-c0+1, r1-r0+1, len(s.names), s.limit, s.limit)
+		return posError(w.at(w.board), "the board spans %dx%d tiles; with %d players it may not exceed %dx%d (%s)",
+			c1-c0+1, r1-r0+1, len(s.names), s.limit, s.limit, areaRule[len(s.names)])
 	}
 	if stray := s.stray(); stray >= 0 {
 		return posError(w.at(w.squares[stray], w.board), "%s is not joined edge to edge to the other tiles on the board (raubritter-fr-scan.txt:95)", s.square(stray))

@@ -133,14 +133,20 @@ const (
 	ruleFour      = "raubritter-fr-scan.txt:167"
 	ruleEnough    = "raubritter-fr-scan.txt:173"
 	ruleOnce      = "raubritter-fr-scan.txt:177"
-	ruleArea      = "raubritter-fr-scan.txt:212"
+	ruleArea2     = "raubritter-fr-scan.txt:217"
+	ruleArea3     = "raubritter-fr-scan.txt:222"
+	ruleArea4     = "raubritter-fr-scan.txt:226"
 	ruleHand      = "RULINGS.md RB-5"
 	ruleNoKnights = "raubritter-fr-scan.txt:186"
+	ruleSelfEnd   = "RULINGS.md RB-11"
 )
 
 // areaLimit is the most tiles per row and column, by player count
-// (raubritter-fr-scan.txt:212-227).
-var areaLimit = map[int]int{2: 7, 3: 9, 4: 10}
+// (raubritter-fr-scan.txt:212-227), and areaRule the line that says so.
+var (
+	areaLimit = map[int]int{2: 7, 3: 9, 4: 10}
+	areaRule  = map[int]string{2: ruleArea2, 3: ruleArea3, 4: ruleArea4}
+)
 
 type phase uint8
 
@@ -189,7 +195,24 @@ type State struct {
 	turn    int // index of the player whose turn it is
 	placed  int // tiles laid this turn
 	pending int // cell index of the castle waiting for knights, or -1
+
+	// selfEnd says how the last step applied ended its player's turn by
+	// itself (endNone when it did not), for the steps that may follow it
+	// in the same submission (AfterTurnEnd). It is not part of the
+	// position: it only speaks of the step just applied.
+	selfEnd  endHow
+	selfEndP int // the player whose turn ended
 }
+
+// endHow is how a turn ended by itself.
+type endHow uint8
+
+const (
+	endNone     endHow = iota
+	endThird           // after the third tile (and its knights)
+	endEmpty           // when the hand was empty
+	endGameOver        // and with it the game: every tile is laid
+)
 
 var _ adjudicator.State = (*State)(nil)
 

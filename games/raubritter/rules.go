@@ -60,6 +60,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 			return adjudicator.Rulef("first-tile", ruleThree, "lay at least one tile before ending your turn: the first is mandatory",
 				"posez au moins une plaquette avant de finir votre tour : la première est obligatoire")
 		}
+		s.selfEnd = endNone
 		s.endTurn()
 	default:
 		return fmt.Errorf("raubritter: unknown move type %T", m)
@@ -92,6 +93,7 @@ func (s *State) keep(p int, k Kind) *adjudicator.RuleError {
 		return err
 	}
 	pl := s.players[p]
+	s.selfEnd = endNone
 	c := slices.IndexFunc(pl.hand, func(x Kind) bool { return x.Building == Castle })
 	castle := pl.hand[c]
 	rest := slices.Delete(slices.Clone(pl.hand), c, c+1)
@@ -139,7 +141,7 @@ func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 	}
 	c := s.at(m.Square)
 	if c == nil {
-		return adjudicator.Rulef("off-frame", ruleArea, "%s is off the board: with %d players the area never exceeds %dx%d tiles, so squares run from a1 to %s",
+		return adjudicator.Rulef("off-frame", areaRule[len(s.names)], "%s is off the board: with %d players the area never exceeds %dx%d tiles, so squares run from a1 to %s",
 			"%s est hors du plateau : à %d joueurs la surface ne dépasse jamais %dx%d plaquettes, les cases vont de a1 à %s",
 			m.Square, len(s.names), s.limit, s.limit, Square{s.h - 1, s.w - 1}).At(m.sqPos)
 	}
@@ -156,7 +158,7 @@ func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 	r0, r1 = min(r0, m.Square.Row), max(r1, m.Square.Row)
 	c0, c1 = min(c0, m.Square.Col), max(c1, m.Square.Col)
 	if w, h := c1-c0+1, r1-r0+1; w > s.limit || h > s.limit {
-		return adjudicator.Rulef("area", ruleArea, "a tile on %s would make the area %dx%d tiles; with %d players it may not exceed %dx%d",
+		return adjudicator.Rulef("area", areaRule[len(s.names)], "a tile on %s would make the area %dx%d tiles; with %d players it may not exceed %dx%d",
 			"une plaquette en %s porterait la surface à %dx%d plaquettes ; à %d joueurs elle ne peut dépasser %dx%d",
 			m.Square, w, h, len(s.names), s.limit, s.limit).At(m.sqPos)
 	}
@@ -186,7 +188,8 @@ func (s *State) touches(q Square) bool {
 // and opens the castle for knights when the player has any left (:186).
 func (s *State) place(p int, m Place) {
 	pl := s.players[p]
-	s.pending = -1 // a castle left waiting gets no knights (RB-4)
+	s.selfEnd = endNone // set again if this tile ends the turn by itself
+	s.pending = -1      // a castle left waiting gets no knights (RB-4)
 	i := slices.Index(pl.hand, m.Kind)
 	pl.hand = slices.Delete(pl.hand, i, i+1)
 	c := s.at(m.Square)
@@ -253,7 +256,7 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 		return pos(0)(adjudicator.Rulef("five", ruleFive, "a castle takes at most 5 knights, not %d", "un château reçoit au plus 5 chevaliers, pas %d", total))
 	}
 	if total > pl.knights {
-		return pos(0)(adjudicator.Rulef("supply", ruleNoKnights, "you have only %d knights left, not %d", "il ne vous reste que %d chevaliers, pas %d", pl.knights, total))
+		return pos(0)(adjudicator.Rulef("supply", ruleNoKnights, "you have only %s left, not %d", "il ne vous reste que %s, pas %d", nKnights(pl.knights), total))
 	}
 	castle := s.square(s.pending)
 	for i, q := range s.march(castle, m.Dir, len(m.Counts)) {
@@ -267,20 +270,26 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			return pos(i)(adjudicator.Rulef("lake", ruleLake, "knights cannot enter the lake on %s", "les chevaliers ne peuvent entrer sur le lac en %s", q))
 		}
 		if c.n >= 4 {
-			return pos(i)(adjudicator.Rulef("full", ruleFour, "%s already holds 4 knights: a full tile cannot be entered",
-				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q))
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("full", ruleFour, "%s already holds 4 knights: a full tile cannot be entered",
+				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q)))
 		}
 		if int(c.n)+m.Counts[i] > 4 {
-			return pos(i)(adjudicator.Rulef("four", ruleFour, "%s holds %d knights; %d more would make more than 4",
-				"%s porte %d chevaliers ; %d de plus dépasseraient 4", q, c.n, m.Counts[i]))
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %d knights; %d more would make more than 4",
+				"%s porte %d chevaliers ; %d de plus dépasseraient 4", q, c.n, m.Counts[i])))
 		}
 		if m.Counts[i] < need {
 			rule := ruleLeave
 			if need > 1 && i > 0 {
 				rule = ruleEnough
 			}
-			return pos(i)(adjudicator.Rulef("leave", rule, "at least %d knights must stay on the %s at %s, not %d",
-				"au moins %d chevaliers doivent rester sur la plaquette %s en %s, pas %d", need, c.kind.Words(), q, m.Counts[i]))
+			if i == 0 && need > pl.knights {
+				// A forest castle with one knight left can take none.
+				return pos(i)(adjudicator.Rulef("leave", rule, "at least %s on the %s at %s, not %d; you have only %s left, so this castle takes none: write knights 0",
+					"au moins %s sur la plaquette %s en %s, pas %d ; il ne vous reste que %s, ce château n'en reçoit donc aucun : écrivez chevaliers 0",
+					mustStay(need), c.kind.Words(), q, m.Counts[i], nKnights(pl.knights)))
+			}
+			return pos(i)(adjudicator.Rulef("leave", rule, "at least %s on the %s at %s, not %d",
+				"au moins %s sur la plaquette %s en %s, pas %d", mustStay(need), c.kind.Words(), q, m.Counts[i]))
 		}
 	}
 	return nil
@@ -288,6 +297,7 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 
 func (s *State) knights(p int, m Knights) {
 	pl := s.players[p]
+	s.selfEnd = endNone // set again if these knights end the turn by itself
 	castle := s.square(s.pending)
 	for i, q := range s.march(castle, m.Dir, len(m.Counts)) {
 		c := s.at(q)
@@ -305,8 +315,96 @@ func (s *State) knights(p int, m Knights) {
 // three tiles laid, or an empty hand, and no castle waiting for knights.
 func (s *State) maybeEndTurn() {
 	if s.pending < 0 && (s.placed == 3 || len(s.players[s.turn].hand) == 0) {
+		s.selfEnd, s.selfEndP = endThird, s.turn
+		if s.placed < 3 {
+			s.selfEnd = endEmpty
+		}
 		s.endTurn()
+		if s.phase == phaseOver {
+			s.selfEnd = endGameOver
+		}
 	}
+}
+
+// AfterTurnEnd implements adjudicator.TurnEnder: after a turn ended by
+// itself (RULINGS.md RB-11), an `end` in the same submission states what
+// happened and is dropped, and so is `knights 0` from a player with no
+// knights left (RB-10: their castle takes none); any other step is refused
+// with the reason the turn ended.
+func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
+	p := s.index(player)
+	if s.selfEnd == endNone || p != s.selfEndP {
+		return adjudicator.CanAct(s, player)
+	}
+	switch m := m.(type) {
+	case End:
+		return nil
+	case Knights:
+		if m.Total() == 0 && len(m.Counts) == 1 && s.players[p].knights == 0 {
+			return nil
+		}
+	}
+	switch s.selfEnd {
+	case endEmpty:
+		return adjudicator.Rulef("turn-ended", ruleSelfEnd, "your turn ended by itself when your hand was empty: drop the steps after your last tile",
+			"votre tour s'est terminé de lui-même quand votre main a été vide : supprimez les étapes qui suivent votre dernière plaquette")
+	case endGameOver:
+		return adjudicator.Rulef("turn-ended", ruleSelfEnd, "your turn, and the game, ended by themselves when the last tile was laid: drop the steps after it",
+			"votre tour, et la partie, se sont terminés d'eux-mêmes avec la dernière plaquette posée : supprimez les étapes qui la suivent")
+	}
+	return adjudicator.Rulef("turn-ended", ruleSelfEnd, "your turn ended by itself after your third tile (at most 3 tiles a turn): drop the steps after it",
+		"votre tour s'est terminé de lui-même après votre troisième plaquette (3 au plus par tour) : supprimez les étapes qui la suivent")
+}
+
+// nKnights returns "1 knight", "3 knights" in English and French.
+func nKnights(n int) adjudicator.Words {
+	if n == 1 {
+		return adjudicator.Words{EN: "1 knight", FR: "1 chevalier"}
+	}
+	return adjudicator.Words{EN: fmt.Sprintf("%d knights", n), FR: fmt.Sprintf("%d chevaliers", n)}
+}
+
+// mustStay returns "1 knight must stay", "2 knights must stay".
+func mustStay(n int) adjudicator.Words {
+	w := nKnights(n)
+	if n == 1 {
+		return adjudicator.Words{EN: w.EN + " must stay", FR: w.FR + " doit rester"}
+	}
+	return adjudicator.Words{EN: w.EN + " must stay", FR: w.FR + " doivent rester"}
+}
+
+// withLongest adds to err, the refusal of march m, the longest legal march
+// in the same direction: with as many knights if there is one, else with
+// fewer.
+func (s *State) withLongest(p int, m Knights, err *adjudicator.RuleError) *adjudicator.RuleError {
+	var best Knights
+	found, same := false, false
+	for _, mv := range s.legalKnights(p) {
+		k := mv.(Knights)
+		if len(k.Counts) < 2 || k.Dir != m.Dir {
+			continue
+		}
+		kSame := k.Total() == m.Total()
+		if !found || kSame && !same || kSame == same && len(k.Counts) > len(best.Counts) {
+			best, found, same = k, true, kSame
+		}
+	}
+	c := *err
+	if !found {
+		// No march that way: the knights may still stay on the castle.
+		stay := Knights{Counts: []int{m.Total()}}
+		if !slices.ContainsFunc(s.legalKnights(p), func(mv adjudicator.Move) bool { return mv.String() == stay.String() }) {
+			return err
+		}
+		w := knightsWords(North, stay.Counts)
+		c.Msg += fmt.Sprintf("; no march %s is legal, but the knights may stay on the castle: %s", m.Dir, w.EN)
+		c.MsgFR += fmt.Sprintf(" ; aucune marche vers %s n'est permise, mais les chevaliers peuvent rester sur le château : %s", m.Dir.Words().FR, w.FR)
+		return &c
+	}
+	w := knightsWords(best.Dir, best.Counts)
+	c.Msg += "; the longest legal march that way: " + w.EN
+	c.MsgFR += " ; la plus longue marche permise dans cette direction : " + w.FR
+	return &c
 }
 
 // endTurn passes the turn clockwise to the next player with a tile in hand;
