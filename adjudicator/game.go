@@ -10,6 +10,12 @@
 // follow it in the same submission) and [Automaton] (seats the game plays itself, as Henri in Les Deux
 // Héritiers' solo game; a [Match] plays them right after the players).
 //
+// A scenario file ([Scenario]) checks a rule on a board: moves with the
+// verdict each must get, and expect mappings, after any move or at the end,
+// that reach everything `show --format json --as P` shows for any player P
+// (the key private maps players to their private views) and can assert
+// absence (`e5: !absent`), exact mappings (`!exact`) and sizes (`!len N`).
+//
 // A game package exports one *Game descriptor; games/games.go lists them. The
 // adjudicator never imports a game, and a game never imports the mail layer.
 //

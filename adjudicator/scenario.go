@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 // Scenario is a rules check or a dispute: a position (or a seed to start
 // from the setup), moves with the verdict each should get, and what the
-// game's JSON view should show afterwards.
+// game's JSON view should show after any move and at the end.
 //
 //	game: raubritter
 //	rule: raubritter-fr-scan.txt:191   # what it checks
@@ -24,10 +25,25 @@ import (
 //	position: {...}                    # the game's position format; or seed: to start from the setup
 //	moves:
 //	  - player: red
+//	    steps: plain castle e6
+//	    expect:                        # a mapping: the move is legal, and then the view holds this
+//	      board: {castle: e6}
+//	      private: {red: {hand: [plain, plain town]}}
+//	  - player: red
 //	    steps: knights east 1 2 1
 //	    expect: legal                  # or illegal, with error: (a substring) and/or rule:
-//	expect:                            # keys of `show --format json`; maps compare only the keys given
+//	expect:                            # after the moves
 //	  scores: {red: 3}
+//
+// An expect mapping names keys of `show --format json` and their values;
+// maps compare only the keys given, lists element by element, numbers by
+// value. Its key private maps players to what `show --format json --as P`
+// shows as P's private view (a hand, a stack's next letter), for any
+// player. Three YAML tags say more than "holds this":
+//
+//	e5: !absent            # no such key: the square is empty, the stack has no next letter
+//	squares: !exact {...}  # this mapping has exactly these keys, no others
+//	hand: !len 2           # this list or mapping has exactly 2 entries
 type Scenario struct {
 	Name     string // file name, for messages
 	Game     string
@@ -45,9 +61,10 @@ type ScenarioMove struct {
 	Line    int // in the scenario file
 	Player  string
 	Steps   string
-	Illegal bool   // expect: illegal
-	Error   string // for an illegal move: a substring of the error, optional
-	Rule    string // for an illegal move: the rule it must cite, optional
+	Illegal bool       // expect: illegal
+	Error   string     // for an illegal move: a substring of the error, optional
+	Rule    string     // for an illegal move: the rule it must cite, optional
+	Expect  *yaml.Node // expect: as a mapping: the view after this (legal) move, or nil
 }
 
 var scenarioKeys = []string{"game", "rule", "players", "options", "seed", "position", "moves", "expect"}
@@ -123,8 +140,76 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 			return nil, errAt(root, "missing key %q (a scenario has %v)", key, scenarioKeys)
 		}
 	}
+	checks := []*yaml.Node{sc.Expect}
+	for _, mv := range sc.Moves {
+		checks = append(checks, mv.Expect)
+	}
+	for _, e := range checks {
+		if e == nil {
+			continue
+		}
+		if err := checkExpectNode(e, sc.Players, errAt); err != nil {
+			return nil, err
+		}
+	}
 	return sc, nil
 }
+
+// checkExpectNode checks an expect mapping: its tags, and that private
+// names players.
+func checkExpectNode(e *yaml.Node, players []string, errAt func(*yaml.Node, string, ...any) error) error {
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		k, v := e.Content[i], e.Content[i+1]
+		if k.Value != "private" {
+			continue
+		}
+		if v.Kind != yaml.MappingNode {
+			return errAt(v, "private: expected a mapping of players to what show --format json --as PLAYER shows as private")
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			if !slices.Contains(players, v.Content[j].Value) {
+				return errAt(v.Content[j], "private: %q is not a player of the scenario (players: %s)", v.Content[j].Value, strings.Join(players, ", "))
+			}
+		}
+	}
+	return checkTags(e, false, errAt)
+}
+
+// checkTags checks the tags of an expected value: !absent only as the
+// value of a key, !exact on a mapping, !len on a whole number.
+func checkTags(n *yaml.Node, isValue bool, errAt func(*yaml.Node, string, ...any) error) error {
+	switch n.Tag {
+	case tagAbsent:
+		if !isValue || n.Kind != yaml.ScalarNode || n.Value != "" {
+			return errAt(n, "!absent stands alone as the value of a key (e5: !absent): that key must not be there")
+		}
+	case tagExact:
+		if n.Kind != yaml.MappingNode {
+			return errAt(n, "!exact goes on a mapping: it must have exactly these keys")
+		}
+	case tagLen:
+		if k, err := strconv.Atoi(n.Value); n.Kind != yaml.ScalarNode || err != nil || k < 0 {
+			return errAt(n, "!len takes a whole number: the list or mapping has exactly that many entries (hand: !len 2)")
+		}
+	default:
+		if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
+			return errAt(n, "unknown tag %s in expect (tags: !absent, !exact, !len N)", n.Tag)
+		}
+	}
+	for i, c := range n.Content {
+		if err := checkTags(c, n.Kind == yaml.MappingNode && i%2 == 1, errAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The tags of an expect mapping.
+const (
+	tagAbsent = "!absent"
+	tagExact  = "!exact"
+	tagLen    = "!len"
+)
 
 func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (ScenarioMove, error) {
 	mv := ScenarioMove{Line: n.Line}
@@ -137,6 +222,10 @@ func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) erro
 	expect := ""
 	for j := 0; j+1 < len(n.Content); j += 2 {
 		k, v := n.Content[j], n.Content[j+1]
+		if k.Value == "expect" && v.Kind == yaml.MappingNode {
+			mv.Expect = v
+			continue
+		}
 		var dst *string
 		switch k.Value {
 		case "player":
@@ -154,7 +243,7 @@ func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) erro
 			return mv, err
 		}
 		if k.Value == "expect" && expect != "legal" && expect != "illegal" {
-			return mv, errAt(v, "expect: expected legal or illegal, got %q", expect)
+			return mv, errAt(v, "expect: expected legal, illegal, or a mapping of what the view holds after the move, got %q", expect)
 		}
 	}
 	if mv.Player == "" || mv.Steps == "" {
@@ -226,6 +315,11 @@ func RunScenario(reg *Registry, sc *Scenario, verbose io.Writer) ScenarioResult 
 				return fail("%s: expected the error to cite rule %q, got: %v", what, mv.Rule, err)
 			}
 		}
+		if mv.Expect != nil {
+			if diff := m.checkExpect(mv.Expect); diff != "" {
+				return fail("after %s, %s", what, diff)
+			}
+		}
 		if verbose != nil {
 			verdict := "legal"
 			if err != nil {
@@ -235,24 +329,139 @@ func RunScenario(reg *Registry, sc *Scenario, verbose io.Writer) ScenarioResult 
 		}
 	}
 	if sc.Expect != nil {
-		var want any
-		if err := sc.Expect.Decode(&want); err != nil {
-			return fail("expect: %v", err)
-		}
-		data, err := json.Marshal(m.View(""))
-		if err != nil {
-			return fail("view: %v", err)
-		}
-		var got any
-		if err := json.Unmarshal(data, &got); err != nil {
-			return fail("view: %v", err)
-		}
-		if diff := Subset("", want, got); diff != "" {
+		if diff := m.checkExpect(sc.Expect); diff != "" {
 			return fail("after the moves, %s", diff)
 		}
 	}
 	res.Pass = true
 	return res
+}
+
+// checkExpect compares an expect mapping with the match's views: each key
+// with the public view, private with each player's private view. It
+// returns "" or the first difference.
+func (m *Match) checkExpect(e *yaml.Node) string {
+	public, err := viewJSON(m.View(""))
+	if err != nil {
+		return err.Error()
+	}
+	pub, _ := public.(map[string]any)
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		k, v := e.Content[i], e.Content[i+1]
+		if k.Value != "private" {
+			got, ok := pub[k.Value]
+			if d := matchNode(k.Value, v, got, ok); d != "" {
+				return d
+			}
+			continue
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			p := v.Content[j].Value
+			view, err := viewJSON(m.View(p))
+			if err != nil {
+				return err.Error()
+			}
+			got, ok := view.(map[string]any)["private"]
+			if d := matchNode("private."+p, v.Content[j+1], got, ok); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// viewJSON returns v as encoding/json would give it back: maps, lists,
+// float64s.
+func viewJSON(v *View) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("view: %v", err)
+	}
+	var got any
+	if err := json.Unmarshal(data, &got); err != nil {
+		return nil, fmt.Errorf("view: %v", err)
+	}
+	return got, nil
+}
+
+// matchNode compares an expected YAML value with got, the value of path in
+// the view (present is false when the key is not there), as Subset does,
+// and heeds the tags !absent, !exact and !len.
+func matchNode(path string, want *yaml.Node, got any, present bool) string {
+	for want.Kind == yaml.AliasNode && want.Alias != nil {
+		want = want.Alias
+	}
+	if want.Tag == tagAbsent {
+		if present {
+			return fmt.Sprintf("%s: expected no such key, got %s", path, show(got))
+		}
+		return ""
+	}
+	if !present {
+		var w any
+		want.Decode(&w)
+		return fmt.Sprintf("%s: expected %s, but there is no such key", path, show(w))
+	}
+	switch {
+	case want.Tag == tagLen:
+		n, _ := strconv.Atoi(want.Value)
+		l := -1
+		switch g := got.(type) {
+		case []any:
+			l = len(g)
+		case map[string]any:
+			l = len(g)
+		}
+		if l != n {
+			return fmt.Sprintf("%s: expected %d entries, got %s", path, n, show(got))
+		}
+		return ""
+	case want.Kind == yaml.MappingNode:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: expected a mapping, got %s", path, show(got))
+		}
+		keys := map[string]bool{}
+		for i := 0; i+1 < len(want.Content); i += 2 {
+			k := want.Content[i].Value
+			keys[k] = true
+			gv, ok := g[k]
+			if d := matchNode(path+"."+k, want.Content[i+1], gv, ok); d != "" {
+				return d
+			}
+		}
+		if want.Tag == tagExact {
+			var extra []string
+			for k := range g {
+				if !keys[k] {
+					extra = append(extra, k)
+				}
+			}
+			if len(extra) > 0 {
+				sort.Strings(extra)
+				return fmt.Sprintf("%s: expected exactly the keys given, but it also has %s", path, strings.Join(extra, ", "))
+			}
+		}
+		return ""
+	case want.Kind == yaml.SequenceNode:
+		g, ok := got.([]any)
+		var w any
+		want.Decode(&w)
+		if !ok || len(g) != len(want.Content) {
+			return fmt.Sprintf("%s: expected %s, got %s", path, show(w), show(got))
+		}
+		for i, c := range want.Content {
+			if d := matchNode(fmt.Sprintf("%s[%d]", path, i), c, g[i], true); d != "" {
+				return fmt.Sprintf("%s: expected %s, got %s", path, show(w), show(got))
+			}
+		}
+		return ""
+	}
+	var w any
+	if err := want.Decode(&w); err != nil {
+		return fmt.Sprintf("%s: %v", path, err)
+	}
+	return Subset(path, w, got)
 }
 
 // Subset compares an expected value (from YAML) with a got value (from
