@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Fold returns s in the form keywords are compared in: lower case, accents
@@ -80,23 +81,44 @@ type Vocabulary []Term
 func (v Vocabulary) Lookup(word string) (name string, lang Lang, ok bool) {
 	f := Fold(word)
 	for _, t := range v {
-		if Fold(t.Name) == f {
+		if foldsTo(t.Name, f) {
 			return t.Name, English, true
 		}
 		for _, s := range t.EN {
-			if Fold(s) == f {
+			if foldsTo(s, f) {
 				return t.Name, English, true
 			}
 		}
 	}
 	for _, t := range v {
 		for _, s := range t.FR {
-			if Fold(s) == f {
+			if foldsTo(s, f) {
 				return t.Name, French, true
 			}
 		}
 	}
 	return "", English, false
+}
+
+// foldsTo reports whether Fold(s) == f, without building Fold(s): Lookup
+// compares every spelling of a vocabulary on each word read.
+func foldsTo(s, f string) bool {
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		if rep, ok := foldTable[r]; ok {
+			if !strings.HasPrefix(f, rep) {
+				return false
+			}
+			f = f[len(rep):]
+			continue
+		}
+		g, n := utf8.DecodeRuneInString(f)
+		if n == 0 || g != r || g == utf8.RuneError && n == 1 { // Fold never writes a bad byte
+			return false
+		}
+		f = f[n:]
+	}
+	return f == ""
 }
 
 // Names returns the canonical names of the terms, in order.

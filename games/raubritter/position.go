@@ -216,7 +216,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			if err != nil {
 				return nil, err
 			}
-			c.placed, c.kind = true, kind
+			s.lay(q, kind)
 			used[kind]++
 			w.squares[q.Row*s.w+q.Col] = k
 			w.lastKind[kind] = v

@@ -175,7 +175,7 @@ func (c *cell) top() int {
 
 type player struct {
 	hand    []Kind
-	stack   []Tile // top first
+	stack   []Tile // top first; never written once built, so clones share it
 	knights int    // left to play
 	// setup only
 	kept   bool
@@ -195,6 +195,7 @@ type State struct {
 	turn    int // index of the player whose turn it is
 	placed  int // tiles laid this turn
 	pending int // cell index of the castle waiting for knights, or -1
+	box     box // the rectangle the laid tiles span; tiles are laid only by lay
 
 	// selfEnd says how the last step applied ended its player's turn by
 	// itself (endNone when it did not), for the steps that may follow it
@@ -318,20 +319,31 @@ func (s *State) square(i int) Square { return Square{i / s.w, i % s.w} }
 // inFrame reports whether q is on the frame of square names.
 func (s *State) inFrame(q Square) bool { return s.at(q) != nil }
 
+// lay puts a tile of kind k on q, which is on the frame and empty, and
+// keeps the rectangle the laid tiles span (bbox).
+func (s *State) lay(q Square, k Kind) {
+	c := s.at(q)
+	c.placed, c.kind = true, k
+	b := &s.box
+	if !b.ok {
+		*b = box{q.Row, q.Row, q.Col, q.Col, true}
+		return
+	}
+	b.r0, b.r1 = min(b.r0, q.Row), max(b.r1, q.Row)
+	b.c0, b.c1 = min(b.c0, q.Col), max(b.c1, q.Col)
+}
+
+// box is the rectangle of squares the laid tiles span.
+type box struct {
+	r0, r1, c0, c1 int
+	ok             bool // false on an empty table
+}
+
 // bbox returns the rows and columns the laid tiles span; ok is false on an
 // empty table.
 func (s *State) bbox() (r0, r1, c0, c1 int, ok bool) {
-	r0, c0 = s.h, s.w
-	r1, c1 = -1, -1
-	for i := range s.cells {
-		if !s.cells[i].placed {
-			continue
-		}
-		q := s.square(i)
-		r0, r1 = min(r0, q.Row), max(r1, q.Row)
-		c0, c1 = min(c0, q.Col), max(c1, q.Col)
-	}
-	return r0, r1, c0, c1, r1 >= 0
+	b := s.box
+	return b.r0, b.r1, b.c0, b.c1, b.ok
 }
 
 // ToMove returns who may submit now.
@@ -362,7 +374,8 @@ func (s *State) clone() *State {
 	for i, p := range s.players {
 		cp := *p
 		cp.hand = slices.Clone(p.hand)
-		cp.stack = slices.Clone(p.stack)
+		// cp.stack shares p.stack: a stack is built at the start and
+		// then only drawn from the top (pl.stack[1:]), never written.
 		cp.slots = slices.Clone(p.slots)
 		cp.layout = slices.Clone(p.layout)
 		c.players[i] = &cp

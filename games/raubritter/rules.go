@@ -111,8 +111,7 @@ func (s *State) keep(p int, k Kind) *adjudicator.RuleError {
 	// with the first player listed (RB-3).
 	for _, q := range s.players {
 		for j, sq := range q.slots {
-			c := s.at(sq)
-			c.placed, c.kind = true, q.layout[j]
+			s.lay(sq, q.layout[j])
 		}
 		q.slots, q.layout = nil, nil
 	}
@@ -175,14 +174,16 @@ func handWords(h []Kind) adjudicator.Words {
 
 // touches reports whether q shares a side with a laid tile.
 func (s *State) touches(q Square) bool {
-	for _, d := range []Direction{North, South, East, West} {
-		dr, dc := d.delta()
-		if c := s.at(Square{q.Row + dr, q.Col + dc}); c != nil && c.placed {
+	for _, d := range sides {
+		if c := s.at(Square{q.Row + d.Row, q.Col + d.Col}); c != nil && c.placed {
 			return true
 		}
 	}
 	return false
 }
+
+// sides are the steps to the four squares that share a side with one.
+var sides = [4]Square{{-1, 0}, {1, 0}, {0, 1}, {0, -1}}
 
 // place lays the tile, draws the top of the stack (raubritter-fr-scan.txt:96),
 // and opens the castle for knights when the player has any left (:186).
@@ -192,8 +193,7 @@ func (s *State) place(p int, m Place) {
 	s.pending = -1      // a castle left waiting gets no knights (RB-4)
 	i := slices.Index(pl.hand, m.Kind)
 	pl.hand = slices.Delete(pl.hand, i, i+1)
-	c := s.at(m.Square)
-	c.placed, c.kind = true, m.Kind
+	s.lay(m.Square, m.Kind)
 	if len(pl.stack) > 0 {
 		pl.hand = append(pl.hand, pl.stack[0].Kind)
 		pl.stack = pl.stack[1:]
@@ -449,6 +449,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 			}
 		}
 		spots := s.spots()
+		out = slices.Grow(out, len(kinds)*len(spots)+1)
 		for _, k := range kinds {
 			for _, q := range spots {
 				out = append(out, Place{Kind: k, Square: q})
@@ -461,22 +462,25 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	return out
 }
 
-// spots returns the empty squares a tile may be laid on, row by row.
+// spots returns the empty squares a tile may be laid on, row by row. Only
+// the squares around the laid tiles' rectangle can touch one.
 func (s *State) spots() []Square {
-	r0, r1, c0, c1, _ := s.bbox()
-	var out []Square
-	for i := range s.cells {
-		if s.cells[i].placed {
-			continue
+	r0, r1, c0, c1, ok := s.bbox()
+	if !ok {
+		return nil
+	}
+	out := make([]Square, 0, 2*(r1-r0+c1-c0)+8) // about the rectangle's rim
+	for r := max(r0-1, 0); r <= min(r1+1, s.h-1); r++ {
+		for c := max(c0-1, 0); c <= min(c1+1, s.w-1); c++ {
+			q := Square{r, c}
+			if s.cells[r*s.w+c].placed || !s.touches(q) {
+				continue
+			}
+			if max(r1, r)-min(r0, r)+1 > s.limit || max(c1, c)-min(c0, c)+1 > s.limit {
+				continue
+			}
+			out = append(out, q)
 		}
-		q := s.square(i)
-		if !s.touches(q) {
-			continue
-		}
-		if max(r1, q.Row)-min(r0, q.Row)+1 > s.limit || max(c1, q.Col)-min(c0, q.Col)+1 > s.limit {
-			continue
-		}
-		out = append(out, q)
 	}
 	return out
 }
@@ -487,9 +491,11 @@ func (s *State) legalKnights(p int) []adjudicator.Move {
 	most := min(5, s.players[p].knights)
 	out := []adjudicator.Move{Knights{Counts: []int{0}}}
 	castle := s.square(s.pending)
+	counts := make([]int, 0, 6) // the march being built, one count per tile
 	for _, d := range []Direction{North, South, East, West} {
-		var walk func(q Square, left int, counts []int)
-		walk = func(q Square, left int, counts []int) {
+		dr, dc := d.delta()
+		var walk func(q Square, left int)
+		walk = func(q Square, left int) {
 			c := s.at(q)
 			if c == nil || !c.placed {
 				return
@@ -500,21 +506,21 @@ func (s *State) legalKnights(p int) []adjudicator.Move {
 			}
 			room := 4 - int(c.n)
 			for k := need; k <= min(left, room); k++ {
-				cs := append(slices.Clone(counts), k)
+				counts = append(counts, k)
 				if k == left {
 					// Everyone placed: a complete move. All-stay moves are
 					// listed once, without a direction.
-					if len(cs) > 1 || d == North {
-						out = append(out, Knights{Dir: d, Counts: cs, dirSet: len(cs) > 1})
+					if len(counts) > 1 || d == North {
+						out = append(out, Knights{Dir: d, Counts: slices.Clone(counts), dirSet: len(counts) > 1})
 					}
-					continue
+				} else {
+					walk(Square{q.Row + dr, q.Col + dc}, left-k)
 				}
-				dr, dc := d.delta()
-				walk(Square{q.Row + dr, q.Col + dc}, left-k, cs)
+				counts = counts[:len(counts)-1]
 			}
 		}
 		for n := 1; n <= most; n++ {
-			walk(castle, n, nil)
+			walk(castle, n)
 		}
 	}
 	return out
