@@ -85,6 +85,8 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte("game: counting\nplayers: [alice, bob]\nposition: {total: 8, to_move: bob}\nmoves:\n  - player: bob\n    steps: add 2\nexpect:\n  result: {winners: [bob]}\n"))
 	f.Add([]byte("game: counting\nplayers: [alice, bob]\nmoves:\n  - player: alice\n    steps: add 1\n    expect: illegal\n    error: x\n    rule: y\n"))
 	f.Add([]byte("game: counting\nplayers: [alice, bob]\nexpect: {1: 2, board: [a, {b: c}]}\n"))
+	f.Add([]byte("game: counting\nplayers: [alice, bob]\nmoves:\n  - player: alice\n    steps: add 1\n    expect:\n      board: !exact {total: 1, target: 10, history: !len 0}\n" +
+		"      private:\n        bob:\n          note: !absent\nexpect:\n  private: {alice: {note: x}}\n  to_move: !len 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := adjudicator.ParseScenario("s.yaml", data)
 		if err != nil {
