@@ -60,10 +60,12 @@ func (r *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%s, %d players (%s), replayed %s\n", r.Match.Game.Title, len(rec.Players), strings.Join(rec.Players, ", "), from)
 	fmt.Fprintf(w, "seed %q matches its commitment sha256 %s\n", rec.Seed, rec.SeedSHA256)
-	switch rec.Format {
-	case 1:
+	switch {
+	case rec.Format == 1:
 		fmt.Fprintf(w, "record format 1, written before digests: not protected against truncation or edits\n")
-	case FormatVersion:
+	case rec.verified:
+		// Only a record read from its file was checked; one built in
+		// memory (a store's rows) has nothing to check.
 		fmt.Fprintf(w, "record format %d: every move's digest and the seal match (nothing cut or edited)\n", rec.Format)
 	}
 	width := 0

@@ -43,7 +43,6 @@ func TestAdjudicateLegal(t *testing.T) {
 	rep.Write(&b)
 	want := `Counting to ten, 2 players (alice, bob), replayed from the setup
 seed "0" matches its commitment sha256 5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
-record format 2: every move's digest and the seal match (nothing cut or edited)
    1  alice  legal    add 3; end
    2  bob    legal    add 3; end
    3  alice  legal    plus 3; done
@@ -78,7 +77,6 @@ func TestAdjudicateIllegal(t *testing.T) {
 	rep.Write(&b)
 	want := `Counting to ten, 2 players (alice, bob), replayed from the setup
 seed "0" matches its commitment sha256 5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
-record format 2: every move's digest and the seal match (nothing cut or edited)
    1  alice  legal    add 3; end
    2  bob    legal    add 2; end
    3  alice  ILLEGAL  add 2; add 2; end
@@ -105,7 +103,7 @@ func TestAdjudicateReportKinds(t *testing.T) {
 			"scores: alice 3, bob 0\nresult: not finished; waiting for bob\n",
 		}},
 		{"no moves", record(t), []string{
-			"sha256 5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9\nrecord format 2: every move's digest and the seal match (nothing cut or edited)\nscores: alice 0, bob 0\nresult: not finished; waiting for alice\n",
+			"sha256 5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9\nscores: alice 0, bob 0\nresult: not finished; waiting for alice\n",
 		}},
 		{"unreadable move", record(t, "add 1 $"), []string{
 			"   1  alice  ILLEGAL  add 1 $\n\nmove 1 by alice is illegal:\n  1:7: unexpected character '$'\n    add 1 $\n          ^\nthe game stands as after move 0; 0 later move(s) not judged\n",

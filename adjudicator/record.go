@@ -63,6 +63,8 @@ type Record struct {
 	Position   *yaml.Node        // the starting position, when not the setup
 	Moves      []RecordMove      // every submission applied, in order
 	Ended      *Ending           // how the game ended early (resigned, abandoned), or nil
+
+	verified bool // read by ParseRecord in format 2, digests and seal checked
 }
 
 // RecordMove is one submission applied: a list of steps in notation.
@@ -350,6 +352,7 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		}
 		return nil, errAt(seal, "seal: does not match the record above it: %s was changed, or the record was cut short", what)
 	}
+	rec.verified = true
 	return rec, nil
 }
 
