@@ -10,6 +10,13 @@
 // follow it in the same submission) and [Automaton] (seats the game plays itself, as Henri in Les Deux
 // Héritiers' solo game; a [Match] plays them right after the players).
 //
+// A record ([Record]) is tamper- and truncation-evident: each move carries
+// a digest chained to the one before and the record ends with a seal, all
+// checked when it is read ([ParseRecord]). A game that ends early, by a
+// player's resignation or the host abandoning it, is recorded with
+// [Match.Resign] or [Match.Abandon] as the record's ended entry
+// (RULINGS.md H-1); no move is accepted after it.
+//
 // A scenario file ([Scenario]) checks a rule on a board: moves with the
 // verdict each must get, and expect mappings, after any move or at the end,
 // that reach everything `show --format json --as P` shows for any player P
