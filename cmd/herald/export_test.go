@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// TestExportVerifies stores games the way serve does (a header, then one
+// row per move, then the ending of a resigned game) and checks that export
+// writes records that adjudicate reads and verifies: digests, seal and the
+// ended entry (issue 15 items 4 and 16).
+func TestExportVerifies(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := adjudicator.SelfPlay(raubritter.Game, games.All, 2, "export", nil, func() string { return fixedTime })
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := adjudicator.Start(games.All, &adjudicator.Record{Format: adjudicator.FormatVersion, Game: full.Record.Game,
+		Options: full.Record.Options, Players: full.Record.Players, SeedSHA256: full.Record.SeedSHA256, Seed: full.Record.Seed,
+		Moves: full.Record.Moves[:5]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := part.Resign("p2", fixedTime, "mail:<resign@example.org>"); err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for _, g := range []struct {
+		rec    *adjudicator.Record
+		status string
+	}{{full.Record, store.Finished}, {part.Record, store.Abandoned}} {
+		i++
+		err := st.Process(ctx, store.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx *store.Tx) error {
+			header := *g.rec
+			header.Moves, header.Ended = nil, nil
+			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
+			if err != nil {
+				return err
+			}
+			_, err = tx.Save(ctx, id, g.rec, g.status)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	for _, tt := range []struct{ game, want string }{
+		{"G1", "\nresult: "},
+		{"G2", "\nresult: none by the rules: the game ended early, p2 resigned (" + fixedTime + ", mail:<resign@example.org>) (RULINGS.md H-1)\n"},
+	} {
+		out := filepath.Join(dir, tt.game+".yaml")
+		mustHerald(t, "export", "--db", dir, tt.game, "-o", out)
+		r := mustHerald(t, "adjudicate", out)
+		for _, want := range []string{"record format 2: every move's digest and the seal match (nothing cut or edited)\n", tt.want} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("adjudicate %s:\n%s\nwant it to hold %q", tt.game, r.stdout, want)
+			}
+		}
+	}
+}
