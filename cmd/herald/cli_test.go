@@ -398,6 +398,14 @@ func TestMove(t *testing.T) {
 			check: applied("plain castle f5\nknights 1\nend")},
 		{name: "after --", args: []string{"move", "@seed42-move3.yaml", "--as", "alice", "--", "plain castle f5; knights 1; end"},
 			check: applied("plain castle f5\nknights 1\nend")},
+		{name: "a whole turn ending with end", args: []string{"move", "@seed42-move3.yaml", "--as", "alice", "plain castle f5; knights 0; plain village g5; plain e6; end"},
+			stdout: []string{"move 3 by alice applied:\n  plain castle f5\n  knights 0\n  plain village g5\n  plain e6\n  (ignored: end; the turn had already ended by itself)\n"},
+			check: func(t *testing.T, dir string, r result) {
+				rec := loadRecord(t, filepath.Join(dir, "seed42-move3.yaml"))
+				if last := rec.Moves[len(rec.Moves)-1]; last.Text != "plain castle f5\nknights 0\nplain village g5\nplain e6" {
+					t.Errorf("recorded %q; want the steps without the end", last.Text)
+				}
+			}},
 		{name: "open turn", args: []string{"move", "@seed42-move3.yaml", "--as", "alice", "plain castle f5"},
 			check: func(t *testing.T, dir string, r result) {
 				g := filepath.Join(dir, "seed42-move3.yaml")

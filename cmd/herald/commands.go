@@ -361,6 +361,9 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 	for _, mv := range sub.Moves {
 		fmt.Fprintf(e.stdout, "  %s\n", mv)
 	}
+	for _, st := range sub.Dropped {
+		fmt.Fprintf(e.stdout, "  (ignored: %s; the turn had already ended by itself)\n", st.Text)
+	}
 	// The moves the game played itself right after (Henri's turn), each
 	// step with the rule of the automaton that chose it.
 	for _, a := range sub.Auto {
