@@ -402,11 +402,10 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 	}
 	seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == msg.From })
 	isHost := g.Host == msg.From
-	if seat < 0 && !isHost || seat >= 0 && env.Key != g.Players[seat].Secret || seat < 0 && isHost && !s.hostKeyOK(g, env) {
+	if seat < 0 && !isHost || seat >= 0 && !keyOK(env.Key, g.Players[seat].Secret) || seat < 0 && isHost && !s.hostKeyOK(g, env) {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		body := "herald received a mail in your name that it could not authenticate,\nso it changed nothing. Every mail to herald must come from your\naddress and carry your key on a line of its own: key YOUR-KEY.\nYour key is in the welcome mail herald sent you when the game began."
-		return Rejected, 0, "authentication failed", s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] mail not authenticated", body, 0, now, nil)
+		return Rejected, 0, "authentication failed", s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] mail not authenticated", authFailureBody(env), 0, now, nil)
 	}
 	player := ""
 	if seat >= 0 {
@@ -497,7 +496,7 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 // hostKeyOK reports whether a host who does not play the game gave the
 // host key herald sent them when the game was created.
 func (s *Service) hostKeyOK(g *store.Game, env *notation.Envelope) bool {
-	return env.Key != "" && env.Key == g.HostKey
+	return keyOK(env.Key, g.HostKey)
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in
@@ -586,6 +585,7 @@ func remapLines(env *notation.Envelope, lines []Line) {
 	for i := range env.Commands {
 		fix(&env.Commands[i].Pos)
 	}
+	fix(&env.KeyPos)
 }
 
 func (s *Service) subject(g *store.Game, what string) string {
