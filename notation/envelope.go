@@ -13,14 +13,14 @@ import (
 //
 //	game G12                  partie G12       which game (also "[herald G12]" in the subject)
 //	key 7f3a-91c2             clé 7f3a-91c2    the player's secret key
-//
-// The keyword may be followed by ':' or '=' ("Key: 7f3a", "clé : 7f3a",
-// "KEY=7f3a") or by "is" ("my key is" is not a key line, "key is 7f3a"
-// is), in any case.
 //	show | legal | help       montre | coups | aide
 //	history | resign          historique | abandonne
 //	abandon                   annule           (host) end the game without a result
 //	new GAME players A B...   nouvelle ...     (host) start a game
+//
+// The keyword of "game" and "key" may be followed by ':' or '=' ("Key:
+// 7f3a", "clé : 7f3a", "KEY=7f3a") or by "is" ("key is 7f3a"), in any
+// case.
 type Envelope struct {
 	Game     string // the game id as written ("G12"), or ""
 	Key      string // the key as written, or ""
