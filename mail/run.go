@@ -37,7 +37,9 @@ type RunConfig struct {
 	EmbeddedSMTPAddr string
 
 	// PlayerPassword gives the password of a player account created on the
-	// embedded setup; default a random one, logged once.
+	// embedded setup; default a random one. Each is written to
+	// Dir/player-passwords (PlayerPasswordsFile), readable by its owner
+	// only, never to the log.
 	PlayerPassword func(address string) string
 
 	// NewSeed overrides the seed of games started by mail (the demo).
@@ -103,10 +105,16 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 				return nil
 			}
 			pw := playerPassword(addr)
+			// The password is on disk before the account exists: an account
+			// whose password nobody can read would be lost.
+			path := filepath.Join(cfg.Dir, PlayerPasswordsFile)
+			if err := passwords.add(path, addr, pw); err != nil {
+				return fmt.Errorf("mail: writing %s: %w", path, err)
+			}
 			if err := srv.AddAccount(addr, pw); err != nil {
 				return err
 			}
-			log.Info("embedded mail account created", "address", addr, "password", pw,
+			log.Info("embedded mail account created; its password is in "+path, "address", addr,
 				"imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
 			return nil
 		}
@@ -145,6 +153,35 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	run("intake", in.Run)
 	run("outbox", r.Outbox.Run)
 	return r, nil
+}
+
+// PlayerPasswordsFile is the file, in the data directory of the embedded
+// setup, that holds the password of every player account herald opened:
+// one line "ADDRESS PASSWORD" each, mode 0600.
+const PlayerPasswordsFile = "player-passwords"
+
+// passwords serialises the writes of PlayerPasswordsFile.
+var passwords passwordFile
+
+type passwordFile struct{ mu sync.Mutex }
+
+// add appends the line "addr pw" to the file path, created with mode 0600
+// (and made 0600 if it was not), and syncs it.
+func (p *passwordFile) add(path, addr, pw string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(f, "%s %s\n", addr, pw); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // accountPassword returns the password of herald's own account on the
