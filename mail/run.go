@@ -82,17 +82,23 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		if cfg.Address == "" {
 			cfg.Address = "herald@herald.local"
 		}
+		// herald's account exists before the ports open, so that no mail
+		// to it is ever refused.
+		password, err := accountPassword(cfg.Dir)
+		if err != nil {
+			return fail(err)
+		}
 		srv, err := embedded.Start(embedded.Config{
 			Dir: filepath.Join(cfg.Dir, "mail"), IMAPAddr: cfg.EmbeddedIMAPAddr, SMTPAddr: cfg.EmbeddedSMTPAddr, Logger: log,
+			Accounts: []embedded.Account{{Address: cfg.Address, Password: password}},
 		})
+		if errors.Is(err, embedded.ErrAccountExists) {
+			err = fmt.Errorf("%w (remove %s to start afresh)", err, filepath.Join(cfg.Dir, "mail"))
+		}
 		if err != nil {
 			return fail(err)
 		}
 		r.Embedded = srv
-		password, err := accountPassword(srv, cfg.Dir, cfg.Address)
-		if err != nil {
-			return fail(err)
-		}
 		r.Password = password
 		intake.Server = Server{Addr: srv.IMAPAddr(), Security: Plain, Username: cfg.Address, Password: password}
 		outbox.Server = Server{Addr: srv.SMTPAddr(), Security: Plain}
@@ -185,10 +191,10 @@ func (p *passwordFile) add(path, addr, pw string) error {
 }
 
 // accountPassword returns the password of herald's own account on the
-// embedded server, creating the account on the first start. The embedded
-// server keeps only password hashes, so herald keeps its own password in
-// Dir/herald-password (0600).
-func accountPassword(srv *embedded.Server, dir, addr string) (string, error) {
+// embedded server, drawing it on the first start. The embedded server keeps
+// only password hashes, so herald keeps its own password in
+// Dir/herald-password (0600), written before the account is created.
+func accountPassword(dir string) (string, error) {
 	path := filepath.Join(dir, "herald-password")
 	if b, err := os.ReadFile(path); err == nil {
 		return strings.TrimSpace(string(b)), nil
@@ -196,9 +202,6 @@ func accountPassword(srv *embedded.Server, dir, addr string) (string, error) {
 		return "", err
 	}
 	pw := randomPassword()
-	if err := srv.AddAccount(addr, pw); err != nil {
-		return "", fmt.Errorf("embedded account %s: %w (remove %s to start afresh)", addr, err, filepath.Join(dir, "mail"))
-	}
 	if err := adjudicator.WriteFileAtomic(path, []byte(pw+"\n"), 0o600); err != nil {
 		return "", err
 	}

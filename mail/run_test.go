@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/raubritter"
 )
@@ -69,5 +72,57 @@ func TestPlayerPasswordsFile(t *testing.T) {
 	}
 	if !strings.Contains(log, path) {
 		t.Errorf("the log does not say where the passwords are:\n%s", log)
+	}
+}
+
+// TestPortsOpenAfterAccounts checks that on the very first start the
+// embedded SMTP server accepts no connection before herald's own account
+// exists (issue 15, item 7): a client that dials the port in a tight loop
+// while Start runs is never told that herald's address has no mailbox.
+func TestPortsOpenAfterAccounts(t *testing.T) {
+	for i := range 3 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		stop := make(chan struct{})
+		result := make(chan error, 1)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					result <- nil
+					return
+				default:
+				}
+				c, err := smtp.Dial(addr)
+				if err != nil {
+					continue
+				}
+				defer c.Close()
+				if err := c.Mail("alice@herald.local", nil); err != nil {
+					result <- err
+					return
+				}
+				result <- c.Rcpt("herald@herald.local", nil)
+				return
+			}
+		}()
+		r, err := Start(context.Background(), RunConfig{
+			Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
+			EmbeddedSMTPAddr: addr,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dialer connects at the latest once Start has returned.
+		time.Sleep(50 * time.Millisecond)
+		close(stop)
+		if err := <-result; err != nil {
+			t.Errorf("start %d: the first connection to the SMTP port: RCPT TO herald = %v, want accepted", i+1, err)
+		}
+		r.Close()
 	}
 }

@@ -45,10 +45,20 @@ type Config struct {
 	// Deliver returns ErrTooLarge. Default 10 MiB.
 	MaxMessageBytes int64
 
+	// Accounts are added (as AddAccount adds them, so an existing one is
+	// kept) before the servers listen: a client never finds the port open
+	// and one of these accounts missing.
+	Accounts []Account
+
 	// Logger receives the servers' log: deliveries and failed logins at
 	// Info, protocol trouble at Warn, storage failures at Error. Nil
 	// discards it.
 	Logger *slog.Logger
+}
+
+// Account is an account to create at Start.
+type Account struct {
+	Address, Password string
 }
 
 // DefaultMaxMessageBytes is the default of Config.MaxMessageBytes.
@@ -153,6 +163,11 @@ func Start(cfg Config) (*Server, error) {
 
 	if err := s.loadAccounts(); err != nil {
 		return nil, err
+	}
+	for _, a := range cfg.Accounts {
+		if err := s.AddAccount(a.Address, a.Password); err != nil {
+			return nil, err
+		}
 	}
 
 	imapLn, err := listenLoopback(cfg.IMAPAddr)
