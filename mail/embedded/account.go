@@ -46,8 +46,8 @@ type account struct {
 	refs            map[string]int // blob -> messages (and appends in flight) using it
 	// ids are the Message-IDs of the blobs that have one, read at load and
 	// on append, so that delivery can drop a message the account holds.
-	ids map[string]string // blob -> Message-ID
-	version         uint64         // bumped by every change
+	ids     map[string]string // blob -> Message-ID
+	version uint64            // bumped by every change
 
 	saveMu       sync.Mutex
 	savedVersion uint64 // guarded by saveMu
