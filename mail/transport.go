@@ -58,6 +58,18 @@ func (s Server) checkPlain() error {
 	return nil
 }
 
+// notTLS returns the error to stop on when err says that a server
+// reached with implicit TLS answered in plain text: a setting that no
+// retry will mend, so serve says so at once. It returns nil for any other
+// error.
+func (s Server) notTLS(proto string, err error) error {
+	var rh tls.RecordHeaderError
+	if s.Security != TLS || !errors.As(err, &rh) {
+		return nil
+	}
+	return fmt.Errorf("mail: the %s server %s does not speak TLS on that port (it answered in plain text): use --security starttls (submission 587, IMAP 143) or, for a server on loopback, --security none", proto, s.Addr)
+}
+
 // IntakeConfig configures the IMAP side of the service.
 type IntakeConfig struct {
 	Server    Server
@@ -134,6 +146,9 @@ func (in *Intake) Run(ctx context.Context) error {
 		err := in.session(ctx)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if fatal := in.cfg.Server.notTLS("IMAP", err); fatal != nil {
+			return fatal
 		}
 		if time.Since(start) > time.Minute {
 			backoff = time.Second
@@ -514,8 +529,20 @@ func (o *Outbox) Run(ctx context.Context) error {
 	if err := o.cfg.Server.checkPlain(); err != nil {
 		return err
 	}
+	// One connection at the start, so that a server that does not speak
+	// TLS on its port is known at once, not when the first reply is due.
+	if c, err := o.dial(); err == nil {
+		c.Quit()
+	} else if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
+		return fatal
+	} else {
+		o.log.Warn("outbox: the SMTP server does not answer yet", "addr", o.cfg.Server.Addr, "err", err)
+	}
 	for {
 		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
+			if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
+				return fatal
+			}
 			o.log.Warn("outbox", "err", err)
 		}
 		select {
