@@ -436,6 +436,9 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 			return s.end(ctx, tx, g, m, msg, player, c.Name, now)
 		}
 	}
+	if game, err := s.cfg.Registry.Lookup(g.Record.Game); err == nil {
+		msg.ignored = env.IgnoreProse(game.Keywords)
+	}
 	hasMove := len(env.Steps) > 0 || len(msg.Attachments) > 0
 	if !hasMove || len(env.Errors) > 0 {
 		if len(env.Errors) > 0 {

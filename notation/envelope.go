@@ -29,6 +29,8 @@ type Envelope struct {
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
 	Lang     Lang // French if an envelope keyword was French
+
+	splitErrs int // Errors[:splitErrs] are about envelope lines
 }
 
 // Command is an envelope command with its arguments.
@@ -108,6 +110,7 @@ func ParseEnvelope(body string) *Envelope {
 			env.Commands = append(env.Commands, Command{Name: name, Args: args, Pos: pos})
 		}
 	}
+	env.splitErrs = len(env.Errors)
 	steps, errs := Split(strings.Join(rest, "\n"))
 	for _, st := range steps {
 		st.Source = lines[st.Pos.Line-1]
