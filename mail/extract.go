@@ -412,6 +412,27 @@ func Extract(r io.Reader, opts *ExtractOptions) (*Message, error) {
 	return msg, nil
 }
 
+// ExtractTooLarge returns what the header of a mail too large to read
+// says (who sent it, its ID, whether it is automatic), with the
+// ErrTooLarge error Extract gives such a mail. header is the mail's header
+// block alone, as IMAP's BODY[HEADER] gives it, and size the whole mail's
+// size: the intake asks the server for these instead of fetching a mail
+// over the limit, so that memory does not follow the size of the mail.
+func ExtractTooLarge(header []byte, size int64, opts *ExtractOptions) (*Message, error) {
+	o := opts.withDefaults()
+	tooLarge := extractErr(ErrTooLarge, nil, "%d bytes, more than %d", size, o.MaxSize)
+	if int64(len(header)) > o.MaxSize {
+		return nil, tooLarge
+	}
+	h, _, err := readHeader(header)
+	if err != nil {
+		return nil, tooLarge
+	}
+	msg := &Message{}
+	msg.setHeader(h, nil)
+	return msg, tooLarge
+}
+
 // readHeader parses the header block of raw and returns it with the body,
 // the bytes after it. A leading mbox "From " line is skipped.
 func readHeader(raw []byte) (message.Header, []byte, error) {

@@ -184,7 +184,11 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 	s.log.Warn("batch not committed; processing its mails one by one", "mails", len(raws), "err", commitErr)
 	outs = outs[:0]
 	for i := range raws {
-		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], nil, sync)
+		var read []readMail // a mail over the limit is only its header: keep its reading
+		if reads != nil {
+			read = reads[i : i+1]
+		}
+		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], read, sync)
 		if commitErr != nil {
 			err = commitErr
 		}
@@ -290,6 +294,15 @@ func (s *Service) read(raws [][]byte) []readMail {
 	}
 	wg.Wait()
 	return out
+}
+
+// readTooLarge is readOne for a mail over the size limit, of which only
+// the header was fetched.
+func (s *Service) readTooLarge(header []byte, size int64) readMail {
+	sum := sha256.Sum256(header)
+	r := readMail{hash: hex.EncodeToString(sum[:])}
+	r.msg, r.xerr = ExtractTooLarge(header, size, &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	return r
 }
 
 func (s *Service) readOne(raw []byte) readMail {

@@ -267,18 +267,20 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 		return nil
 	}
 	slices.Sort(uids)
-	// A large mail is fetched alone, so that a batch holds at most
-	// maxBatchBytes (sizes known from a search, not a FETCH per mail).
-	large, err := c.UIDSearch(&imap.SearchCriteria{Larger: maxBatchBytes / maxBatch}, nil).Wait()
+	// The sizes first (RFC822.SIZE): a large mail is fetched alone, so that
+	// a batch holds at most maxBatchBytes, and of a mail over the size
+	// limit only the header is fetched, so that memory does not follow the
+	// size of what arrives.
+	sizes, err := mailSizes(c, uids)
 	if err != nil {
-		return fmt.Errorf("imap search: %w", err)
+		return err
 	}
-	alone := large.AllUIDs()
+	alone := func(uid imap.UID) bool { return sizes[uid] > maxBatchBytes/maxBatch }
 	var batches [][]imap.UID
 	for len(uids) > 0 {
 		n := 1
-		if !slices.Contains(alone, uids[0]) {
-			for n < len(uids) && n < in.batchMax && !slices.Contains(alone, uids[n]) {
+		if !alone(uids[0]) {
+			for n < len(uids) && n < in.batchMax && !alone(uids[n]) {
 				n++
 			}
 		}
@@ -290,7 +292,12 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 	wg.Go(func() {
 		defer close(next)
 		for _, b := range batches {
-			f := in.fetch(c, b)
+			var f fetched
+			if len(b) == 1 && sizes[b[0]] > in.svc.cfg.MaxSize {
+				f = in.fetchHeader(c, b[0], sizes[b[0]])
+			} else {
+				f = in.fetch(c, b)
+			}
 			select {
 			case next <- f:
 			case <-stop:
@@ -378,6 +385,42 @@ func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) fetched {
 		f.raws = append(f.raws, m.FindBodySection(section))
 	}
 	f.reads = in.svc.read(f.raws)
+	return f
+}
+
+// mailSizes returns the size of each mail uids, as the server counts it
+// (RFC822.SIZE); a mail expunged meanwhile is missing.
+func mailSizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]int64, error) {
+	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("imap fetch: %w", err)
+	}
+	sizes := make(map[imap.UID]int64, len(msgs))
+	for _, m := range msgs {
+		if m.UID != 0 {
+			sizes[m.UID] = m.RFC822Size
+		}
+	}
+	return sizes, nil
+}
+
+// fetchHeader fetches the header alone of mail uid, over the size limit,
+// and reads it as a mail too large (ExtractTooLarge).
+func (in *Intake) fetchHeader(c *imapclient.Client, uid imap.UID, size int64) fetched {
+	section := &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return fetched{err: fmt.Errorf("imap fetch: %w", err)}
+	}
+	var f fetched
+	for _, m := range msgs {
+		if m.UID == uid {
+			header := m.FindBodySection(section)
+			f.uids, f.raws = []imap.UID{uid}, [][]byte{header}
+			f.reads = []readMail{in.svc.readTooLarge(header, size)}
+			break
+		}
+	}
 	return f
 }
 

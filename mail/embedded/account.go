@@ -456,6 +456,34 @@ func (a *account) readBlob(blob string) ([]byte, error) {
 	return os.ReadFile(a.blobPath(blob))
 }
 
+// maxHeaderRead bounds readBlobHeader: a header longer than this (none is)
+// makes it read the whole message.
+const maxHeaderRead = 4 << 20
+
+// readBlobHeader returns the header of a raw message, with the empty line
+// that ends it, reading no further: what FETCH BODY[HEADER] needs of a
+// message of any size. It fails like readBlob.
+func (a *account) readBlobHeader(blob string) ([]byte, error) {
+	f, err := os.Open(a.blobPath(blob))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var out []byte
+	for len(out) < maxHeaderRead {
+		line, err := br.ReadSlice('\n')
+		out = append(out, line...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil || len(bytes.TrimRight(line, "\r\n")) == 0 {
+			return out, nil // the end of the header, or of a message that is all header
+		}
+	}
+	return a.readBlob(blob)
+}
+
 // mailboxLocked returns the mailbox called name.
 func (a *account) mailboxLocked(name string) (*mailbox, error) {
 	mbox := a.mailboxes[name]

@@ -540,11 +540,16 @@ func (sess *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, op
 	}
 
 	needBody := fetchNeedsBody(options)
+	headerOnly := fetchNeedsOnlyHeader(options)
 	for i := range snaps {
 		var buf []byte
 		if needBody {
 			var err error
-			if buf, err = a.readBlob(snaps[i].blob); errors.Is(err, os.ErrNotExist) {
+			read := a.readBlob
+			if headerOnly {
+				read = a.readBlobHeader
+			}
+			if buf, err = read(snaps[i].blob); errors.Is(err, os.ErrNotExist) {
 				continue // expunged meanwhile
 			} else if err != nil {
 				return err
