@@ -138,7 +138,13 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	r.Service = svc
 	r.Outbox = NewOutbox(outbox, svc)
-	intake.Handled = func(Outcome) { r.Outbox.Kick() }
+	handled := intake.Handled
+	intake.Handled = func(o Outcome) {
+		r.Outbox.Kick()
+		if handled != nil {
+			handled(o)
+		}
+	}
 	in := NewIntake(intake, svc)
 	ctx, r.cancel = context.WithCancel(ctx)
 	run := func(name string, f func(context.Context) error) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -258,23 +259,18 @@ type fetched struct {
 // disk and moved meanwhile: no mail leaves the inbox before its outcome is
 // on disk.
 func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
-	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
-	if err != nil {
-		return fmt.Errorf("imap search: %w", err)
-	}
-	uids := data.AllUIDs()
-	if len(uids) == 0 {
-		return nil
-	}
-	slices.Sort(uids)
-	// The sizes first (RFC822.SIZE): a large mail is fetched alone, so that
-	// a batch holds at most maxBatchBytes, and of a mail over the size
-	// limit only the header is fetched, so that memory does not follow the
-	// size of what arrives.
-	sizes, err := mailSizes(c, uids)
+	// The mails and their sizes first (UID FETCH 1:* RFC822.SIZE, one
+	// round trip): a large mail is fetched alone, so that a batch holds at
+	// most maxBatchBytes, and of a mail over the size limit only the header
+	// is fetched, so that memory does not follow the size of what arrives.
+	sizes, err := mailSizes(c, imap.UIDSet{{Start: 1, Stop: 0}})
 	if err != nil {
 		return err
 	}
+	if len(sizes) == 0 {
+		return nil
+	}
+	uids := slices.Sorted(maps.Keys(sizes))
 	alone := func(uid imap.UID) bool { return sizes[uid] > maxBatchBytes/maxBatch }
 	var batches [][]imap.UID
 	for len(uids) > 0 {
@@ -388,10 +384,10 @@ func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) fetched {
 	return f
 }
 
-// mailSizes returns the size of each mail uids, as the server counts it
-// (RFC822.SIZE); a mail expunged meanwhile is missing.
-func mailSizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]int64, error) {
-	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+// mailSizes returns the size of each mail of set, by UID, as the server
+// counts it (RFC822.SIZE).
+func mailSizes(c *imapclient.Client, set imap.UIDSet) (map[imap.UID]int64, error) {
+	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
 		return nil, fmt.Errorf("imap fetch: %w", err)
 	}
@@ -605,8 +601,14 @@ const never = 100 * 365 * 24 * time.Hour
 // permanently (5xx); temporary failures are retried forever.
 const maxAttempts = 8
 
-// SendDue sends every due mail on one SMTP connection and returns how many
-// were sent.
+// maxSenders is how many SMTP connections the outbox sends on at once, so
+// that the replies of a move reach their recipients side by side rather
+// than one after the other.
+const maxSenders = 4
+
+// SendDue sends every due mail and returns how many were sent. The mails
+// of one recipient go in order on one SMTP connection; the recipients are
+// spread over up to maxSenders connections, used at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	due, err := o.store.Due(ctx, o.now(), 100)
 	if err != nil || len(due) == 0 {
@@ -619,6 +621,43 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	if err := o.store.Sync(); err != nil {
 		return 0, err
 	}
+	var lanes [][]store.Outgoing
+	lane := map[string]int{}
+	for _, m := range due {
+		i, ok := lane[m.Recipient]
+		if !ok {
+			i = len(lane) % maxSenders
+			lane[m.Recipient] = i
+			if i == len(lanes) {
+				lanes = append(lanes, nil)
+			}
+		}
+		lanes[i] = append(lanes[i], m)
+	}
+	if len(lanes) == 1 {
+		return o.sendLane(ctx, lanes[0])
+	}
+	sent := make([]int, len(lanes))
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l) })
+	}
+	wg.Wait()
+	n := 0
+	for _, k := range sent {
+		n += k
+	}
+	for _, err := range errs {
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// sendLane sends due, in order, on one SMTP connection.
+func (o *Outbox) sendLane(ctx context.Context, due []store.Outgoing) (int, error) {
 	c, err := o.dial()
 	if err != nil {
 		for _, m := range due {
