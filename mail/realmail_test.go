@@ -25,7 +25,7 @@ const (
 	realSMTP = "127.0.0.1:2525"
 )
 
-func needRealmail(t *testing.T) {
+func needRealmail(t testing.TB) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", realIMAP, time.Second)
 	if err != nil {

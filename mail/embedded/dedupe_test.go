@@ -3,8 +3,10 @@ package embedded
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // TestSMTPDropsHeldMessageID checks that a message whose Message-ID its
@@ -65,5 +67,42 @@ func TestSMTPDropsHeldMessageID(t *testing.T) {
 	}
 	if n := len(fetchAll(t, c2, "Archive")); n != 1 {
 		t.Errorf("alice's Archive has %d messages, want 1", n)
+	}
+}
+
+// TestIdleSendsPendingNews checks that a client that starts IDLE gets at
+// once the news that came while it sent no command: go-imap's
+// SessionTracker.Idle waits for the next change, so a mail delivered
+// between a client's last command and its IDLE went unannounced until
+// another one came (found by BenchmarkTurnLatency: herald's intake missed
+// a move mail for its whole IDLE refresh interval).
+func TestIdleSendsPendingNews(t *testing.T) {
+	srv := startServer(t, Config{})
+	exists := make(chan uint32, 16)
+	c := dialIMAP(t, srv, alice, alicePW, &imapclient.Options{
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
+				if data.NumMessages != nil {
+					exists <- *data.NumMessages
+				}
+			},
+		},
+	})
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	mustSend(t, srv, bob, []string{alice}, testMessage(bob, alice, "meanwhile", "your turn"))
+	idle, err := c.Idle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { idle.Close(); idle.Wait() }()
+	select {
+	case n := <-exists:
+		if n != 1 {
+			t.Errorf("EXISTS %d, want 1", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("IDLE did not announce a mail delivered before it started")
 	}
 }
