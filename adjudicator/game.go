@@ -50,6 +50,13 @@ type Game struct {
 	Help       string   // the notation help, a few lines, English
 	HelpFR     string   // the same in French
 
+	// Keywords are the words of the game's notation that mark a line of a
+	// mail as a step, so that the greetings, thanks and signatures around
+	// the steps are told from them and ignored (notation.IgnoreProse): every
+	// keyword, but not the small words that prose uses too ("at", "on").
+	// Nil ignores no prose: every line is a step.
+	Keywords notation.Vocabulary
+
 	// New returns the state at the start of a game: the setup done, with all
 	// randomness drawn from s.RNG.
 	New func(s Setup) (State, error)

@@ -46,6 +46,7 @@ import (
 	"github.com/emersion/go-message/charset"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
+	"github.com/heraldgames/herald/notation"
 )
 
 // Default limits used when [ExtractOptions] leaves a field zero.
@@ -96,10 +97,18 @@ func (o *ExtractOptions) withDefaults() ExtractOptions {
 
 // Message is what herald needs from one inbound mail.
 type Message struct {
+	// ignored are the lines of Body the service took for prose around the
+	// steps, to list in its reply; Extract leaves it nil.
+	ignored []notation.IgnoredLine
+
 	// MessageID is the Message-ID without angle brackets. If the header is
-	// missing or empty, it is "sha256:" followed by the hex SHA-256 of the
-	// raw message bytes as read (header block and body), so the same bytes
-	// always give the same ID.
+	// missing or empty, it is "sha256:" followed by the hex SHA-256 of what
+	// the mail's sender wrote: the originator fields of the header
+	// (originFields) and the body, with line ends made LF. The trace
+	// fields that servers add on the way (Return-Path, Received,
+	// Delivered-To, X-Original-To, spam scores, signatures...) are left
+	// out, so every copy of one mail gets the same ID. Of a mail too large
+	// to read, only the originator fields count.
 	MessageID string
 
 	// From is the bare address (addr-spec) of the single From address,
@@ -350,7 +359,8 @@ func Extract(r io.Reader, opts *ExtractOptions) (*Message, error) {
 		tooLarge = extractErr(ErrTooLarge, nil, "more than %d bytes", o.MaxSize)
 	}
 
-	h, body, err := readHeader(raw)
+	h, bodyRaw, err := readHeader(raw)
+	body := bufio.NewReader(bytes.NewReader(bodyRaw))
 	if tooLarge != nil {
 		// Only trust a header block that ended before the cut: a field
 		// such as Auto-Submitted may lie beyond it.
@@ -365,7 +375,10 @@ func Extract(r io.Reader, opts *ExtractOptions) (*Message, error) {
 		return nil, extractErr(ErrMalformed, err, "header")
 	}
 	msg := &Message{}
-	fromErr := msg.setHeader(h, raw)
+	if tooLarge != nil {
+		bodyRaw = nil // cut at a place that depends on the trace fields
+	}
+	fromErr := msg.setHeader(h, bodyRaw)
 	if tooLarge != nil {
 		return msg, tooLarge
 	}
@@ -399,10 +412,30 @@ func Extract(r io.Reader, opts *ExtractOptions) (*Message, error) {
 	return msg, nil
 }
 
-// readHeader parses the header block of raw and returns it with a reader
-// positioned at the start of the body. A leading mbox "From " line is
-// skipped.
-func readHeader(raw []byte) (message.Header, *bufio.Reader, error) {
+// ExtractTooLarge returns what the header of a mail too large to read
+// says (who sent it, its ID, whether it is automatic), with the
+// ErrTooLarge error Extract gives such a mail. header is the mail's header
+// block alone, as IMAP's BODY[HEADER] gives it, and size the whole mail's
+// size: the intake asks the server for these instead of fetching a mail
+// over the limit, so that memory does not follow the size of the mail.
+func ExtractTooLarge(header []byte, size int64, opts *ExtractOptions) (*Message, error) {
+	o := opts.withDefaults()
+	tooLarge := extractErr(ErrTooLarge, nil, "%d bytes, more than %d", size, o.MaxSize)
+	if int64(len(header)) > o.MaxSize {
+		return nil, tooLarge
+	}
+	h, _, err := readHeader(header)
+	if err != nil {
+		return nil, tooLarge
+	}
+	msg := &Message{}
+	msg.setHeader(h, nil)
+	return msg, tooLarge
+}
+
+// readHeader parses the header block of raw and returns it with the body,
+// the bytes after it. A leading mbox "From " line is skipped.
+func readHeader(raw []byte) (message.Header, []byte, error) {
 	data := raw
 	if bytes.HasPrefix(data, []byte("From ")) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -411,7 +444,8 @@ func readHeader(raw []byte) (message.Header, *bufio.Reader, error) {
 			data = nil
 		}
 	}
-	br := bufio.NewReader(bytes.NewReader(data))
+	rd := bytes.NewReader(data)
+	br := bufio.NewReader(rd)
 	h, err := textproto.ReadHeader(br)
 	if err != nil {
 		return message.Header{}, nil, err
@@ -419,7 +453,7 @@ func readHeader(raw []byte) (message.Header, *bufio.Reader, error) {
 	if h.Len() == 0 {
 		return message.Header{}, nil, errors.New("no header fields")
 	}
-	return message.Header{Header: h}, br, nil
+	return message.Header{Header: h}, data[len(data)-rd.Len()-br.Buffered():], nil
 }
 
 // lenientCharsetReader decodes known charsets and passes unknown ones
@@ -443,9 +477,33 @@ func decodeHeaderText(v string) string {
 	return strings.ToValidUTF8(v, "\uFFFD")
 }
 
-// setHeader fills in the header fields of m from h. raw is the whole message,
-// for the fallback message ID. It returns an error if From is unusable.
-func (m *Message) setHeader(h message.Header, raw []byte) *ExtractError {
+// originFields are the header fields a mail's author writes (with the
+// author's client and submission server): what identifies a mail that has
+// no Message-ID. Fields added on the way to herald's mailbox (trace fields
+// such as Return-Path, Received, Delivered-To and X-Original-To, and
+// Authentication-Results, ARC, spam scores...) are not among them.
+var originFields = []string{"From", "Sender", "Reply-To", "To", "Cc", "Subject", "Date",
+	"In-Reply-To", "References", "MIME-Version", "Content-Type", "Content-Transfer-Encoding"}
+
+// originID returns the fallback message ID of a mail without Message-ID:
+// the hash of its originator fields (each value unfolded, runs of white
+// space made one space) and of body with its line ends made LF.
+func originID(h message.Header, body []byte) string {
+	d := sha256.New()
+	for _, name := range originFields {
+		for _, v := range h.Values(name) {
+			fmt.Fprintf(d, "%s: %s\n", name, strings.Join(strings.Fields(v), " "))
+		}
+	}
+	d.Write([]byte("\n"))
+	d.Write(bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")))
+	return "sha256:" + hex.EncodeToString(d.Sum(nil))
+}
+
+// setHeader fills in the header fields of m from h. body is the raw body,
+// for the fallback message ID (nil when only the header counts). It returns
+// an error if From is unusable.
+func (m *Message) setHeader(h message.Header, body []byte) *ExtractError {
 	mh := gomail.Header{Header: h}
 
 	if id, err := mh.MessageID(); err == nil && id != "" {
@@ -453,8 +511,7 @@ func (m *Message) setHeader(h message.Header, raw []byte) *ExtractError {
 	} else if ids := msgIDs(h.Get("Message-Id")); len(ids) > 0 {
 		m.MessageID = ids[0]
 	} else {
-		sum := sha256.Sum256(raw)
-		m.MessageID = "sha256:" + hex.EncodeToString(sum[:])
+		m.MessageID = originID(h, body)
 	}
 	if ids, err := mh.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
 		m.InReplyTo = ids[0]

@@ -145,6 +145,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
+			b.WriteString(ignoredNote(msg.ignored, sub.Lang))
 		} else {
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
 			for _, mv := range sub.Moves {
@@ -184,6 +185,9 @@ func (s *Service) rejectMove(ctx context.Context, tx *store.Tx, g *store.Game, m
 	}
 	b.WriteString(adjudicator.Pretty(err, lang))
 	b.WriteString("\n")
+	if note := ignoredNote(msg.ignored, lang); note != "" {
+		b.WriteString(note[1:] + "\n")
+	}
 	b.WriteString(s.stateText(g, m, player))
 	return Rejected, g.ID, err.Error(), s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "move refused"), b.String(), g.ID, now, nil)
 }
@@ -223,6 +227,7 @@ func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *
 		b.WriteString("Your mail held no steps and no command.\n\n" + s.helpText(env.Lang))
 		names = []string{"help"}
 	}
+	b.WriteString(ignoredNote(msg.ignored, env.Lang))
 	return Answered, g.ID, strings.Join(names, ","), s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, strings.Join(names, ", ")), b.String(), g.ID, now, nil)
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -24,7 +25,7 @@ const (
 	realSMTP = "127.0.0.1:2525"
 )
 
-func needRealmail(t *testing.T) {
+func needRealmail(t testing.TB) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", realIMAP, time.Second)
 	if err != nil {
@@ -152,4 +153,27 @@ type tWriter struct{ t *testing.T }
 func (w tWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// TestRealmailHugeMail is TestHugeMailMemory on the real Dovecot: a
+// 100 MB mail appended to herald's INBOX is answered and moved away while
+// herald's heap stays flat.
+func TestRealmailHugeMail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("appends a 100 MB mail")
+	}
+	needRealmail(t)
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	c, err := imapclient.DialInsecure(realIMAP, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("herald@herald.test", "herald-pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	appendHuge(t, c, hugeMailSize)
+	checkFlatIntake(t, f, IntakeConfig{Server: Server{Addr: realIMAP, Security: Plain, Username: "herald@herald.test", Password: "herald-pw"}}, c)
 }

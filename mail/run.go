@@ -37,7 +37,9 @@ type RunConfig struct {
 	EmbeddedSMTPAddr string
 
 	// PlayerPassword gives the password of a player account created on the
-	// embedded setup; default a random one, logged once.
+	// embedded setup; default a random one. Each is written to
+	// Dir/player-passwords (PlayerPasswordsFile), readable by its owner
+	// only, never to the log.
 	PlayerPassword func(address string) string
 
 	// NewSeed overrides the seed of games started by mail (the demo).
@@ -80,17 +82,23 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		if cfg.Address == "" {
 			cfg.Address = "herald@herald.local"
 		}
+		// herald's account exists before the ports open, so that no mail
+		// to it is ever refused.
+		password, err := accountPassword(cfg.Dir)
+		if err != nil {
+			return fail(err)
+		}
 		srv, err := embedded.Start(embedded.Config{
 			Dir: filepath.Join(cfg.Dir, "mail"), IMAPAddr: cfg.EmbeddedIMAPAddr, SMTPAddr: cfg.EmbeddedSMTPAddr, Logger: log,
+			Accounts: []embedded.Account{{Address: cfg.Address, Password: password}},
 		})
+		if errors.Is(err, embedded.ErrAccountExists) {
+			err = fmt.Errorf("%w (remove %s to start afresh)", err, filepath.Join(cfg.Dir, "mail"))
+		}
 		if err != nil {
 			return fail(err)
 		}
 		r.Embedded = srv
-		password, err := accountPassword(srv, cfg.Dir, cfg.Address)
-		if err != nil {
-			return fail(err)
-		}
 		r.Password = password
 		intake.Server = Server{Addr: srv.IMAPAddr(), Security: Plain, Username: cfg.Address, Password: password}
 		outbox.Server = Server{Addr: srv.SMTPAddr(), Security: Plain}
@@ -103,10 +111,16 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 				return nil
 			}
 			pw := playerPassword(addr)
+			// The password is on disk before the account exists: an account
+			// whose password nobody can read would be lost.
+			path := filepath.Join(cfg.Dir, PlayerPasswordsFile)
+			if err := passwords.add(path, addr, pw); err != nil {
+				return fmt.Errorf("mail: writing %s: %w", path, err)
+			}
 			if err := srv.AddAccount(addr, pw); err != nil {
 				return err
 			}
-			log.Info("embedded mail account created", "address", addr, "password", pw,
+			log.Info("embedded mail account created; its password is in "+path, "address", addr,
 				"imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
 			return nil
 		}
@@ -124,7 +138,13 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	r.Service = svc
 	r.Outbox = NewOutbox(outbox, svc)
-	intake.Handled = func(Outcome) { r.Outbox.Kick() }
+	handled := intake.Handled
+	intake.Handled = func(o Outcome) {
+		r.Outbox.Kick()
+		if handled != nil {
+			handled(o)
+		}
+	}
 	in := NewIntake(intake, svc)
 	ctx, r.cancel = context.WithCancel(ctx)
 	run := func(name string, f func(context.Context) error) {
@@ -147,11 +167,40 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	return r, nil
 }
 
+// PlayerPasswordsFile is the file, in the data directory of the embedded
+// setup, that holds the password of every player account herald opened:
+// one line "ADDRESS PASSWORD" each, mode 0600.
+const PlayerPasswordsFile = "player-passwords"
+
+// passwords serialises the writes of PlayerPasswordsFile.
+var passwords passwordFile
+
+type passwordFile struct{ mu sync.Mutex }
+
+// add appends the line "addr pw" to the file path, created with mode 0600
+// (and made 0600 if it was not), and syncs it.
+func (p *passwordFile) add(path, addr, pw string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(f, "%s %s\n", addr, pw); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
 // accountPassword returns the password of herald's own account on the
-// embedded server, creating the account on the first start. The embedded
-// server keeps only password hashes, so herald keeps its own password in
-// Dir/herald-password (0600).
-func accountPassword(srv *embedded.Server, dir, addr string) (string, error) {
+// embedded server, drawing it on the first start. The embedded server keeps
+// only password hashes, so herald keeps its own password in
+// Dir/herald-password (0600), written before the account is created.
+func accountPassword(dir string) (string, error) {
 	path := filepath.Join(dir, "herald-password")
 	if b, err := os.ReadFile(path); err == nil {
 		return strings.TrimSpace(string(b)), nil
@@ -159,9 +208,6 @@ func accountPassword(srv *embedded.Server, dir, addr string) (string, error) {
 		return "", err
 	}
 	pw := randomPassword()
-	if err := srv.AddAccount(addr, pw); err != nil {
-		return "", fmt.Errorf("embedded account %s: %w (remove %s to start afresh)", addr, err, filepath.Join(dir, "mail"))
-	}
 	if err := adjudicator.WriteFileAtomic(path, []byte(pw+"\n"), 0o600); err != nil {
 		return "", err
 	}

@@ -184,7 +184,11 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 	s.log.Warn("batch not committed; processing its mails one by one", "mails", len(raws), "err", commitErr)
 	outs = outs[:0]
 	for i := range raws {
-		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], nil, sync)
+		var read []readMail // a mail over the limit is only its header: keep its reading
+		if reads != nil {
+			read = reads[i : i+1]
+		}
+		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], read, sync)
 		if commitErr != nil {
 			err = commitErr
 		}
@@ -290,6 +294,15 @@ func (s *Service) read(raws [][]byte) []readMail {
 	}
 	wg.Wait()
 	return out
+}
+
+// readTooLarge is readOne for a mail over the size limit, of which only
+// the header was fetched.
+func (s *Service) readTooLarge(header []byte, size int64) readMail {
+	sum := sha256.Sum256(header)
+	r := readMail{hash: hex.EncodeToString(sum[:])}
+	r.msg, r.xerr = ExtractTooLarge(header, size, &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	return r
 }
 
 func (s *Service) readOne(raw []byte) readMail {
@@ -402,11 +415,10 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 	}
 	seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == msg.From })
 	isHost := g.Host == msg.From
-	if seat < 0 && !isHost || seat >= 0 && env.Key != g.Players[seat].Secret || seat < 0 && isHost && !s.hostKeyOK(g, env) {
+	if seat < 0 && !isHost || seat >= 0 && !keyOK(env.Key, g.Players[seat].Secret) || seat < 0 && isHost && !s.hostKeyOK(g, env) {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		body := "herald received a mail in your name that it could not authenticate,\nso it changed nothing. Every mail to herald must come from your\naddress and carry your key on a line of its own: key YOUR-KEY.\nYour key is in the welcome mail herald sent you when the game began."
-		return Rejected, 0, "authentication failed", s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] mail not authenticated", body, 0, now, nil)
+		return Rejected, 0, "authentication failed", s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] mail not authenticated", authFailureBody(env), 0, now, nil)
 	}
 	player := ""
 	if seat >= 0 {
@@ -436,6 +448,9 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 			bs.unstage(g.ID)
 			return s.end(ctx, tx, g, m, msg, player, c.Name, now)
 		}
+	}
+	if game, err := s.cfg.Registry.Lookup(g.Record.Game); err == nil {
+		msg.ignored = env.IgnoreProse(game.Keywords)
 	}
 	hasMove := len(env.Steps) > 0 || len(msg.Attachments) > 0
 	if !hasMove || len(env.Errors) > 0 {
@@ -497,7 +512,7 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 // hostKeyOK reports whether a host who does not play the game gave the
 // host key herald sent them when the game was created.
 func (s *Service) hostKeyOK(g *store.Game, env *notation.Envelope) bool {
-	return env.Key != "" && env.Key == g.HostKey
+	return keyOK(env.Key, g.HostKey)
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in
@@ -586,6 +601,7 @@ func remapLines(env *notation.Envelope, lines []Line) {
 	for i := range env.Commands {
 		fix(&env.Commands[i].Pos)
 	}
+	fix(&env.KeyPos)
 }
 
 func (s *Service) subject(g *store.Game, what string) string {

@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"math/big"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +123,28 @@ func TestProviderTLS(t *testing.T) {
 	// connection: herald never sends a password in clear over a network.
 	if err := (Server{Addr: "mail.example.org:143", Security: Plain}).checkPlain(); err == nil {
 		t.Errorf("a plain connection to a remote host was allowed")
+	}
+}
+
+// TestTLSToPlainServer checks that serve configured for implicit TLS
+// against a server that speaks plain text on that port stops at once and
+// says so, suggesting starttls or none, rather than retrying forever
+// (issue 15, item 17).
+func TestTLSToPlainServer(t *testing.T) {
+	f := newFixture(t)
+	_, smtpAddr := startSink(t)
+	for _, tc := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"imap", NewIntake(IntakeConfig{Server: Server{Addr: memIMAP(t), Security: TLS, Username: "herald@herald.test", Password: "pw"}}, f.svc).Run},
+		{"smtp", NewOutbox(OutboxConfig{Server: Server{Addr: smtpAddr, Security: TLS}}, f.svc).Run},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := tc.run(ctx)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "does not speak TLS") || !strings.Contains(err.Error(), "starttls") || !strings.Contains(err.Error(), "none") {
+			t.Errorf("%s: Run = %v, want at once an error saying the server does not speak TLS, suggesting starttls or none", tc.name, err)
+		}
 	}
 }

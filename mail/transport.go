@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -56,6 +57,18 @@ func (s Server) checkPlain() error {
 		return fmt.Errorf("mail: %s: refusing a connection without TLS to a host that is not loopback", s.Addr)
 	}
 	return nil
+}
+
+// notTLS returns the error to stop on when err says that a server
+// reached with implicit TLS answered in plain text: a setting that no
+// retry will mend, so serve says so at once. It returns nil for any other
+// error.
+func (s Server) notTLS(proto string, err error) error {
+	var rh tls.RecordHeaderError
+	if s.Security != TLS || !errors.As(err, &rh) {
+		return nil
+	}
+	return fmt.Errorf("mail: the %s server %s does not speak TLS on that port (it answered in plain text): use --security starttls (submission 587, IMAP 143) or, for a server on loopback, --security none", proto, s.Addr)
 }
 
 // IntakeConfig configures the IMAP side of the service.
@@ -134,6 +147,9 @@ func (in *Intake) Run(ctx context.Context) error {
 		err := in.session(ctx)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if fatal := in.cfg.Server.notTLS("IMAP", err); fatal != nil {
+			return fatal
 		}
 		if time.Since(start) > time.Minute {
 			backoff = time.Second
@@ -243,27 +259,24 @@ type fetched struct {
 // disk and moved meanwhile: no mail leaves the inbox before its outcome is
 // on disk.
 func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
-	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
+	// The mails and their sizes first (UID FETCH 1:* RFC822.SIZE, one
+	// round trip): a large mail is fetched alone, so that a batch holds at
+	// most maxBatchBytes, and of a mail over the size limit only the header
+	// is fetched, so that memory does not follow the size of what arrives.
+	sizes, err := mailSizes(c, imap.UIDSet{{Start: 1, Stop: 0}})
 	if err != nil {
-		return fmt.Errorf("imap search: %w", err)
+		return err
 	}
-	uids := data.AllUIDs()
-	if len(uids) == 0 {
+	if len(sizes) == 0 {
 		return nil
 	}
-	slices.Sort(uids)
-	// A large mail is fetched alone, so that a batch holds at most
-	// maxBatchBytes (sizes known from a search, not a FETCH per mail).
-	large, err := c.UIDSearch(&imap.SearchCriteria{Larger: maxBatchBytes / maxBatch}, nil).Wait()
-	if err != nil {
-		return fmt.Errorf("imap search: %w", err)
-	}
-	alone := large.AllUIDs()
+	uids := slices.Sorted(maps.Keys(sizes))
+	alone := func(uid imap.UID) bool { return sizes[uid] > maxBatchBytes/maxBatch }
 	var batches [][]imap.UID
 	for len(uids) > 0 {
 		n := 1
-		if !slices.Contains(alone, uids[0]) {
-			for n < len(uids) && n < in.batchMax && !slices.Contains(alone, uids[n]) {
+		if !alone(uids[0]) {
+			for n < len(uids) && n < in.batchMax && !alone(uids[n]) {
 				n++
 			}
 		}
@@ -275,7 +288,12 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 	wg.Go(func() {
 		defer close(next)
 		for _, b := range batches {
-			f := in.fetch(c, b)
+			var f fetched
+			if len(b) == 1 && sizes[b[0]] > in.svc.cfg.MaxSize {
+				f = in.fetchHeader(c, b[0], sizes[b[0]])
+			} else {
+				f = in.fetch(c, b)
+			}
 			select {
 			case next <- f:
 			case <-stop:
@@ -363,6 +381,42 @@ func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) fetched {
 		f.raws = append(f.raws, m.FindBodySection(section))
 	}
 	f.reads = in.svc.read(f.raws)
+	return f
+}
+
+// mailSizes returns the size of each mail of set, by UID, as the server
+// counts it (RFC822.SIZE).
+func mailSizes(c *imapclient.Client, set imap.UIDSet) (map[imap.UID]int64, error) {
+	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("imap fetch: %w", err)
+	}
+	sizes := make(map[imap.UID]int64, len(msgs))
+	for _, m := range msgs {
+		if m.UID != 0 {
+			sizes[m.UID] = m.RFC822Size
+		}
+	}
+	return sizes, nil
+}
+
+// fetchHeader fetches the header alone of mail uid, over the size limit,
+// and reads it as a mail too large (ExtractTooLarge).
+func (in *Intake) fetchHeader(c *imapclient.Client, uid imap.UID, size int64) fetched {
+	section := &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return fetched{err: fmt.Errorf("imap fetch: %w", err)}
+	}
+	var f fetched
+	for _, m := range msgs {
+		if m.UID == uid {
+			header := m.FindBodySection(section)
+			f.uids, f.raws = []imap.UID{uid}, [][]byte{header}
+			f.reads = []readMail{in.svc.readTooLarge(header, size)}
+			break
+		}
+	}
 	return f
 }
 
@@ -514,8 +568,20 @@ func (o *Outbox) Run(ctx context.Context) error {
 	if err := o.cfg.Server.checkPlain(); err != nil {
 		return err
 	}
+	// One connection at the start, so that a server that does not speak
+	// TLS on its port is known at once, not when the first reply is due.
+	if c, err := o.dial(); err == nil {
+		c.Quit()
+	} else if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
+		return fatal
+	} else {
+		o.log.Warn("outbox: the SMTP server does not answer yet", "addr", o.cfg.Server.Addr, "err", err)
+	}
 	for {
 		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
+			if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
+				return fatal
+			}
 			o.log.Warn("outbox", "err", err)
 		}
 		select {
@@ -535,8 +601,14 @@ const never = 100 * 365 * 24 * time.Hour
 // permanently (5xx); temporary failures are retried forever.
 const maxAttempts = 8
 
-// SendDue sends every due mail on one SMTP connection and returns how many
-// were sent.
+// maxSenders is how many SMTP connections the outbox sends on at once, so
+// that the replies of a move reach their recipients side by side rather
+// than one after the other.
+const maxSenders = 4
+
+// SendDue sends every due mail and returns how many were sent. The mails
+// of one recipient go in order on one SMTP connection; the recipients are
+// spread over up to maxSenders connections, used at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	due, err := o.store.Due(ctx, o.now(), 100)
 	if err != nil || len(due) == 0 {
@@ -549,6 +621,43 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	if err := o.store.Sync(); err != nil {
 		return 0, err
 	}
+	var lanes [][]store.Outgoing
+	lane := map[string]int{}
+	for _, m := range due {
+		i, ok := lane[m.Recipient]
+		if !ok {
+			i = len(lane) % maxSenders
+			lane[m.Recipient] = i
+			if i == len(lanes) {
+				lanes = append(lanes, nil)
+			}
+		}
+		lanes[i] = append(lanes[i], m)
+	}
+	if len(lanes) == 1 {
+		return o.sendLane(ctx, lanes[0])
+	}
+	sent := make([]int, len(lanes))
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l) })
+	}
+	wg.Wait()
+	n := 0
+	for _, k := range sent {
+		n += k
+	}
+	for _, err := range errs {
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// sendLane sends due, in order, on one SMTP connection.
+func (o *Outbox) sendLane(ctx context.Context, due []store.Outgoing) (int, error) {
 	c, err := o.dial()
 	if err != nil {
 		for _, m := range due {

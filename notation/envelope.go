@@ -3,6 +3,7 @@ package notation
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Envelope is what a mail body says besides the moves: which game, the
@@ -16,13 +17,20 @@ import (
 //	history | resign          historique | abandonne
 //	abandon                   annule           (host) end the game without a result
 //	new GAME players A B...   nouvelle ...     (host) start a game
+//
+// The keyword of "game" and "key" may be followed by ':' or '=' ("Key:
+// 7f3a", "clé : 7f3a", "KEY=7f3a") or by "is" ("key is 7f3a"), in any
+// case.
 type Envelope struct {
 	Game     string // the game id as written ("G12"), or ""
 	Key      string // the key as written, or ""
+	KeyPos   Pos    // the position of the key line's keyword, when Key is set
 	Commands []Command
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
 	Lang     Lang // French if an envelope keyword was French
+
+	splitErrs int // Errors[:splitErrs] are about envelope lines
 }
 
 // Command is an envelope command with its arguments.
@@ -75,6 +83,13 @@ func ParseEnvelope(body string) *Envelope {
 		if j := strings.IndexByte(value, '#'); j >= 0 {
 			value = strings.TrimSpace(value[:j])
 		}
+		if name == "game" || name == "key" {
+			// "Key: K", "clé : K", "KEY=K", "key is K".
+			value = strings.TrimLeftFunc(value, func(r rune) bool { return r == ':' || r == '=' || unicode.IsSpace(r) })
+			if f := strings.Fields(value); len(f) > 1 && (Fold(f[0]) == "is" || Fold(f[0]) == "est") {
+				value = strings.TrimSpace(strings.TrimPrefix(value, f[0]))
+			}
+		}
 		args := strings.Fields(value)
 		pos := Pos{i + 1, first.Pos.Col}
 		switch name {
@@ -89,12 +104,13 @@ func ParseEnvelope(body string) *Envelope {
 			if name == "game" {
 				env.Game = value
 			} else {
-				env.Key = value
+				env.Key, env.KeyPos = value, pos
 			}
 		default:
 			env.Commands = append(env.Commands, Command{Name: name, Args: args, Pos: pos})
 		}
 	}
+	env.splitErrs = len(env.Errors)
 	steps, errs := Split(strings.Join(rest, "\n"))
 	for _, st := range steps {
 		st.Source = lines[st.Pos.Line-1]

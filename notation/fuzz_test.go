@@ -3,6 +3,7 @@ package notation_test
 import (
 	"testing"
 
+	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -73,6 +74,33 @@ func FuzzTurnFile(f *testing.F) {
 			for _, tok := range st.Tokens {
 				if !valid(tok.Pos) {
 					t.Fatalf("token %q at %v: not a position in the file", tok.Text, tok.Pos)
+				}
+			}
+		}
+	})
+}
+
+// FuzzEnvelope checks that ParseEnvelope and IgnoreProse never panic, that
+// the lines IgnoreProse drops are whole lines of the body holding no step
+// left, and that it drops none between two steps left.
+func FuzzEnvelope(f *testing.F) {
+	for _, s := range []string{"Hi herald,\nkey 5f0c\nplain castle e5\nThanks!", "Key: K\nplian castle\n— ok", "clé : 1\nfin\nBonne fin de journée", "e5\n\nx\ny;z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		env := notation.ParseEnvelope(body)
+		ignored := env.IgnoreProse(raubritter.Game.Keywords)
+		first, last := 1<<30, -1
+		for _, st := range env.Steps {
+			first, last = min(first, st.Pos.Line), max(last, st.Pos.Line)
+		}
+		for _, l := range ignored {
+			if l.Line > first && l.Line < last {
+				t.Errorf("line %d %q ignored between steps of lines %d and %d", l.Line, l.Text, first, last)
+			}
+			for _, st := range env.Steps {
+				if st.Pos.Line == l.Line {
+					t.Errorf("line %d ignored but a step on it is kept", l.Line)
 				}
 			}
 		}

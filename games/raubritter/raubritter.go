@@ -115,6 +115,7 @@ Tiles: plain, forest, mountains, lake; castle, village, town.`,
   chevaliers 0              aucun chevalier sur ce château
   fin                       finir son tour (après 1 à 3 plaquettes)
 Plaquettes : plaine, forêt, montagnes, lac ; château, village, ville.`,
+	Keywords:     slices.Concat(verbs, terrains, buildings, directions, diagonals),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

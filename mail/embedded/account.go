@@ -1,11 +1,14 @@
 package embedded
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-message/textproto"
 )
 
 // indexFormat is the version of index.json; Start refuses other versions.
@@ -40,7 +44,10 @@ type account struct {
 	mailboxes       map[string]*mailbox
 	lastUIDValidity uint32
 	refs            map[string]int // blob -> messages (and appends in flight) using it
-	version         uint64         // bumped by every change
+	// ids are the Message-IDs of the blobs that have one, read at load and
+	// on append, so that delivery can drop a message the account holds.
+	ids     map[string]string // blob -> Message-ID
+	version uint64            // bumped by every change
 
 	saveMu       sync.Mutex
 	savedVersion uint64 // guarded by saveMu
@@ -96,6 +103,7 @@ func openAccount(dir, address string, pw *password, log *slog.Logger) (*account,
 		pw:        pw,
 		mailboxes: make(map[string]*mailbox),
 		refs:      make(map[string]int),
+		ids:       make(map[string]string),
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "messages"), 0o700); err != nil {
 		return nil, fmt.Errorf("embedded: %w", err)
@@ -129,7 +137,55 @@ func openAccount(dir, address string, pw *password, log *slog.Logger) (*account,
 		}
 	}
 	a.removeUnreferencedBlobs()
+	a.readIDs()
 	return a, nil
+}
+
+// readIDs reads the Message-ID of every blob the account holds, reading
+// each file only up to the end of its header.
+func (a *account) readIDs() {
+	a.mu.Lock()
+	blobs := make([]string, 0, len(a.refs))
+	for b := range a.refs {
+		blobs = append(blobs, b)
+	}
+	a.mu.Unlock()
+	for _, b := range blobs {
+		f, err := os.Open(a.blobPath(b))
+		if err != nil {
+			continue
+		}
+		id := messageID(f)
+		f.Close()
+		if id != "" {
+			a.mu.Lock()
+			a.ids[b] = id
+			a.mu.Unlock()
+		}
+	}
+}
+
+// messageID returns the Message-ID of the message r reads, or "", reading
+// no further than its header.
+func messageID(r io.Reader) string {
+	h, err := textproto.ReadHeader(bufio.NewReader(r))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(h.Get("Message-Id"))
+}
+
+// holdsLocked reports whether a mailbox of the account holds a message
+// with Message-ID id.
+func (a *account) holdsLocked(id string) bool {
+	for _, mbox := range a.mailboxes {
+		for _, msg := range mbox.msgs {
+			if a.ids[msg.blob] == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (a *account) indexPath() string { return filepath.Join(a.dir, "index.json") }
@@ -360,6 +416,7 @@ func (a *account) unrefLocked(blob string) (gone bool) {
 		return false
 	}
 	delete(a.refs, blob)
+	delete(a.ids, blob)
 	return true
 }
 
@@ -399,6 +456,34 @@ func (a *account) readBlob(blob string) ([]byte, error) {
 	return os.ReadFile(a.blobPath(blob))
 }
 
+// maxHeaderRead bounds readBlobHeader: a header longer than this (none is)
+// makes it read the whole message.
+const maxHeaderRead = 4 << 20
+
+// readBlobHeader returns the header of a raw message, with the empty line
+// that ends it, reading no further: what FETCH BODY[HEADER] needs of a
+// message of any size. It fails like readBlob.
+func (a *account) readBlobHeader(blob string) ([]byte, error) {
+	f, err := os.Open(a.blobPath(blob))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var out []byte
+	for len(out) < maxHeaderRead {
+		line, err := br.ReadSlice('\n')
+		out = append(out, line...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil || len(bytes.TrimRight(line, "\r\n")) == 0 {
+			return out, nil // the end of the header, or of a message that is all header
+		}
+	}
+	return a.readBlob(blob)
+}
+
 // mailboxLocked returns the mailbox called name.
 func (a *account) mailboxLocked(name string) (*mailbox, error) {
 	mbox := a.mailboxes[name]
@@ -418,9 +503,25 @@ var errTryCreate = &imap.Error{
 	Text: "No such mailbox",
 }
 
-// appendMessage adds raw to the mailbox called name: what APPEND and local
-// delivery do. It returns once the message and the index are on disk.
+// errHeld is the error of a delivery dropped because the account already
+// holds a message with its Message-ID.
+var errHeld = errors.New("embedded: a message with this Message-ID is already here")
+
+// appendMessage adds raw to the mailbox called name: what APPEND does. It
+// returns once the message and the index are on disk.
 func (a *account) appendMessage(name string, raw []byte, date time.Time, flags []imap.Flag) (*imap.AppendData, error) {
+	return a.addMessage(name, raw, date, flags, false)
+}
+
+// deliverMessage adds raw to the INBOX, as local delivery does, unless a
+// mailbox of the account already holds a message with its Message-ID: then
+// it returns errHeld (a sender that resends a mail after a crash, not
+// knowing it was delivered, gives it the same Message-ID).
+func (a *account) deliverMessage(raw []byte) (*imap.AppendData, error) {
+	return a.addMessage("INBOX", raw, time.Now(), nil, true)
+}
+
+func (a *account) addMessage(name string, raw []byte, date time.Time, flags []imap.Flag, dedupe bool) (*imap.AppendData, error) {
 	a.mu.Lock()
 	exists := a.mailboxes[name] != nil
 	a.mu.Unlock()
@@ -436,12 +537,21 @@ func (a *account) appendMessage(name string, raw []byte, date time.Time, flags [
 		return nil, err
 	}
 
+	id := messageID(bytes.NewReader(raw))
 	a.mu.Lock()
 	mbox := a.mailboxes[name]
 	if mbox == nil { // deleted meanwhile
 		a.mu.Unlock()
 		a.releaseBlob(blob)
 		return nil, errTryCreate
+	}
+	if dedupe && id != "" && a.holdsLocked(id) {
+		a.mu.Unlock()
+		a.releaseBlob(blob)
+		return nil, errHeld
+	}
+	if id != "" {
+		a.ids[blob] = id
 	}
 	msg := mbox.appendLocked(blob, int64(len(raw)), date, flags)
 	v, data := a.commitLocked()

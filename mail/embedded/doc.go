@@ -44,6 +44,10 @@
 // Config.MaxMessageBytes is refused with 552 5.3.4. Each accepted message is
 // stored in the INBOX of each recipient with a Return-Path header (the
 // envelope sender, "<>" for a bounce) and a Received header prepended.
+// A message whose Message-ID a mailbox of the recipient already holds is
+// accepted but not stored again: a sender that resends a mail after a
+// crash, not knowing whether it was delivered, gives it the same
+// Message-ID (herald's outbox does).
 //
 // # What is persisted
 //

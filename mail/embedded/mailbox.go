@@ -55,6 +55,21 @@ type mailbox struct {
 	msgs       []*message
 	uidNext    imap.UID
 	deleted    bool // set by DELETE, for sessions that still have it selected
+
+	// idlers are woken by every change queued on tracker, for the sessions
+	// idling on the mailbox (see imapSession.Idle).
+	idlers map[chan struct{}]struct{}
+}
+
+// changedLocked wakes the sessions idling on the mailbox: call it after
+// queueing an update on its tracker.
+func (mbox *mailbox) changedLocked() {
+	for ch := range mbox.idlers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func newMailbox(name string, uidValidity uint32) *mailbox {
@@ -196,6 +211,7 @@ func (mbox *mailbox) appendLocked(blob string, size int64, date time.Time, flags
 	mbox.uidNext++
 	mbox.msgs = append(mbox.msgs, msg)
 	mbox.tracker.QueueNumMessages(uint32(len(mbox.msgs)))
+	mbox.changedLocked()
 	return msg
 }
 
@@ -209,6 +225,7 @@ func (mbox *mailbox) expungeLocked(expunged map[*message]struct{}) []*message {
 		msg := mbox.msgs[i]
 		if _, ok := expunged[msg]; ok {
 			mbox.tracker.QueueExpunge(uint32(i) + 1)
+			mbox.changedLocked()
 			removed = append(removed, msg)
 		}
 	}

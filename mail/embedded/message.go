@@ -158,6 +158,21 @@ func fetchNeedsBody(options *imap.FetchOptions) bool {
 		len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0
 }
 
+// fetchNeedsOnlyHeader reports whether options ask for nothing of a
+// message but its header (ENVELOPE, BODY[HEADER], BODY[HEADER.FIELDS]...):
+// then only the header is read, however large the message.
+func fetchNeedsOnlyHeader(options *imap.FetchOptions) bool {
+	if options.BodyStructure != nil || len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0 {
+		return false
+	}
+	for _, bs := range options.BodySection {
+		if bs.Specifier != imap.PartSpecifierHeader || len(bs.Part) > 0 || bs.Partial != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // fetch writes one FETCH response. It always closes w, even after a write
 // error, since an open FetchResponseWriter holds the connection's encoder.
 func (msg *msgSnapshot) fetch(w *imapserver.FetchResponseWriter, options *imap.FetchOptions, buf []byte) error {

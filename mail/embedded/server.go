@@ -45,10 +45,20 @@ type Config struct {
 	// Deliver returns ErrTooLarge. Default 10 MiB.
 	MaxMessageBytes int64
 
+	// Accounts are added (as AddAccount adds them, so an existing one is
+	// kept) before the servers listen: a client never finds the port open
+	// and one of these accounts missing.
+	Accounts []Account
+
 	// Logger receives the servers' log: deliveries and failed logins at
 	// Info, protocol trouble at Warn, storage failures at Error. Nil
 	// discards it.
 	Logger *slog.Logger
+}
+
+// Account is an account to create at Start.
+type Account struct {
+	Address, Password string
 }
 
 // DefaultMaxMessageBytes is the default of Config.MaxMessageBytes.
@@ -153,6 +163,11 @@ func Start(cfg Config) (*Server, error) {
 
 	if err := s.loadAccounts(); err != nil {
 		return nil, err
+	}
+	for _, a := range cfg.Accounts {
+		if err := s.AddAccount(a.Address, a.Password); err != nil {
+			return nil, err
+		}
 	}
 
 	imapLn, err := listenLoopback(cfg.IMAPAddr)
@@ -350,6 +365,11 @@ func (s *Server) lookup(address string) *account {
 // fixtures. Give it CRLF line endings, as RFC 5322 and IMAP expect. from is
 // the envelope sender, used only in the log.
 //
+// A recipient whose mailboxes (any of them) already hold a message with
+// the same Message-ID does not get it again: a sender that resends a mail
+// after a crash, not knowing it was delivered, gives it the same
+// Message-ID. A message without Message-ID is always delivered.
+//
 // Recipients are case-insensitive and a repeated one gets one copy. If any
 // recipient has no account, Deliver delivers nothing and returns an error
 // wrapping ErrNoSuchAccount; a message larger than Config.MaxMessageBytes
@@ -385,7 +405,11 @@ func (s *Server) deliver(from string, to []string, raw []byte) error {
 	}
 	var errs []error
 	for _, a := range accts {
-		data, err := a.appendMessage("INBOX", raw, time.Now(), nil)
+		data, err := a.deliverMessage(raw)
+		if errors.Is(err, errHeld) {
+			s.log.Info("embedded: dropped a message whose Message-ID the mailbox holds", "from", from, "to", a.address, "bytes", len(raw))
+			continue
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

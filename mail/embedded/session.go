@@ -369,7 +369,35 @@ func (sess *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) 
 		<-stop
 		return nil
 	}
-	return view.tracker.Idle(w, stop)
+	// Not view.tracker.Idle: it waits for the next change, and so never
+	// sends the news queued since the client's last command (a mail
+	// delivered just before IDLE went unannounced until another came).
+	// Register first, then send what is queued, then wait: no change is
+	// missed.
+	wake := make(chan struct{}, 1)
+	a := sess.acct
+	a.mu.Lock()
+	mbox := view.mailbox
+	if mbox.idlers == nil {
+		mbox.idlers = make(map[chan struct{}]struct{})
+	}
+	mbox.idlers[wake] = struct{}{}
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(mbox.idlers, wake)
+		a.mu.Unlock()
+	}()
+	for {
+		if err := view.tracker.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-wake:
+		case <-stop:
+			return nil
+		}
+	}
 }
 
 // selectedLocked fails if the selected mailbox was deleted by another
@@ -521,6 +549,7 @@ func (sess *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, op
 		if markSeen && !msg.flags.has(imap.FlagSeen) {
 			msg.flags.add(imap.FlagSeen)
 			view.mailbox.tracker.QueueMessageFlags(seqNum, msg.uid, msg.flags.list(), nil)
+			view.mailbox.changedLocked()
 			changed = true
 		}
 		snaps = append(snaps, msg.snapshot(clientSeqNum))
@@ -540,11 +569,16 @@ func (sess *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, op
 	}
 
 	needBody := fetchNeedsBody(options)
+	headerOnly := fetchNeedsOnlyHeader(options)
 	for i := range snaps {
 		var buf []byte
 		if needBody {
 			var err error
-			if buf, err = a.readBlob(snaps[i].blob); errors.Is(err, os.ErrNotExist) {
+			read := a.readBlob
+			if headerOnly {
+				read = a.readBlobHeader
+			}
+			if buf, err = read(snaps[i].blob); errors.Is(err, os.ErrNotExist) {
 				continue // expunged meanwhile
 			} else if err != nil {
 				return err
@@ -569,6 +603,7 @@ func (sess *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, fl
 	view.forEachLocked(numSet, func(seqNum uint32, msg *message) {
 		msg.store(flags)
 		view.mailbox.tracker.QueueMessageFlags(seqNum, msg.uid, msg.flags.list(), view.tracker)
+		view.mailbox.changedLocked()
 		changed = true
 	})
 	var (

@@ -1,0 +1,75 @@
+package mail
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// TestProseAroundSteps plays moves sent as real mail clients write them,
+// with greetings, thanks and signatures around the steps and the quoted
+// mail below (issue 15, item 10): each move is applied and the mover's
+// confirmation lists the lines ignored. A misspelt keyword or a bad line
+// between the steps is still refused.
+func TestProseAroundSteps(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	m, err := adjudicator.SelfPlay(raubritter.Game, f.svc.cfg.Registry, 2, "fixture", nil, func() string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]string{"p1": "alice@herald.test", "p2": "bob@herald.test"}
+	for i, tt := range []struct {
+		client  string
+		headers []string
+		body    string // KEY and STEPS are replaced
+		ignored []string
+	}{
+		{"gmail", []string{"MIME-Version: 1.0"},
+			"Hi herald,\n\nkey KEY\nSTEPS\n\nThanks!\n\nOn Mon, 23 Nov 2026 at 09:00, herald <herald@herald.test> wrote:\n\n> Game G1, move 1: IT IS YOUR TURN, alice.\n> plain castle f5\n",
+			[]string{"1: Hi herald,", "Thanks!"}},
+		{"outlook", nil,
+			"key KEY\nSTEPS\n\nBest regards,\nBob Martin\nTel: +33 6 12 34 56 78\n\n________________________________\nFrom: herald <herald@herald.test>\nSent: Monday, November 23, 2026 9:00 AM\nTo: Bob Martin <bob@herald.test>\nSubject: [herald G1] Raubritter: your turn\n\nGame G1, move 2\n",
+			[]string{"Best regards,", "Bob Martin", "Tel: +33 6 12 34 56 78"}},
+		{"apple mail", nil,
+			"key KEY\nSTEPS\n\nSent from my iPhone\n\n> On 23 Nov 2026, at 09:00, herald <herald@herald.test> wrote:\n>\n> Game G1, move 3\n",
+			[]string{"Sent from my iPhone"}},
+		{"thunderbird, french", nil,
+			"Bonjour,\n\nclé : KEY\nSTEPS\nMerci — ok\n\nLe 23/11/2026 à 09:00, herald a écrit :\n> Partie G1, coup 4\n",
+			[]string{"1: Bonjour,", "8: Merci"}},
+	} {
+		mv := m.Record.Moves[i]
+		from := who[mv.Player]
+		body := strings.NewReplacer("KEY", f.keys[from], "STEPS", mv.Text).Replace(tt.body)
+		f.handle(f.mail(from, "Re: [herald G1] Raubritter: your turn", body, tt.headers...), Applied)
+		got := f.sent()[from]
+		if len(got) != 1 {
+			t.Fatalf("%s: %s got %d mails, want the confirmation", tt.client, from, len(got))
+		}
+		for _, l := range tt.ignored {
+			if !strings.Contains(got[0], l) {
+				t.Errorf("%s: the confirmation does not list %q as ignored:\n%s", tt.client, l, got[0])
+			}
+		}
+		if !strings.Contains(got[0], "Lines ignored") && !strings.Contains(got[0], "Lignes ignor") {
+			t.Errorf("%s: the confirmation lists no ignored line:\n%s", tt.client, got[0])
+		}
+	}
+
+	// Still refused: a misspelt keyword (with its did-you-mean) and a bad
+	// line between the steps.
+	a := f.keys["alice@herald.test"]
+	for _, tt := range []struct{ body, says string }{
+		{"Hi herald,\nkey " + a + "\nplian castle e5\nThanks!", "did you mean"},
+		{"key " + a + "\nplain castle e5\nthanks!\nend", "3:7: unexpected character"},
+	} {
+		f.handle(f.mail("alice@herald.test", "Re: [herald G1]", tt.body), Rejected)
+		got := f.sent()["alice@herald.test"]
+		if len(got) != 1 || !strings.Contains(got[0], tt.says) {
+			t.Errorf("%q: the refusal lacks %q:\n%s", tt.body, tt.says, strings.Join(got, "\n"))
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// syncBuffer is a bytes.Buffer safe for the log's concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestPlayerPasswordsFile checks that the passwords of the player accounts
+// the embedded setup opens are written to a file that only its owner may
+// read, whose path is logged, and never to the log (issue 15, item 18).
+func TestPlayerPasswordsFile(t *testing.T) {
+	dir := t.TempDir()
+	var logBuf syncBuffer
+	pw := map[string]string{"alice@herald.local": "secret-alice-1", "bob@herald.local": "secret-bob-2"}
+	r, err := Start(context.Background(), RunConfig{
+		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
+		PlayerPassword: func(a string) string { return pw[a] },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Service.CreateGame(context.Background(), "alice@herald.local", "raubritter", []string{"alice@herald.local", "bob@herald.local"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, PlayerPasswordsFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "alice@herald.local secret-alice-1\nbob@herald.local secret-bob-2\n"; string(data) != want {
+		t.Errorf("%s holds %q, want %q", path, data, want)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: mode %v (%v), want 0600", path, fi.Mode().Perm(), err)
+	}
+	log := logBuf.String()
+	for _, p := range pw {
+		if strings.Contains(log, p) {
+			t.Errorf("the log holds a password:\n%s", log)
+		}
+	}
+	if !strings.Contains(log, path) {
+		t.Errorf("the log does not say where the passwords are:\n%s", log)
+	}
+}
+
+// TestPortsOpenAfterAccounts checks that on the very first start the
+// embedded SMTP server accepts no connection before herald's own account
+// exists (issue 15, item 7): a client that dials the port in a tight loop
+// while Start runs is never told that herald's address has no mailbox.
+func TestPortsOpenAfterAccounts(t *testing.T) {
+	for i := range 3 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		stop := make(chan struct{})
+		result := make(chan error, 1)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					result <- nil
+					return
+				default:
+				}
+				c, err := smtp.Dial(addr)
+				if err != nil {
+					continue
+				}
+				defer c.Close()
+				if err := c.Mail("alice@herald.local", nil); err != nil {
+					result <- err
+					return
+				}
+				result <- c.Rcpt("herald@herald.local", nil)
+				return
+			}
+		}()
+		r, err := Start(context.Background(), RunConfig{
+			Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
+			EmbeddedSMTPAddr: addr,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dialer connects at the latest once Start has returned.
+		time.Sleep(50 * time.Millisecond)
+		close(stop)
+		if err := <-result; err != nil {
+			t.Errorf("start %d: the first connection to the SMTP port: RCPT TO herald = %v, want accepted", i+1, err)
+		}
+		r.Close()
+	}
+}

@@ -1,0 +1,139 @@
+package notation
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// Prose around the steps. Players write "Hi herald," before their steps
+// and "Thanks!" or "Sent from my iPhone" after them. A line before the first
+// step line or after the last one that holds no word of the notation is
+// prose: it is dropped and reported as ignored, never an error. A line
+// between two step lines is kept, so that a bad line amid the steps is an
+// error as before.
+//
+// A line holds a word of the notation (and so is a step line) when:
+//
+//   - one of its words names a square: one or two letters and a number
+//     ("e5", "aa12");
+//   - a step on it starts with a keyword of the game (any spelling, any
+//     case, with or without accents), or with a word of five letters or more
+//     one edit away from one ("plian", "castel"), which then gets its "did
+//     you mean";
+//   - or one of its words is a keyword of five letters or more ("castle",
+//     "knights", "village").
+//
+// So "Take care" (it starts with "take", a spelling of "keep") and "Please
+// lay the plain castle" are steps, and wrong ones; "Bonne fin de journée"
+// and "All done!" are prose: short keywords such as "fin", "done", "est" or
+// "up" count only at the start of a step, where prose seldom puts them. A
+// misspelt keyword of four letters or fewer alone on a line with no square
+// is taken for prose: the reply lists it as ignored.
+
+// IgnoredLine is a line of a mail body taken for prose and ignored.
+type IgnoredLine struct {
+	Line int    // in the body, as the positions of the steps
+	Text string // the whole line
+}
+
+// IgnoreProse drops from env the prose before the first step line and
+// after the last one (see above), steps and errors alike, and returns the
+// lines it dropped, in order. keywords are the game's keywords that mark a
+// step; without any, nothing is dropped. Errors about envelope lines ("key"
+// with no value) are never dropped.
+func (env *Envelope) IgnoreProse(keywords Vocabulary) []IgnoredLine {
+	if len(keywords) == 0 {
+		return nil
+	}
+	source := map[int]string{}
+	for _, st := range env.Steps {
+		source[st.Pos.Line] = st.Source
+	}
+	for _, e := range env.Errors[env.splitErrs:] {
+		if e.Pos.Line > 0 {
+			source[e.Pos.Line] = e.Source
+		}
+	}
+	lines := make([]int, 0, len(source))
+	for l := range source {
+		lines = append(lines, l)
+	}
+	slices.Sort(lines)
+	first, last := 0, -1
+	for i, l := range lines {
+		if stepLine(source[l], keywords) {
+			if last < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	prose := map[int]bool{}
+	var ignored []IgnoredLine
+	for i, l := range lines {
+		if i < first || i > last {
+			prose[l] = true
+			ignored = append(ignored, IgnoredLine{Line: l, Text: source[l]})
+		}
+	}
+	if len(ignored) == 0 {
+		return nil
+	}
+	env.Steps = slices.DeleteFunc(env.Steps, func(st *Step) bool { return prose[st.Pos.Line] })
+	kept := env.Errors[:env.splitErrs:env.splitErrs]
+	for _, e := range env.Errors[env.splitErrs:] {
+		if !prose[e.Pos.Line] {
+			kept = append(kept, e)
+		}
+	}
+	env.Errors = kept
+	return ignored
+}
+
+// stepLine reports whether line holds a word of the notation whose
+// keywords are kw.
+func stepLine(line string, kw Vocabulary) bool {
+	steps, _ := Split(line)
+	for _, st := range steps {
+		for i, tok := range st.Tokens {
+			if tok.Kind != Word {
+				continue
+			}
+			if isSquare(tok.Text) {
+				return true
+			}
+			_, _, known := kw.Lookup(tok.Text)
+			long := utf8.RuneCountInString(tok.Text) >= 5
+			if known && (i == 0 || long) || i == 0 && long && nearKeyword(tok.Text, kw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isSquare reports whether w names a square: one or two letters, then one
+// to three digits.
+func isSquare(w string) bool {
+	i := 0
+	for i < len(w) && i < 2 && ('a' <= w[i]|0x20 && w[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || len(w)-i < 1 || len(w)-i > 3 {
+		return false
+	}
+	return isDigits(w[i:])
+}
+
+// nearKeyword reports whether w is one edit away from a spelling of kw.
+func nearKeyword(w string, kw Vocabulary) bool {
+	f := Fold(w)
+	for _, t := range kw {
+		for _, s := range append(append([]string{t.Name}, t.EN...), t.FR...) {
+			if Distance(f, Fold(s)) <= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
