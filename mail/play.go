@@ -238,9 +238,25 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
 		return Rejected, g.ID, "host resigned", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "not a player"), body, g.ID, now, nil)
 	}
-	if err := tx.SaveGame(ctx, g.ID, g.Record, store.Abandoned); err != nil {
+	// The record holds the ending (who, when, by which mail), so that
+	// adjudicate reports it. A copy: the cached match must not see it
+	// unless the transaction commits.
+	ended := *m
+	rec := *m.Record
+	ended.Record = &rec
+	var err error
+	if how == "abandon" {
+		err = ended.Abandon(msg.From, now.Format(time.RFC3339), "mail:"+msg.MessageID)
+	} else {
+		err = ended.Resign(player, now.Format(time.RFC3339), "mail:"+msg.MessageID)
+	}
+	if err != nil {
+		return s.rejectMove(ctx, tx, g, m, msg, player, err, notation.English, now)
+	}
+	if err := tx.SaveGame(ctx, g.ID, ended.Record, store.Abandoned); err != nil {
 		return "", 0, "", err
 	}
+	g.Record = ended.Record
 	why := fmt.Sprintf("%s resigned", player)
 	if how == "abandon" {
 		why = "the host abandoned it"

@@ -345,6 +345,11 @@ func TestResignAndAbandon(t *testing.T) {
 	if err != nil || g.Status != store.Abandoned {
 		t.Fatalf("status after abandon = %v, %v", g.Status, err)
 	}
+	// The stored record says how the game ended, so adjudicate reports it
+	// (issue 15, item 16).
+	if e := g.Record.Ended; e == nil || e.How != adjudicator.EndAbandoned || e.By != "host@herald.test" || !strings.HasPrefix(e.Source, "mail:") {
+		t.Errorf("the record's ending after abandon = %+v", e)
+	}
 	// Nothing more is played in an abandoned game.
 	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "key "+f.keys["bob@herald.test"]+"\nkeep plain"), Rejected)
 	if m := f.sent()["bob@herald.test"][0]; !strings.Contains(m, "is over") {
@@ -358,6 +363,13 @@ func TestResignAndAbandon(t *testing.T) {
 	f.handle(f.mail("bob@herald.test", "Re: [herald G2]", "key "+key+"\nresign"), Ended)
 	if m := f.sent()["alice@herald.test"][0]; !strings.Contains(m, "bob resigned") {
 		t.Errorf("alice is not told bob resigned: %s", m)
+	}
+	g, err = f.st.Game(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := g.Record.Ended; e == nil || e.How != adjudicator.EndResigned || e.By != "bob" {
+		t.Errorf("the record's ending after bob resigned = %+v", e)
 	}
 }
 
