@@ -310,12 +310,14 @@ func (s *State) mineTypes(c int) int {
 func (s *State) rescore() {
 	s.recompute()
 	nb := s.base()
-	for i := range s.players {
+	// Only players score: the neutral colour's domains count for nothing
+	// (RULINGS.md LH-17).
+	for i := range s.names {
 		s.players[i].score += nb[i] - s.lastBase[i]
 		s.lastBase[i] = nb[i]
 	}
 	s.fixAlliances()
-	for i := range s.players {
+	for i := range s.names {
 		if s.players[i].score >= s.king {
 			s.finish(true)
 			return

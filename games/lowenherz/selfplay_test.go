@@ -115,6 +115,9 @@ func playRandom(t testing.TB, n int, seed string, check bool) *State {
 				mv = legal[rng.IntN(len(legal))]
 			}
 		}
+		if _, ok := mv.(BorderStep); ok && rng.IntN(5) > 0 {
+			mv = closer(s, to[0], legal, rng)
+		}
 		if check {
 			// Every listed step is printed and read back to itself.
 			parsed, err := parseText(s, to[0], mv.String())
@@ -125,6 +128,7 @@ func playRandom(t testing.TB, n int, seed string, check bool) *State {
 		if err := s.Apply(to[0], mv); err != nil {
 			t.Fatalf("seed %s step %d: listed step %q refused: %v", seed, step, mv, err)
 		}
+		stepKinds[fmt.Sprintf("%T", mv)]++
 		if check {
 			checkInvariants(t, s, fmt.Sprintf("seed %s step %d (%s)", seed, step, mv))
 			if step%25 == 0 {
@@ -178,4 +182,80 @@ func TestSelfPlayInvariants(t *testing.T) {
 		}
 		t.Logf("%d players: %d games, %d ended on the king's marker", n, games, ends[true])
 	}
+}
+
+// stepKinds counts the steps random games took, by type, for
+// TestSelfPlayStats.
+var stepKinds = map[string]int{}
+
+func TestSelfPlayStats(t *testing.T) {
+	if !testing.Verbose() {
+		t.Skip("statistics: run with -v")
+	}
+	for n := 2; n <= 4; n++ {
+		domains, kings, steps := 0, 0, 0
+		for i := range 50 {
+			s := playRandom(t, n, fmt.Sprint("stats", i), false)
+			for r := range s.regions {
+				if s.regions[r].domain() {
+					domains++
+				}
+			}
+			if s.kingEnd {
+				kings++
+			}
+			_ = steps
+		}
+		t.Logf("%d players: %d domains at the end of 50 games, %d king ends; steps %v", n, domains, kings, stepKinds)
+		clear(stepKinds)
+	}
+}
+
+// closer picks a border on the box around one of the mover's castles
+// not yet in a domain (2 squares each way, clipped by the rim), so that
+// random games close domains and reach extensions, deserters, alliances
+// and the king's marker.
+func closer(s *State, player string, legal []adjudicator.Move, rng *adjudicator.RNG) adjudicator.Move {
+	p := s.index(player)
+	ok := map[Edge]bool{}
+	for _, m := range legal {
+		if b, isB := m.(BorderStep); isB {
+			ok[b.Edge] = true
+		}
+	}
+	k := 1 + rng.IntN(2)
+	for q := Square(0); q < Size*Size; q++ {
+		if !s.castle[q] || int(s.piece[q]) != p || s.regionOf(q).domain() {
+			continue
+		}
+		r0, r1 := max(q.Row()-k, 0), min(q.Row()+k, Size-1)
+		c0, c1 := max(q.Col()-k, 0), min(q.Col()+k, Size-1)
+		var cands []Edge
+		for r := r0; r <= r1; r++ {
+			if c0 > 0 {
+				cands = append(cands, edgeOf(sq(r, c0), West))
+			}
+			if c1 < Size-1 {
+				cands = append(cands, edgeOf(sq(r, c1), East))
+			}
+		}
+		for c := c0; c <= c1; c++ {
+			if r0 > 0 {
+				cands = append(cands, edgeOf(sq(r0, c), North))
+			}
+			if r1 < Size-1 {
+				cands = append(cands, edgeOf(sq(r1, c), South))
+			}
+		}
+		var legalC []Edge
+		for _, e := range cands {
+			if ok[e] {
+				legalC = append(legalC, e)
+			}
+		}
+		if len(legalC) > 0 {
+			return BorderStep{Edge: legalC[rng.IntN(len(legalC))]}
+		}
+	}
+	return legal[rng.IntN(len(legal))]
 }
