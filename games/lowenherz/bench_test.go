@@ -9,11 +9,19 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 )
 
-// BenchmarkRandomGame plays whole random games through Legal and Apply
-// (target: 1,000 games a second per core).
+// BenchmarkRandomGame plays whole random games through Legal and Apply,
+// from the setup to the end (target: 1,000 games a second per core).
 func BenchmarkRandomGame(b *testing.B) {
 	for i := range b.N {
-		playRandom(b, 2+i%3, fmt.Sprint(i), false)
+		play(b, 2+i%3, fmt.Sprint(i), false, false)
+	}
+}
+
+// BenchmarkWalledGame plays random games whose borders close domains, so
+// that every action comes up.
+func BenchmarkWalledGame(b *testing.B) {
+	for i := range b.N {
+		play(b, 2+i%3, fmt.Sprint(i), false, true)
 	}
 }
 

@@ -60,22 +60,45 @@ var (
 func (d Dir) String() string { return dirNames[d] }
 
 // neighbour returns the square beside q on side d, or noSquare at the rim.
-func (q Square) neighbour(d Dir) Square {
-	r, c := q.Row(), q.Col()
-	switch d {
-	case North:
-		r--
-	case South:
-		r++
-	case East:
-		c++
-	default:
-		c--
+func (q Square) neighbour(d Dir) Square { return nbrTable[q][d] }
+
+// nbrTable and edgeTable hold each square's neighbours and edges by side,
+// computed once: the flood fill and the checks look them up.
+var nbrTable, edgeTable = sideTables()
+
+func sideTables() (nb [Size * Size][4]Square, ed [Size * Size][4]Edge) {
+	for q := Square(0); q < Size*Size; q++ {
+		for d := North; d <= West; d++ {
+			r, c := q.Row(), q.Col()
+			switch d {
+			case North:
+				r--
+			case South:
+				r++
+			case East:
+				c++
+			default:
+				c--
+			}
+			if r < 0 || c < 0 || r >= Size || c >= Size {
+				nb[q][d], ed[q][d] = noSquare, noEdge
+				continue
+			}
+			n := sq(r, c)
+			nb[q][d] = n
+			switch d {
+			case East:
+				ed[q][d] = Edge(q)
+			case West:
+				ed[q][d] = Edge(n)
+			case South:
+				ed[q][d] = Edge(Size*Size + int(q))
+			default:
+				ed[q][d] = Edge(Size*Size + int(n))
+			}
+		}
 	}
-	if r < 0 || c < 0 || r >= Size || c >= Size {
-		return noSquare
-	}
-	return sq(r, c)
+	return nb, ed
 }
 
 // Edge is the side between two orthogonally adjacent squares: the east
@@ -88,21 +111,7 @@ const numEdges = 2 * Size * Size
 const noEdge Edge = -1
 
 // edgeOf returns the edge on side d of q, or noEdge at the rim.
-func edgeOf(q Square, d Dir) Edge {
-	n := q.neighbour(d)
-	if n < 0 {
-		return noEdge
-	}
-	switch d {
-	case East:
-		return Edge(q)
-	case West:
-		return Edge(n)
-	case South:
-		return Edge(Size*Size + int(q))
-	}
-	return Edge(Size*Size + int(n))
-}
+func edgeOf(q Square, d Dir) Edge { return edgeTable[q][d] }
 
 // between returns the edge between a and b, or noEdge when they are not
 // orthogonally adjacent.

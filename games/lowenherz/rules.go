@@ -29,6 +29,9 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		return err
 	}
 	p := s.index(player)
+	if b, ok := m.(*BorderStep); ok {
+		m = *b
+	}
 	var err *rerr
 	switch m := m.(type) {
 	case Place:
@@ -134,9 +137,10 @@ func distance(a, b Square) int {
 // others: 7 (six squares between), 6 where no square is left at 7, and 0
 // where none is left at 6 either (RULINGS.md LH-2).
 func (s *State) castleGap(c int) int {
+	castles := s.castlesOf(c)
 	for _, gap := range []int{7, 6} {
 		for q := Square(0); q < Size*Size; q++ {
-			if s.castleSpot(c, q, gap) && s.knightBeside(q) {
+			if castleSpotAmong(s, castles, q, gap) && s.knightBeside(q) {
 				return gap
 			}
 		}
@@ -150,12 +154,31 @@ func (s *State) castleSpot(c int, q Square, gap int) bool {
 	if s.terrain[q] != Meadow || s.piece[q] >= 0 {
 		return false
 	}
-	for o := Square(0); o < Size*Size; o++ {
-		if s.castle[o] && int(s.piece[o]) == c && distance(o, q) < gap {
+	return castleSpotAmong(s, s.castlesOf(c), q, gap)
+}
+
+// castleSpotAmong is castleSpot with the colour's castles given.
+func castleSpotAmong(s *State, castles []Square, q Square, gap int) bool {
+	if s.terrain[q] != Meadow || s.piece[q] >= 0 {
+		return false
+	}
+	for _, o := range castles {
+		if distance(o, q) < gap {
 			return false
 		}
 	}
 	return true
+}
+
+// castlesOf returns the squares of colour c's castles.
+func (s *State) castlesOf(c int) []Square {
+	var out []Square
+	for o := Square(0); o < Size*Size; o++ {
+		if s.castle[o] && int(s.piece[o]) == c {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // knightBeside reports whether a knight could go beside a castle on q.
@@ -338,12 +361,12 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 			return rulef("no-knights", ruleKnightOut, "you have no knight left in your supply, so you cannot play a knights action",
 				"il ne vous reste aucun chevalier en réserve : vous ne pouvez pas jouer l'action chevaliers")
 		}
-		if len(s.knightSquares(p, left)) == 0 {
+		if !s.anyKnightSquare(p, left) {
 			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %d ducats left after the cost for a forest's 1), so the card cannot be played",
 				"aucune case ne peut recevoir de chevalier à vous (avec %d ducats après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", left)
 		}
 	case ActExtension:
-		if len(s.extensionSquares(p)) == 0 {
+		if !s.anyExtension(p) {
 			return rulef("cannot-extend", ruleCannot, "none of your domains can be extended now, so the card cannot be played for an extension",
 				"aucun de vos domaines ne peut s'étendre maintenant : la carte ne peut pas être jouée pour une extension")
 		}
@@ -353,7 +376,7 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 				"aucun transfuge n'est possible : il faut un de vos domaines avec un de vos chevaliers, voisin d'un domaine adverse avec un chevalier qui peut partir, une case libre pour votre chevalier et un chevalier en réserve")
 		}
 	case ActAlliance:
-		if len(s.allianceEdges(p)) == 0 {
+		if !s.anyAlliance(p) {
 			return rulef("cannot-ally", ruleCannot, "none of your domains borders an opponent's domain you are not allied with yet, so the card cannot be played",
 				"aucun de vos domaines ne touche un domaine adverse avec lequel vous n'êtes pas encore allié : la carte ne peut pas être jouée")
 		}
@@ -521,7 +544,7 @@ func (s *State) extensionSquares(p int) []extendTarget {
 	}
 	for q := Square(0); q < Size*Size; q++ {
 		for _, d := range domains {
-			if s.checkExtendSquare(p, q, d) == nil {
+			if s.extendOK(p, q, d) {
 				out = append(out, extendTarget{q, d})
 			}
 		}
@@ -832,7 +855,7 @@ func (s *State) deserterMoves(p int, ducats int, limit int) []DeserterStep {
 			if !d.domain() || d.owner != p || d.knights == 0 {
 				continue
 			}
-			if s.checkKnight(p, to, ducats) != nil || !s.adjacentRegions(s.region[to], s.region[from]) {
+			if !s.knightOK(p, to, ducats) || !s.adjacentRegions(s.region[to], s.region[from]) {
 				continue
 			}
 			out = append(out, DeserterStep{From: from, To: to})
@@ -887,7 +910,7 @@ func (s *State) ally(e Edge) {
 func (s *State) allianceEdges(p int) []Edge {
 	var out []Edge
 	for e := Edge(0); e < numEdges; e++ {
-		if s.border[e] && s.checkAlliance(p, e) == nil {
+		if s.allianceOK(p, e) {
 			out = append(out, e)
 		}
 	}
@@ -986,8 +1009,9 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	if s.phase == phaseSetup {
 		c := s.order[s.setupAt].colour
 		gap := s.castleGap(c)
+		castles := s.castlesOf(c)
 		for q := Square(0); q < Size*Size; q++ {
-			if !s.castleSpot(c, q, gap) {
+			if !castleSpotAmong(s, castles, q, gap) {
 				continue
 			}
 			for d := North; d <= West; d++ {
@@ -1011,7 +1035,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 			out = append(out, Sell{Card: c})
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
-				if s.checkPlay(p, m) == nil {
+				if s.playOK(p, m) {
 					out = append(out, m)
 				}
 			}
@@ -1020,10 +1044,17 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	case stepAction:
 		switch s.act.act {
 		case ActBorders:
+			// One slice of steps, listed by pointer: no allocation per
+			// step (Apply reads *BorderStep as BorderStep).
+			bs := make([]BorderStep, 0, numEdges)
 			for e := Edge(0); e < numEdges; e++ {
-				if e.valid() && s.checkBorder(p, e) == nil {
-					out = append(out, BorderStep{Edge: e})
+				if e.valid() && s.borderOK(e) {
+					bs = append(bs, BorderStep{Edge: e})
 				}
+			}
+			out = make([]adjudicator.Move, 0, len(bs)+8)
+			for i := range bs {
+				out = append(out, &bs[i])
 			}
 		case ActKnights:
 			for _, q := range s.knightSquares(p, pl.ducats) {
@@ -1047,7 +1078,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 				out = append(out, AllianceStep{Edge: e})
 			}
 		}
-		if s.checkRefill() != nil {
+		if !s.refillOK() {
 			return out
 		}
 	}

@@ -90,6 +90,12 @@ func checkInvariants(t testing.TB, s *State, where string) {
 // invariants after each step and the position round trip now and then.
 // It prefers playing cards to selling them so that domains form.
 func playRandom(t testing.TB, n int, seed string, check bool) *State {
+	return play(t, n, seed, check, true)
+}
+
+// play plays one random game; with walls, border steps favour the boxes
+// around the mover's castles (see closer).
+func play(t testing.TB, n int, seed string, check, walls bool) *State {
 	players := []string{"red", "blue", "yellow", "green"}[:n]
 	opts, _ := Game.ResolveOptions(nil)
 	st, err := Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
@@ -115,7 +121,7 @@ func playRandom(t testing.TB, n int, seed string, check bool) *State {
 				mv = legal[rng.IntN(len(legal))]
 			}
 		}
-		if _, ok := mv.(BorderStep); ok && rng.IntN(5) > 0 {
+		if _, ok := mv.(*BorderStep); ok && walls && rng.IntN(5) > 0 {
 			mv = closer(s, to[0], legal, rng)
 		}
 		if check {
@@ -219,7 +225,7 @@ func closer(s *State, player string, legal []adjudicator.Move, rng *adjudicator.
 	p := s.index(player)
 	ok := map[Edge]bool{}
 	for _, m := range legal {
-		if b, isB := m.(BorderStep); isB {
+		if b, isB := m.(*BorderStep); isB {
 			ok[b.Edge] = true
 		}
 	}
@@ -258,4 +264,72 @@ func closer(s *State, player string, legal []adjudicator.Move, rng *adjudicator.
 		}
 	}
 	return legal[rng.IntN(len(legal))]
+}
+
+// TestFastChecks holds the fast predicates Legal uses to the checks Apply
+// uses, on every edge and square of positions from random games.
+func TestFastChecks(t *testing.T) {
+	for i := range 12 {
+		n := 2 + i%3
+		s := playRandom(t, n, fmt.Sprint("fast", i), false)
+		// playRandom plays to the end; check the final board, then a
+		// mid-game one.
+		for _, st := range []*State{s, midGame(t, n, fmt.Sprint("fast", i))} {
+			for p := range st.names {
+				for _, c := range deckOrder {
+					st.players[p].hand = []Card{c}
+					for _, o := range c.Kind.options() {
+						m := Play{Card: c, Action: o.act}
+						if st.playOK(p, m) != (st.checkPlay(p, m) == nil) {
+							t.Fatalf("play %s for %s: fast %v, check %v", m, st.names[p], st.playOK(p, m), st.checkPlay(p, m))
+						}
+					}
+				}
+				for e := Edge(0); e < numEdges; e++ {
+					if !e.valid() {
+						continue
+					}
+					if st.borderOK(e) != (st.checkBorder(p, e) == nil) {
+						t.Fatalf("border %s: fast %v, check %v", e, st.borderOK(e), st.checkBorder(p, e))
+					}
+					if st.allianceOK(p, e) != (st.checkAlliance(p, e) == nil) {
+						t.Fatalf("alliance %s for %s: fast %v, check %v", e, st.names[p], st.allianceOK(p, e), st.checkAlliance(p, e))
+					}
+				}
+				for q := Square(0); q < Size*Size; q++ {
+					for _, ducats := range []int{0, 5} {
+						if st.knightOK(p, q, ducats) != (st.checkKnight(p, q, ducats) == nil) {
+							t.Fatalf("knight %s for %s: fast %v, check %v", q, st.names[p], st.knightOK(p, q, ducats), st.checkKnight(p, q, ducats))
+						}
+					}
+					for d := Square(0); d < Size*Size; d++ {
+						if st.castle[d] && st.extendOK(p, q, d) != (st.checkExtendSquare(p, q, d) == nil) {
+							t.Fatalf("extend %s from %s for %s: fast %v, check %v", q, d, st.names[p], st.extendOK(p, q, d), st.checkExtendSquare(p, q, d))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// midGame returns a random game stopped halfway through its deck.
+func midGame(t testing.TB, n int, seed string) *State {
+	players := []string{"red", "blue", "yellow", "green"}[:n]
+	opts, _ := Game.ResolveOptions(nil)
+	st, _ := Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
+	s := st.(*State)
+	rng := adjudicator.NewRNG("mid" + seed)
+	for len(s.deck) > 25 && len(s.ToMove()) > 0 {
+		p := s.ToMove()[0]
+		l := s.Legal(p)
+		mv := l[rng.IntN(len(l))]
+		if _, ok := mv.(*BorderStep); ok {
+			mv = closer(s, p, l, rng)
+		}
+		if err := s.Apply(p, mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
 }
