@@ -119,34 +119,34 @@ var Game = &adjudicator.Game{
 }
 
 const helpEN = `Steps, one per line or separated by ';' (squares a1-l12, row 1 on top):
-  castle a1 knight b1     setup: a castle on a meadow, a knight beside it
-  sell B alliance         sell a card from your hand for its blue value
+  castle a1 knight b1     setup: a castle on a meadow, a knight beside
+  sell B alliance         sell a card for its blue value
   play A 2 borders        play a card, paying its red cost
-  play B knight or extension as knight   a card with two actions
-  border e5|e6            a border between two squares (or: border e5 south)
-  knight g7               a knight beside your castle or knight (forest +1)
-  extend c3               extend a domain by a square (twice per card)
-  deserter f5 g7          the knight on f5 leaves; yours comes on g7
+  play B knight or extension as knights    a card with two actions
+  border e5|e6            a border between two squares (or e5 south)
+  knight g7               a knight beside your piece (forest: 1 ducat)
+  extend c3               annex a square to a domain (2 per card)
+  deserter f5 g7          the knight on f5 leaves; yours goes on g7
   alliance e5|e6          ally the two domains this border separates
-  draw                    refill your hand from the deck, ending your turn
+  draw                    refill your hand from the deck; turn over
   take A 1 knight         or take that card from the market
-  end                     end your turn when the deck is out
-A card's letter may be left out when your hand has only one such card.`
+  end                     end your turn once the deck is out
+A card's letter may be left out when you hold one card of that name.`
 
-const helpFR = `Étapes, une par ligne ou séparées par « ; » (cases a1-l12, ligne 1 en haut) :
-  château a1 chevalier b1   mise en place : un château sur un pré, un chevalier à côté
-  vendre B alliance         vendre une carte de sa main au prix bleu
-  jouer A 2 frontières      jouer une carte en payant son prix rouge
-  jouer B chevalier ou extension comme chevalier   carte à deux actions
-  frontière e5|e6           une frontière entre deux cases (ou : frontière e5 sud)
-  chevalier g7              un chevalier à côté de son château ou chevalier (forêt +1)
-  étendre c3                étendre un domaine d'une case (deux fois par carte)
-  transfuge f5 g7           le chevalier en f5 part ; le vôtre vient en g7
-  alliance e5|e6            allier les deux domaines que sépare cette frontière
-  piocher                   compléter sa main à la pioche, fin du tour
+const helpFR = `Étapes, une par ligne ou séparées par « ; » (cases a1-l12) :
+  château a1 chevalier b1   départ : un château sur un pré, un chevalier
+  vendre B alliance         vendre une carte au prix bleu
+  jouer A 2 frontières      jouer une carte au prix rouge
+  jouer B chevalier ou extension comme chevaliers    carte à 2 actions
+  frontière e5|e6           une frontière entre deux cases (ou e5 sud)
+  chevalier g7              un chevalier à côté d'un pion (forêt : 1)
+  étendre c3                annexer une case à un domaine (2 par carte)
+  transfuge f5 g7           le chevalier en f5 part ; le vôtre va en g7
+  alliance e5|e6            allier les domaines de part et d'autre
+  piocher                   compléter sa main à la pioche ; fin du tour
   prendre A 1 chevalier     ou prendre cette carte au marché
-  fin                       finir son tour quand la pioche est épuisée
-La lettre d'une carte peut être omise si la main n'en a qu'une de ce nom.`
+  fin                       finir son tour, la pioche épuisée
+La lettre d'une carte peut être omise si la main n'en a qu'une.`
 
 // Rule references into the texts (file:line) and RULINGS.md.
 const (

@@ -11,9 +11,10 @@ import (
 var reg = adjudicator.NewRegistry(lowenherz.Game)
 
 // TestSelfPlayRecords plays whole games through the notation, as
-// `herald play` does, and has `adjudicate` accept every record.
+// `herald play` does, 300 seeds per player count, and has `adjudicate`
+// accept every record.
 func TestSelfPlayRecords(t *testing.T) {
-	games := 30
+	games := 300
 	if testing.Short() {
 		games = 5
 	}
