@@ -51,6 +51,8 @@
 //	done: 1                # [0] borders, knights or squares done so far
 //	domain: a1             # the castle of the domain an extension serves
 //	sold: A 1 border       # the card sold this turn, not to be taken back
+//	income: 2              # [0] the ducats collected at the start of this turn
+//	ended: king            # (phase over) king or deck: how the game ended
 //	last_round: false      # [false] the deck ran out: no more refills
 //	terrain:               # [the default tiles, layout fixed] 12 rows of 12 codes
 //	  - .F...G.F...C
@@ -82,8 +84,9 @@
 // board.pieces (square to "colour castle|knight"), board.domains (castle
 // square to {owner, squares, knights, points, mines}), board.neutral_zones
 // (lists of squares), board.alliances, board.ducats, board.knights,
-// board.hand_sizes, board.deck (cards left), board.market, board.king and
-// board.income (the last income collected); `--as P` adds private.hand.
+// board.hand_sizes, board.deck (cards left), board.deck_out (the last card
+// was drawn), board.market, board.king and board.income (the last income
+// collected); `--as P` adds private.hand.
 package lowenherz
 
 import (
