@@ -315,7 +315,8 @@ func (s *State) mineTypes(c int) int {
 
 // rescore recomputes the regions and moves each player's marker by what
 // their domains and monopolies gained or lost (lowenherz-2003-fr.txt:97,
-// 179, 218-220), then ends the game if a marker reached the king's.
+// 179, 218-220). The king's marker is looked at when the turn ends
+// (RULINGS.md LH-11).
 func (s *State) rescore() {
 	s.recompute()
 	nb := s.base()
@@ -326,10 +327,14 @@ func (s *State) rescore() {
 		s.lastBase[i] = nb[i]
 	}
 	s.fixAlliances()
+}
+
+// kingReached reports whether a player's marker is at or past the king's.
+func (s *State) kingReached() bool {
 	for i := range s.names {
 		if s.players[i].score >= s.king {
-			s.finish(true)
-			return
+			return true
 		}
 	}
+	return false
 }

@@ -262,10 +262,15 @@ func (s *State) startTurn(p int) {
 	s.players[p].ducats += s.income
 }
 
-// nextTurn passes the turn clockwise to the next player holding a card;
-// when nobody holds one, the last card has been played and the game ends
-// (lowenherz-2003-fr-scan.txt:350-359).
+// nextTurn ends the turn: when a marker has reached the king's the game
+// is over (RULINGS.md LH-11); else the turn passes clockwise to the next
+// player holding a card, and when nobody holds one, the last card has been
+// played and the game ends (lowenherz-2003-fr-scan.txt:346-359).
 func (s *State) nextTurn() {
+	if s.kingReached() {
+		s.finish(true)
+		return
+	}
 	for i := 1; i <= len(s.names); i++ {
 		next := (s.turn + i) % len(s.names)
 		if len(s.players[next].hand) > 0 {
@@ -683,7 +688,7 @@ func (s *State) applyExtend(p int, m Extend) *rerr {
 			return at(err, pos(i))
 		}
 		work.annex(q, d)
-		if work.phase != phasePlay {
+		if work.phase != phasePlay || work.step != stepAction {
 			break
 		}
 	}
