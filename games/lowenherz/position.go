@@ -591,6 +591,9 @@ func (s *State) loadTurn(n *yaml.Node) error {
 		}
 		s.sold = len(s.market) - 1
 	}
+	if s.step == stepCard && len(s.players[s.turn].hand) == 0 {
+		return posError(n, "%s's turn to sell or play a card, with no card in hand", s.names[s.turn])
+	}
 	if s.step != stepAction {
 		for _, k := range []string{"card", "action", "done", "domain"} {
 			if v := get(n, k); v != nil {

@@ -39,8 +39,9 @@ func TestPositionErrors(t *testing.T) {
 		{"players: {red: {score: 4}}\n", "1:24: red's score is 4 but the board gives 0"},
 		{"step: action\n", "step action: say which card"},
 		{"step: action\ncard: A knight or extension\n", "2:7: the A knight or extension card offers knights or extension: say which with action:"},
-		{"step: card\ndone: 1\n", "2:7: done is given only in the action step"},
-		{"sold: A 1 border\n", "1:7: sold: the card sold this turn is the last one in the market"},
+		{"step: card\ndone: 1\nplayers: {red: {hand: [A 2 borders]}}\n", "2:7: done is given only in the action step"},
+		{"sold: A 1 border\nplayers: {red: {hand: [A 2 borders]}}\n", "1:7: sold: the card sold this turn is the last one in the market"},
+		{"turn: blue\n", "1:1: blue's turn to sell or play a card, with no card in hand"},
 		{"terrain: [............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ...........K]\npieces: {a1: red castle, a12: blue castle}\nborders: [b1|c1, a1|b1, b2|c2, a2|a3, b2|b3]\n", "3:18: border a1|b1 lies inside the domain of the castle on a1"},
 	} {
 		_, err := loadDoc(rb, tc.doc)
