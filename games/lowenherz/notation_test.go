@@ -18,13 +18,7 @@ func testState(t *testing.T) *State {
 
 // playSetup plays the setup with the first legal step each time.
 func playSetup(t testing.TB, n int, seed string) *State {
-	players := []string{"red", "blue", "yellow", "green"}[:n]
-	opts, _ := Game.ResolveOptions(nil)
-	st, err := Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := st.(*State)
+	s := newState(t, n, seed)
 	for s.phase == phaseSetup {
 		p := s.ToMove()[0]
 		l := s.Legal(p)

@@ -96,13 +96,7 @@ func playRandom(t testing.TB, n int, seed string, check bool) *State {
 // play plays one random game; with walls, border steps favour the boxes
 // around the mover's castles (see closer).
 func play(t testing.TB, n int, seed string, check, walls bool) *State {
-	players := []string{"red", "blue", "yellow", "green"}[:n]
-	opts, _ := Game.ResolveOptions(nil)
-	st, err := Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := st.(*State)
+	s := newState(t, n, seed)
 	rng := adjudicator.NewRNG("play\x00" + seed)
 	for step := 0; ; step++ {
 		to := s.ToMove()
@@ -140,7 +134,7 @@ func play(t testing.TB, n int, seed string, check, walls bool) *State {
 		if check {
 			checkInvariants(t, s, fmt.Sprintf("seed %s step %d (%s)", seed, step, mv))
 			if step%25 == 0 {
-				checkRoundTrip(t, s, players, fmt.Sprintf("seed %s step %d", seed, step))
+				checkRoundTrip(t, s, s.names, fmt.Sprintf("seed %s step %d", seed, step))
 			}
 		}
 	}
@@ -323,10 +317,7 @@ func TestFastChecks(t *testing.T) {
 
 // midGame returns a random game stopped halfway through its deck.
 func midGame(t testing.TB, n int, seed string) *State {
-	players := []string{"red", "blue", "yellow", "green"}[:n]
-	opts, _ := Game.ResolveOptions(nil)
-	st, _ := Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
-	s := st.(*State)
+	s := newState(t, n, seed)
 	rng := adjudicator.NewRNG("mid" + seed)
 	for len(s.deck) > 25 && len(s.ToMove()) > 0 {
 		p := s.ToMove()[0]
