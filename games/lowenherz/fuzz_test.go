@@ -47,6 +47,10 @@ func FuzzPosition(f *testing.F) {
 	f.Add("turn: red\nborders: [e5|e6]\npieces: {a1: red castle}\n")
 	f.Add("phase: setup\n")
 	f.Add("step: action\ncard: A 2 borders\ndone: 1\nplayers: {red: {hand: [A 1 border]}}\n")
+	// A real mid-game position of red and blue, to mutate.
+	if b, err := yaml.Marshal(midGame(f, 2, "fuzz").Position()); err == nil {
+		f.Add(string(b))
+	}
 	f.Fuzz(func(t *testing.T, doc string) {
 		var n yaml.Node
 		if yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) == 0 {
