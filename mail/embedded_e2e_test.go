@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/lowenherz"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -19,7 +20,7 @@ import (
 // mailed record must adjudicate, and no mail may hold another player's hand
 // or key.
 func TestEmbeddedGames(t *testing.T) {
-	reg := adjudicator.NewRegistry(raubritter.Game)
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game)
 	for _, g := range reg.Games() {
 		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
 			t.Run(fmt.Sprintf("%s-%dp", g.Name, n), func(t *testing.T) {

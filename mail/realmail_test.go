@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games/lowenherz"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -51,15 +52,28 @@ func needRealmail(t testing.TB) {
 // over SMTP with AUTH, and two scripted players answer from their own
 // accounts.
 func TestRealmailGame(t *testing.T) {
+	realmailGame(t, "raubritter", []string{"alice@herald.test", "bob@herald.test"}, map[string]string{"setup": "random"}, 3*time.Minute)
+}
+
+// TestRealmailLowenherz plays a whole 3-player game of Löwenherz the same
+// way: some 380 moves, about 4 minutes; -short skips it.
+func TestRealmailLowenherz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole Löwenherz game by real mail takes minutes")
+	}
+	realmailGame(t, "lowenherz", []string{"alice@herald.test", "bob@herald.test", "carol@herald.test"}, nil, 8*time.Minute)
+}
+
+func realmailGame(t *testing.T, game string, players []string, options map[string]string, limit time.Duration) {
 	needRealmail(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := adjudicator.NewRegistry(raubritter.Game)
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game)
 	svc, err := NewService(Config{Address: "herald@herald.test", Registry: reg, Store: st, Logger: testLogger(t),
 		NewSeed: func() string { return "realmail" }})
 	if err != nil {
@@ -78,12 +92,11 @@ func TestRealmailGame(t *testing.T) {
 		<-done
 		<-done
 	}()
-	players := []string{"alice@herald.test", "bob@herald.test"}
 	res, err := RunDemo(ctx, DemoConfig{
-		Game: "raubritter", Players: players, Host: "dave@herald.test", Herald: "herald@herald.test",
-		Options:  map[string]string{"setup": "random"},
+		Game: game, Players: players, Host: "dave@herald.test", Herald: "herald@herald.test",
+		Options:  options,
 		Password: func(a string) string { name, _, _ := strings.Cut(a, "@"); return name + "-pw" },
-		IMAPAddr: realIMAP, SMTPAddr: realSMTP, Seed: "realmail", Timeout: 150 * time.Second,
+		IMAPAddr: realIMAP, SMTPAddr: realSMTP, Seed: "realmail", Timeout: limit - 30*time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +117,18 @@ func checkDemo(t *testing.T, reg *adjudicator.Registry, res *DemoResult, players
 		t.Fatalf("the mailed record is not a finished game")
 	}
 	board := func(body string) string {
-		// The board is everything from the column header to the legend.
-		i := strings.Index(body, "    +-----")
-		j := strings.Index(body, "P plain")
-		if i < 0 || j < i {
+		// The board is every line from the first frame line to the last
+		// ("    +---..."), whatever the game.
+		i := strings.Index(body, "\n    +")
+		j := strings.LastIndex(body, "\n    +")
+		if i < 0 {
 			return ""
 		}
-		return body[i:j]
+		end := strings.IndexByte(body[j+1:], '\n')
+		if end < 0 {
+			return body[i+1:]
+		}
+		return body[i+1 : j+1+end]
 	}
 	want := board(res.Final[players[0]])
 	if want == "" {

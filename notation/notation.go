@@ -160,7 +160,7 @@ func Split(src string) ([]*Step, ErrorList) {
 }
 
 // punctuation lists the punctuation characters a step may hold.
-const punctuation = ",:/-()+*.='\"«»"
+const punctuation = ",:/-()+*.='\"«»|"
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 

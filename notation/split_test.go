@@ -94,6 +94,11 @@ var splitTests = []struct {
 		steps: `1:1 "knights east 1, 2 (3) +*/.=:" [word knights 1:1, word east 1:9, number 1 1:14, punctuation , 1:15, number 2 1:17, punctuation ( 1:19, number 3 1:20, punctuation ) 1:21, punctuation + 1:23, punctuation * 1:24, punctuation / 1:25, punctuation . 1:26, punctuation = 1:27, punctuation : 1:28]` + "\n",
 	},
 	{
+		name:  "a bar between two squares, for an edge",
+		src:   "border e5|e6",
+		steps: `1:1 "border e5|e6" [word border 1:1, word e5 1:8, punctuation | 1:10, word e6 1:11]` + "\n",
+	},
+	{
 		name:  "digits and letters make a word",
 		src:   "e5 5e 007",
 		steps: `1:1 "e5 5e 007" [word e5 1:1, word 5e 1:4, number 007 1:7]` + "\n",

@@ -1,0 +1,119 @@
+package lowenherz
+
+import "slices"
+
+// The fast predicates Legal uses: each says whether its check (checkBorder,
+// checkKnight, checkExtendSquare, checkAlliance) would pass, without
+// building the error message. TestFastChecks holds them to the checks.
+
+// borderOK reports whether checkBorder(p, e) passes.
+func (s *State) borderOK(e Edge) bool {
+	if s.border[e] || s.bordersOnBoard >= bordersTotal {
+		return false
+	}
+	a, b := e.squares()
+	if s.piece[a] >= 0 && s.piece[a] == s.piece[b] {
+		return false
+	}
+	return !(s.region[a] == s.region[b] && s.regions[s.region[a]].owner >= 0)
+}
+
+// knightOK reports whether checkKnight(p, q, ducats) passes.
+func (s *State) knightOK(p int, q Square, ducats int) bool {
+	t := s.terrain[q]
+	return s.players[p].knights > 0 && t.holdsKnight() && s.piece[q] < 0 && (t == Meadow || ducats > 0) && s.linked(p, q)
+}
+
+// extendOK reports whether checkExtendSquare(p, q, d) passes.
+func (s *State) extendOK(p int, q, d Square) bool {
+	dom := s.regionOf(d)
+	if dom.owner != p || s.region[q] == s.region[d] || !s.touches(q, d) {
+		return false
+	}
+	if c := s.piece[q]; c >= 0 && int(c) != p || s.castle[q] {
+		return false
+	}
+	if r := s.regionOf(q); r.owner >= 0 {
+		if r.owner == p || s.allied(d, r.castle) || dom.knights <= r.knights {
+			return false
+		}
+	}
+	return s.bordersOnBoard+s.bordersFor(q, d) <= bordersTotal
+}
+
+// allianceOK reports whether checkAlliance(p, e) passes.
+func (s *State) allianceOK(p int, e Edge) bool {
+	if !s.border[e] {
+		return false
+	}
+	a, b := e.squares()
+	ra, rb := s.regionOf(a), s.regionOf(b)
+	if rb.owner == p {
+		ra, rb = rb, ra
+	}
+	return ra.owner == p && rb.owner >= 0 && rb.owner != p && rb.owner < len(s.names) && !s.allied(ra.castle, rb.castle)
+}
+
+// anyKnightSquare reports whether knightSquares(p, ducats) is not empty.
+func (s *State) anyKnightSquare(p int, ducats int) bool {
+	for q := Square(0); q < Size*Size; q++ {
+		if s.knightOK(p, q, ducats) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyExtension reports whether extensionSquares(p) is not empty.
+func (s *State) anyExtension(p int) bool {
+	for i := range s.regions {
+		r := &s.regions[i]
+		if r.owner != p || s.domain >= 0 && r.castle != s.domain {
+			continue
+		}
+		for q := Square(0); q < Size*Size; q++ {
+			if s.extendOK(p, q, r.castle) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anyAlliance reports whether allianceEdges(p) is not empty.
+func (s *State) anyAlliance(p int) bool {
+	for e := Edge(0); e < numEdges; e++ {
+		if s.allianceOK(p, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// refillOK reports whether checkRefill passes.
+func (s *State) refillOK() bool {
+	return s.phase == phasePlay && (s.step == stepRefill || s.step == stepAction && (s.done > 0 || s.act.act == ActBorders))
+}
+
+// playOK reports whether checkPlay(p, m) passes.
+func (s *State) playOK(p int, m Play) bool {
+	if !slices.Contains(s.players[p].hand, m.Card) {
+		return false
+	}
+	opt, ok := optionFor(m.Card.Kind, m.Action)
+	left := s.players[p].ducats - m.Card.Cost()
+	if !ok || left < 0 {
+		return false
+	}
+	switch opt.act {
+	case ActKnights:
+		return s.anyKnightSquare(p, left)
+	case ActExtension:
+		return s.anyExtension(p)
+	case ActDeserter:
+		return len(s.deserterMoves(p, left, 1)) > 0
+	case ActAlliance:
+		return s.anyAlliance(p)
+	}
+	return true
+}

@@ -1,0 +1,647 @@
+package lowenherz
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+// Position returns the complete position as a YAML node in the format of
+// the package doc, canonical: squares row by row, players in seating
+// order, English words.
+func (s *State) Position() any {
+	root := mapping()
+	add(root, "phase", scalar(phaseNames[s.phase]))
+	switch s.phase {
+	case phaseSetup:
+		add(root, "setup", scalar(strconv.Itoa(s.setupAt)))
+	case phasePlay:
+		add(root, "turn", scalar(s.names[s.turn]))
+		add(root, "step", scalar(stepNames[s.step]))
+		if s.step == stepAction {
+			add(root, "card", scalar(s.card.String()))
+			add(root, "action", scalar(s.act.act.String()))
+			add(root, "done", scalar(strconv.Itoa(s.done)))
+			if s.domain >= 0 {
+				add(root, "domain", scalar(s.domain.String()))
+			}
+		}
+		if s.sold >= 0 {
+			add(root, "sold", scalar(s.market[s.sold].String()))
+		}
+		add(root, "income", scalar(strconv.Itoa(s.income)))
+	case phaseOver:
+		end := "deck"
+		if s.kingEnd {
+			end = "king"
+		}
+		add(root, "ended", scalar(end))
+	}
+	if s.deckOut {
+		add(root, "last_round", scalar("true"))
+	}
+	terrain := &yaml.Node{Kind: yaml.SequenceNode}
+	for r := range Size {
+		row := make([]byte, Size)
+		for c := range Size {
+			row[c] = terrainCodes[s.terrain[sq(r, c)]]
+		}
+		terrain.Content = append(terrain.Content, scalar(string(row)))
+	}
+	add(root, "terrain", terrain)
+	var borders []string
+	for e := Edge(0); e < numEdges; e++ {
+		if s.border[e] {
+			borders = append(borders, e.String())
+		}
+	}
+	add(root, "borders", flow(borders))
+	pieces := mapping()
+	for q := Square(0); q < Size*Size; q++ {
+		if p := s.piece[q]; p >= 0 {
+			add(pieces, q.String(), scalar(s.colourName(int(p))+" "+s.pieceWords(q).EN))
+		}
+	}
+	add(root, "pieces", pieces)
+	var al []string
+	for _, a := range s.allies {
+		t := a.a.String() + " " + a.b.String()
+		if a.edge >= 0 {
+			t += " " + a.edge.String()
+		}
+		al = append(al, t)
+	}
+	add(root, "alliances", flow(al))
+	players := mapping()
+	for i, n := range s.names {
+		p := &s.players[i]
+		pm := mapping()
+		add(pm, "ducats", scalar(strconv.Itoa(p.ducats)))
+		add(pm, "score", scalar(strconv.Itoa(p.score)))
+		add(pm, "hand", flow(cardStrings(p.hand)))
+		add(players, n, pm)
+	}
+	add(root, "players", players)
+	add(root, "deck", flow(cardStrings(s.deck)))
+	add(root, "market", flow(cardStrings(s.market)))
+	return root
+}
+
+func cardStrings(cs []Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
+
+func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+func flow(items []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, it := range items {
+		n.Content = append(n.Content, scalar(it))
+	}
+	return n
+}
+
+func add(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, scalar(key), v)
+}
+
+// posError is an error at a node of the position document.
+func posError(n *yaml.Node, format string, args ...any) error {
+	return &notation.Error{Pos: notation.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+}
+
+var positionKeys = []string{"phase", "setup", "turn", "step", "card", "action", "done", "domain", "sold", "income", "ended",
+	"last_round", "terrain", "borders", "pieces", "alliances", "players", "deck", "market"}
+var playerKeys = []string{"ducats", "score", "hand"}
+
+func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		for j := 0; j < i; j += 2 {
+			if m.Content[j].Value == k.Value {
+				return posError(k, "%s: key %q is given twice (first on line %d)", what, k.Value, m.Content[j].Line)
+			}
+		}
+		if !slices.Contains(allowed, k.Value) {
+			var v notation.Vocabulary
+			for _, a := range allowed {
+				v = append(v, notation.Term{Name: a})
+			}
+			if sug := v.Suggest(k.Value, notation.English); len(sug) > 0 {
+				return posError(k, "unknown key %q in %s; did you mean %q?", k.Value, what, sug[0])
+			}
+			return posError(k, "unknown key %q in %s (expected one of %s)", k.Value, what, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+func get(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func isNull(n *yaml.Node) bool { return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// seq returns the items of a sequence node, or an error.
+func seq(n *yaml.Node, what string) ([]*yaml.Node, error) {
+	if isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, posError(n, "%s: expected a list", what)
+	}
+	for _, it := range n.Content {
+		if it.Kind != yaml.ScalarNode {
+			return nil, posError(it, "%s: expected a plain value", what)
+		}
+	}
+	return n.Content, nil
+}
+
+func intValue(n *yaml.Node, what string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil || v < lo || v > hi {
+		return 0, posError(n, "%s: expected a whole number from %d to %d, not %q", what, lo, hi, n.Value)
+	}
+	return v, nil
+}
+
+// parseCardText reads a card as positions write it: "B knight or
+// extension", the letter required.
+func parseCardText(n *yaml.Node) (Card, error) {
+	steps, errs := notation.Split(n.Value)
+	if len(errs) > 0 || len(steps) != 1 {
+		return Card{}, posError(n, "%q is not a card, like \"A 2 borders\"", n.Value)
+	}
+	s := &State{}
+	sc := notation.NewScanner(steps[0])
+	tok, _ := sc.Peek()
+	if len(tok.Text) != 1 {
+		return Card{}, posError(n, "card %q: start with its back letter, A to D, like \"A 2 borders\"", n.Value)
+	}
+	c, err := s.scanCard(sc, nil, "A 2 borders", "A 2 frontières")
+	if err == nil {
+		err = sc.ExpectEnd()
+	}
+	if err != nil {
+		return Card{}, posError(n, "card %q: %s", n.Value, err.Msg)
+	}
+	return c, nil
+}
+
+// loadPosition reads a position document and checks it is one the game
+// can reach: pieces and cards within the supply, castles on meadows,
+// knights on meadow or forest, no border inside a domain, scores as the
+// board gives them. Left-out parts take the defaults of the package doc.
+func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, error) {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, posError(n, "a Löwenherz position is a mapping with keys %s", strings.Join(positionKeys, ", "))
+	}
+	if err := checkNodeKeys(n, positionKeys, "the position"); err != nil {
+		return nil, err
+	}
+	s := newEmpty(setup.Players)
+	s.phase = phasePlay
+	if v := get(n, "phase"); v != nil {
+		i := slices.Index(phaseNames[:], v.Value)
+		if i < 0 || v.Kind != yaml.ScalarNode {
+			return nil, posError(v, "phase %q: expected setup, play or over", v.Value)
+		}
+		s.phase = phase(i)
+	}
+	// Terrain.
+	if v := get(n, "terrain"); v != nil {
+		rows, err := seq(v, "terrain")
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != Size {
+			return nil, posError(v, "terrain: expected %d rows of %d squares, got %d rows", Size, Size, len(rows))
+		}
+		cities := 0
+		for r, row := range rows {
+			if len(row.Value) != Size {
+				return nil, posError(row, "terrain row %d: expected %d squares, got %d", r+1, Size, len(row.Value))
+			}
+			for c := range Size {
+				k := strings.IndexByte(terrainCodes, row.Value[c])
+				if k < 0 {
+					return nil, &notation.Error{Pos: notation.Pos{Line: row.Line, Col: row.Column + c}, Msg: fmt.Sprintf("terrain row %d: %q is not a terrain code (one of %s)", r+1, row.Value[c], terrainCodes)}
+				}
+				s.terrain[sq(r, c)] = Terrain(k)
+				if Terrain(k) == City {
+					cities++
+				}
+			}
+		}
+		if cities != 1 {
+			return nil, posError(v, "terrain: the board has one square of the king's city (K), not %d", cities)
+		}
+	} else {
+		data, err := boardData(setup)
+		if err != nil {
+			return nil, err
+		}
+		s.terrain = data.Layout(nil, true)
+	}
+	// Pieces.
+	if v := get(n, "pieces"); !isNull(v) {
+		if v.Kind != yaml.MappingNode {
+			return nil, posError(v, "pieces: expected a mapping of squares to pieces, like a1: red castle")
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k, val := v.Content[i], v.Content[i+1]
+			q, ok := ParseSquare(k.Value)
+			if !ok {
+				return nil, posError(k, "%q is not a square a1-l12", k.Value)
+			}
+			if s.piece[q] >= 0 {
+				return nil, posError(k, "%s is given twice", q)
+			}
+			f := strings.Fields(val.Value)
+			if len(f) != 2 || (f[1] != "castle" && f[1] != "knight") {
+				return nil, posError(val, "%s: expected a colour and castle or knight, like \"red castle\", not %q", q, val.Value)
+			}
+			c := s.index(f[0])
+			if f[0] == "neutral" && s.neutral() >= 0 {
+				c = s.neutral()
+			}
+			if c < 0 {
+				return nil, posError(val, "%s: %q is not a colour of this game (%s)", q, f[0], strings.Join(s.colourNames(), ", "))
+			}
+			pl := &s.players[c]
+			if f[1] == "castle" {
+				if s.terrain[q] != Meadow {
+					return nil, posError(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q])
+				}
+				if pl.castles == 0 {
+					return nil, posError(val, "%s: %s has only %d castles", q, f[0], castlesEach(len(s.names)))
+				}
+				pl.castles--
+				s.castle[q] = true
+			} else {
+				if !s.terrain[q].holdsKnight() {
+					return nil, posError(val, "%s: a knight stands on meadow or forest, not on %s", q, s.terrain[q])
+				}
+				if pl.knights == 0 {
+					return nil, posError(val, "%s: %s has only %d knights", q, f[0], knightsEach)
+				}
+				pl.knights--
+			}
+			s.piece[q] = int8(c)
+		}
+	}
+	// Borders.
+	if v := get(n, "borders"); v != nil {
+		items, err := seq(v, "borders")
+		if err != nil {
+			return nil, err
+		}
+		nodes := map[Edge]*yaml.Node{}
+		for _, it := range items {
+			e, err := parseEdgeText(it.Value)
+			if err != nil {
+				return nil, posError(it, "border %q: %v", it.Value, err)
+			}
+			if s.border[e] {
+				return nil, posError(it, "border %s is given twice", e)
+			}
+			if s.bordersOnBoard == bordersTotal {
+				return nil, posError(it, "more than the %d borders of the game", bordersTotal)
+			}
+			s.border[e] = true
+			s.bordersOnBoard++
+			nodes[e] = it
+		}
+		if s.phase == phaseSetup && len(items) > 0 {
+			return nil, posError(v, "no border is placed during the setup")
+		}
+		before := s.border
+		s.recompute()
+		for _, it := range items {
+			e, _ := parseEdgeText(it.Value)
+			if before[e] && !s.border[e] {
+				return nil, posError(nodes[e], "border %s lies inside the domain of the castle on %s: superfluous borders are removed (lowenherz-2003-fr.txt:97)", e, s.regionOf(e.squaresA()).castle)
+			}
+		}
+	}
+	s.recompute()
+	// Cards.
+	used := map[Card]int{}
+	useCard := func(it *yaml.Node) (Card, error) {
+		c, err := parseCardText(it)
+		if err != nil {
+			return c, err
+		}
+		used[c]++
+		if used[c] > cardTable[c].count {
+			return c, posError(it, "more %s cards than the game's %d", c, cardTable[c].count)
+		}
+		return c, nil
+	}
+	cardList := func(key string) ([]Card, error) {
+		items, err := seq(get(n, key), key)
+		if err != nil {
+			return nil, err
+		}
+		var out []Card
+		for _, it := range items {
+			c, err := useCard(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	// Players.
+	scoreNodes := make([]*yaml.Node, len(s.names))
+	if v := get(n, "players"); !isNull(v) {
+		if v.Kind != yaml.MappingNode {
+			return nil, posError(v, "players: expected a mapping of player names")
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k, pm := v.Content[i], v.Content[i+1]
+			p := s.index(k.Value)
+			if p < 0 {
+				return nil, posError(k, "%q is not a player of this game (%s)", k.Value, strings.Join(s.names, ", "))
+			}
+			if isNull(pm) {
+				continue
+			}
+			if pm.Kind != yaml.MappingNode {
+				return nil, posError(pm, "player %s: expected a mapping with keys %s", k.Value, strings.Join(playerKeys, ", "))
+			}
+			if err := checkNodeKeys(pm, playerKeys, "player "+k.Value); err != nil {
+				return nil, err
+			}
+			if d := get(pm, "ducats"); d != nil {
+				x, err := intValue(d, "ducats", 0, 9999)
+				if err != nil {
+					return nil, err
+				}
+				s.players[p].ducats = x
+			}
+			if sc := get(pm, "score"); sc != nil {
+				x, err := intValue(sc, "score", -999, 9999)
+				if err != nil {
+					return nil, err
+				}
+				s.players[p].score = x
+				scoreNodes[p] = sc
+			}
+			items, err := seq(get(pm, "hand"), "hand")
+			if err != nil {
+				return nil, err
+			}
+			if len(items) > handSize {
+				return nil, posError(get(pm, "hand"), "a hand holds at most %d cards", handSize)
+			}
+			for _, it := range items {
+				c, err := useCard(it)
+				if err != nil {
+					return nil, err
+				}
+				s.players[p].hand = append(s.players[p].hand, c)
+			}
+		}
+	}
+	var err error
+	if s.deck, err = cardList("deck"); err != nil {
+		return nil, err
+	}
+	if s.market, err = cardList("market"); err != nil {
+		return nil, err
+	}
+	s.discard = 60 - len(s.deck) - len(s.market)
+	for i := range s.names {
+		s.discard -= len(s.players[i].hand)
+	}
+	// Scores: as the board gives them, unless the game is over.
+	base := s.base()
+	copy(s.lastBase, base)
+	for i := range s.names {
+		if scoreNodes[i] == nil {
+			s.players[i].score = base[i]
+		} else if s.phase != phaseOver && s.players[i].score != base[i] {
+			return nil, posError(scoreNodes[i], "%s's score is %d but the board gives %d (domains and monopolies)", s.names[i], s.players[i].score, base[i])
+		}
+	}
+	if v := get(n, "last_round"); v != nil {
+		s.deckOut = v.Value == "true"
+	}
+	if v := get(n, "alliances"); v != nil {
+		items, err := seq(v, "alliances")
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			al, err := s.parseAlliance(it.Value)
+			if err != nil {
+				return nil, posError(it, "alliance %q: %v", it.Value, err)
+			}
+			s.allies = append(s.allies, al)
+		}
+	}
+	switch s.phase {
+	case phaseSetup:
+		castles := 0
+		for q := range s.castle {
+			if s.castle[q] {
+				castles++
+			}
+		}
+		s.setupAt = castles
+		if v := get(n, "setup"); v != nil {
+			x, err := intValue(v, "setup", 0, len(s.order)-1)
+			if err != nil {
+				return nil, err
+			}
+			if x != castles {
+				return nil, posError(v, "setup %d: the board holds %d castles", x, castles)
+			}
+		}
+		if castles >= len(s.order) {
+			return nil, posError(n, "every castle is placed: the setup is over")
+		}
+	case phasePlay:
+		if err := s.loadTurn(n); err != nil {
+			return nil, err
+		}
+	case phaseOver:
+		s.kingEnd = get(n, "ended") != nil && get(n, "ended").Value == "king"
+	}
+	return s, nil
+}
+
+func (s *State) colourNames() []string {
+	out := slices.Clone(s.names)
+	if s.neutral() >= 0 {
+		out = append(out, "neutral")
+	}
+	return out
+}
+
+// squaresA returns the first square of e.
+func (e Edge) squaresA() Square { a, _ := e.squares(); return a }
+
+// parseEdgeText reads "e5|e6" (or e5-e6, e5/e6, "e5 south").
+func parseEdgeText(t string) (Edge, error) {
+	steps, errs := notation.Split(t)
+	if len(errs) > 0 || len(steps) != 1 {
+		return noEdge, fmt.Errorf("expected two adjacent squares, like e5|e6")
+	}
+	sc := notation.NewScanner(steps[0])
+	e, err := scanEdge(sc, "e5|e6", "e5|e6")
+	if err == nil {
+		err = sc.ExpectEnd()
+	}
+	if err != nil {
+		return noEdge, fmt.Errorf("%s", err.Msg)
+	}
+	return e, nil
+}
+
+// parseAlliance reads "a1 h1 d1|e1": the two castles and the turned
+// border, which may be left out when no border is left between them.
+func (s *State) parseAlliance(t string) (alliance, error) {
+	f := strings.Fields(t)
+	if len(f) != 2 && len(f) != 3 {
+		return alliance{}, fmt.Errorf("expected the two castles and the turned border, like \"a1 h1 d1|e1\"")
+	}
+	var al alliance
+	var ok bool
+	if al.a, ok = ParseSquare(f[0]); !ok {
+		return al, fmt.Errorf("%q is not a square", f[0])
+	}
+	if al.b, ok = ParseSquare(f[1]); !ok {
+		return al, fmt.Errorf("%q is not a square", f[1])
+	}
+	for _, c := range []Square{al.a, al.b} {
+		if r := s.regionOf(c); !s.castle[c] || !r.domain() {
+			return al, fmt.Errorf("%s is not the castle of a domain", c)
+		}
+	}
+	if s.piece[al.a] == s.piece[al.b] {
+		return al, fmt.Errorf("both castles are %s's", s.colourName(int(s.piece[al.a])))
+	}
+	al.edge = noEdge
+	if len(f) == 3 {
+		e, err := parseEdgeText(f[2])
+		if err != nil {
+			return al, err
+		}
+		if !s.border[e] || !s.separates(e, al.a, al.b) {
+			return al, fmt.Errorf("%s is not a border between the two domains", e)
+		}
+		al.edge = e
+	}
+	return al, nil
+}
+
+// loadTurn reads whose turn it is and where it stands.
+func (s *State) loadTurn(n *yaml.Node) error {
+	s.turn = 0
+	if v := get(n, "turn"); v != nil {
+		if s.turn = s.index(v.Value); s.turn < 0 {
+			return posError(v, "turn: %q is not a player of this game (%s)", v.Value, strings.Join(s.names, ", "))
+		}
+	}
+	if v := get(n, "income"); v != nil {
+		x, err := intValue(v, "income", 0, 4)
+		if err != nil {
+			return err
+		}
+		s.income = x
+	}
+	s.step = stepCard
+	if v := get(n, "step"); v != nil {
+		i := slices.Index(stepNames[:], v.Value)
+		if i < 0 {
+			return posError(v, "step %q: expected card, action or refill", v.Value)
+		}
+		s.step = step(i)
+	}
+	if v := get(n, "sold"); v != nil {
+		c, err := parseCardText(v)
+		if err != nil {
+			return err
+		}
+		if len(s.market) == 0 || s.market[len(s.market)-1] != c {
+			return posError(v, "sold: the card sold this turn is the last one in the market")
+		}
+		s.sold = len(s.market) - 1
+	}
+	if s.step == stepCard && len(s.players[s.turn].hand) == 0 {
+		return posError(n, "%s's turn to sell or play a card, with no card in hand", s.names[s.turn])
+	}
+	if s.step != stepAction {
+		for _, k := range []string{"card", "action", "done", "domain"} {
+			if v := get(n, k); v != nil {
+				return posError(v, "%s is given only in the action step", k)
+			}
+		}
+		if s.step == stepRefill && len(s.deck) == 0 {
+			return posError(n, "step refill with the deck out: the turn would be over")
+		}
+		return nil
+	}
+	v := get(n, "card")
+	if v == nil {
+		return posError(n, "step action: say which card is being carried out (card:)")
+	}
+	c, err := parseCardText(v)
+	if err != nil {
+		return err
+	}
+	s.card = c
+	opts := c.Kind.options()
+	s.act = opts[0]
+	if a := get(n, "action"); a != nil {
+		i := slices.Index(actionNames[:], a.Value)
+		o, ok := option{}, false
+		if i >= 0 {
+			o, ok = optionFor(c.Kind, Action(i))
+		}
+		if !ok {
+			return posError(a, "the %s card offers no %q action", c, a.Value)
+		}
+		s.act = o
+	} else if len(opts) > 1 {
+		return posError(v, "the %s card offers %s or %s: say which with action:", c, opts[0].act, opts[1].act)
+	}
+	if d := get(n, "done"); d != nil {
+		x, err := intValue(d, "done", 0, s.act.n-1)
+		if err != nil {
+			return err
+		}
+		s.done = x
+	}
+	if d := get(n, "domain"); d != nil {
+		q, ok := ParseSquare(d.Value)
+		if !ok || s.act.act != ActExtension || !s.castle[q] || s.regionOf(q).owner != s.turn {
+			return posError(d, "domain: expected the castle of a domain of %s's that an extension serves", s.names[s.turn])
+		}
+		s.domain = q
+	}
+	return nil
+}
