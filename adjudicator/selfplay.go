@@ -35,13 +35,16 @@ func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]str
 		}
 		// The seats the game plays itself move on their own (Automaton).
 		to = slices.DeleteFunc(slices.Clone(to), func(p string) bool { return slices.Contains(Automata(m.State), p) })
+		// A player whose sealed step is in stays to move only to replace
+		// it: the others are waited for.
+		to = slices.DeleteFunc(to, func(p string) bool { return sealedIn(m.State, p) })
 		if len(to) == 0 {
 			return m, fmt.Errorf("self-play: move %d: only the game's own seats are to move, and none moved", m.MoveNumber())
 		}
 		p := to[rng.IntN(len(to))]
 		scratch := m.State.Clone()
 		var steps []string
-		for slices.Contains(scratch.ToMove(), p) {
+		for slices.Contains(scratch.ToMove(), p) && !sealedIn(scratch, p) {
 			legal := scratch.Legal(p)
 			if len(legal) == 0 {
 				return m, fmt.Errorf("self-play: %s must act at move %d but has no legal step", p, m.MoveNumber())
@@ -57,4 +60,11 @@ func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]str
 		}
 	}
 	return m, fmt.Errorf("self-play: no end after %d submissions", maxSubmissions)
+}
+
+// sealedIn reports whether player has a sealed step in an open sealed round
+// of st (a bid in a confrontation), for games that have such rounds.
+func sealedIn(st State, player string) bool {
+	s, ok := st.(interface{ SealedIn(player string) bool })
+	return ok && s.SealedIn(player)
 }
