@@ -65,7 +65,6 @@ func (s *State) resolve() {
 				s.contenders = append(s.contenders, pk.player)
 				names = append(names, s.names[pk.player])
 			}
-			slices.Sort(s.contenders)
 			s.openBids(false)
 			s.logf("%s chose %s: a confrontation, with sealed bids", strings.Join(names, ", "), a)
 			return
@@ -77,6 +76,7 @@ func (s *State) resolve() {
 
 // openBids starts a sealed round between the contenders.
 func (s *State) openBids(rebid bool) {
+	slices.Sort(s.contenders)
 	for i := range s.bids {
 		s.bids[i] = bid{}
 	}
