@@ -1,0 +1,145 @@
+package lowenherz97_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+// The rulebook examples and rulings as scenarios, run the way `herald
+// scenario` runs them. Run one with
+// go test -run 'TestScenarios/l228-two-regions.yaml'.
+const (
+	scenarioDir = "../../testdata/lowenherz97"
+	rulebook    = "../../../shared/rules/lowenherz-1997-fr.txt"
+	rulings     = "../../RULINGS.md"
+)
+
+func TestScenarios(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no scenarios in %s", scenarioDir)
+	}
+	cite := newCitations(t)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			sc, err := adjudicator.LoadScenario(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Game != "lowenherz97" {
+				t.Fatalf("game %q, want lowenherz97", sc.Game)
+			}
+			if err := cite.check(sc.Rule); err != nil {
+				t.Errorf("rule: %v", err)
+			}
+			for _, mv := range sc.Moves {
+				if mv.Rule != "" {
+					if err := cite.check(mv.Rule); err != nil {
+						t.Errorf("line %d: rule: %v", mv.Line, err)
+					}
+				}
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(data), "#") {
+				t.Errorf("a scenario starts with a comment saying what it checks")
+			}
+			if sc.Expect == nil {
+				t.Errorf("a scenario ends with an expect: on the board it leads to")
+			}
+			if res := adjudicator.RunScenario(reg, sc, nil); !res.Pass {
+				var log strings.Builder
+				adjudicator.RunScenario(reg, sc, &log)
+				t.Errorf("%s", res.Failure)
+				if testing.Verbose() {
+					t.Logf("boards:\n%s", log.String())
+				}
+			}
+		})
+	}
+}
+
+// TestEveryRulingHasAScenario checks that each L97 ruling that can be shown
+// on a board is cited by a scenario.
+func TestEveryRulingHasAScenario(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	cited := map[string]bool{}
+	re := regexp.MustCompile(`RULINGS\.md (L97-\d+)`)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			cited[m[1]] = true
+		}
+	}
+	// L97-1 is the map itself (every scenario from the setup shows it),
+	// L97-3 the card values, L97-13 a tie of ducats, L97-16 two Silberfund
+	// in a row: each has a test of its own or is shown in a scenario by
+	// its rulebook line.
+	for _, id := range []string{"L97-2", "L97-4", "L97-5", "L97-6", "L97-7", "L97-8", "L97-9", "L97-10", "L97-11", "L97-12", "L97-14", "L97-15", "L97-17", "L97-18", "L97-19"} {
+		if !cited[id] {
+			t.Errorf("no scenario cites RULINGS.md %s", id)
+		}
+	}
+}
+
+// citations knows the rulebook's line count and the rulings' ids, so that
+// every rule a scenario cites exists.
+type citations struct {
+	lines   int
+	rulings map[string]bool
+}
+
+var citeRE = regexp.MustCompile(`^(?:lowenherz-1997-fr\.txt:(\d+)|RULINGS\.md (L97-\d+))$`)
+
+func newCitations(t *testing.T) *citations {
+	t.Helper()
+	c := &citations{rulings: map[string]bool{}}
+	data, err := os.ReadFile(rulebook)
+	if err != nil {
+		t.Skipf("rulebook not found: %v", err)
+	}
+	c.lines = strings.Count(string(data), "\n") + 1
+	f, err := os.Open(rulings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if id, ok := strings.CutPrefix(sc.Text(), "### "); ok {
+			c.rulings[strings.Fields(id)[0]] = true
+		}
+	}
+	return c
+}
+
+func (c *citations) check(rule string) error {
+	m := citeRE.FindStringSubmatch(rule)
+	switch {
+	case m == nil:
+		return fmt.Errorf("%q is neither lowenherz-1997-fr.txt:LINE nor RULINGS.md L97-N", rule)
+	case m[1] != "":
+		if n, _ := strconv.Atoi(m[1]); n < 1 || n > c.lines {
+			return fmt.Errorf("%q: the rulebook has %d lines", rule, c.lines)
+		}
+	case !c.rulings[m[2]]:
+		return fmt.Errorf("%q: RULINGS.md has no %s", rule, m[2])
+	}
+	return nil
+}
