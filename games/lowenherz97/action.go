@@ -121,26 +121,51 @@ func (s *State) checkTake(m Take) (Political, *adjudicator.RuleError) {
 
 // --- knights ---------------------------------------------------------------
 
-// checkKnightAt checks that colour p may place a knight on q
-// (lowenherz-1997-fr.txt:163-168), without its cost.
-func (s *State) checkKnightAt(p int, q grid.Square) *adjudicator.RuleError {
-	if s.reserve[p] == 0 {
-		return rulef(codeKnight, ruleKnightLeft, "you have no knight left to place", "vous n'avez plus de chevalier à placer")
-	}
-	if s.castle[q] >= 0 || s.knight[q] >= 0 {
-		return rulef(codeKnight, ruleTerrain, "%s is taken", "%s est occupée", s.sq(q))
-	}
-	if t := s.terrain[q]; t == Hill || t == City {
-		return rulef(codeKnight, ruleNoHill, "a knight is never placed on a %s (%s)", "un chevalier ne se pose jamais sur une %s (%s)",
-			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q))
+// Reasons a knight may not go on a square, for knightFail.
+const (
+	knightOK = iota
+	knightNoneLeft
+	knightTaken
+	knightTerrain
+	knightAlone
+)
+
+// knightFail says why colour p may not place a knight on q, without its
+// cost, or knightOK; it allocates nothing, for Legal.
+func (s *State) knightFail(p int, q grid.Square) int {
+	switch {
+	case s.reserve[p] == 0:
+		return knightNoneLeft
+	case s.castle[q] >= 0 || s.knight[q] >= 0:
+		return knightTaken
+	case s.terrain[q] == Hill || s.terrain[q] == City:
+		return knightTerrain
 	}
 	var nb [4]grid.Square
 	for _, n := range board.Neighbours(nb[:0], q) {
 		if (int(s.knight[n]) == p || int(s.castle[n]) == p) && s.g.Open(q, n) {
-			return nil
+			return knightOK
 		}
 	}
-	return rulef(codeKnight, ruleAdjacent, "%s is not beside one of your knights or castles without a wall between", "%s n'est pas à côté d'un de vos chevaliers ou châteaux sans mur entre eux", s.sq(q))
+	return knightAlone
+}
+
+// checkKnightAt checks that colour p may place a knight on q
+// (lowenherz-1997-fr.txt:163-168), without its cost.
+func (s *State) checkKnightAt(p int, q grid.Square) *adjudicator.RuleError {
+	switch s.knightFail(p, q) {
+	case knightNoneLeft:
+		return rulef(codeKnight, ruleKnightLeft, "you have no knight left to place", "vous n'avez plus de chevalier à placer")
+	case knightTaken:
+		return rulef(codeKnight, ruleTerrain, "%s is taken", "%s est occupée", s.sq(q))
+	case knightTerrain:
+		t := s.terrain[q]
+		return rulef(codeKnight, ruleNoHill, "a knight is never placed on a %s (%s)", "un chevalier ne se pose jamais sur une %s (%s)",
+			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q))
+	case knightAlone:
+		return rulef(codeKnight, ruleAdjacent, "%s is not beside one of your knights or castles without a wall between", "%s n'est pas à côté d'un de vos chevaliers ou châteaux sans mur entre eux", s.sq(q))
+	}
+	return nil
 }
 
 func (s *State) knightCost(q grid.Square) int {
@@ -195,22 +220,56 @@ func (s *State) samePair(a, b grid.Square) bool {
 	return false
 }
 
-func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
+// Reasons a wall may not go on an edge, for wallFail.
+const (
+	wallOK = iota
+	wallThree
+	wallThere
+	wallPair
+	wallRegion
+	wallStock
+)
+
+// wallFail says why p may not place a wall on e, or wallOK; it allocates
+// nothing, for Legal.
+func (s *State) wallFail(p int, e grid.Edge) int {
 	if s.regionCount(p) >= maxRegions {
-		return rulef(codeWall, ruleThreeReg, "you have 3 regions: you place no more walls", "vous avez 3 régions : vous ne placez plus de murs")
-	}
-	if s.g.Wall(e.A, e.B) {
-		return rulef(codeWall, ruleWallLine, "there is a wall between %s and %s already", "il y a déjà un mur entre %s et %s", s.sq(e.A), s.sq(e.B))
-	}
-	if s.samePair(e.A, e.B) {
-		return rulef(codeWall, ruleWallPair, "a wall never separates a knight from a castle or a knight of the same prince (%s, %s)",
-			"un mur ne sépare jamais un chevalier d'un château ou d'un chevalier du même prince (%s, %s)", s.sq(e.A), s.sq(e.B))
-	}
-	if _, o := s.regionOf(e.A); o >= 0 {
-		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région de %s : aucun mur ne se pose dans une région",
-			s.sq(e.A), s.sq(e.B), s.colourName(o))
+		return wallThree
 	}
 	if s.g.CountWalls() >= wallSupply {
+		return wallStock
+	}
+	return s.edgeFail(e)
+}
+
+// edgeFail is wallFail without the checks on the prince and the supply.
+func (s *State) edgeFail(e grid.Edge) int {
+	switch {
+	case s.g.Wall(e.A, e.B):
+		return wallThere
+	case s.samePair(e.A, e.B):
+		return wallPair
+	}
+	if _, o := s.regionOf(e.A); o >= 0 {
+		return wallRegion
+	}
+	return wallOK
+}
+
+func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
+	switch s.wallFail(p, e) {
+	case wallThree:
+		return rulef(codeWall, ruleThreeReg, "you have 3 regions: you place no more walls", "vous avez 3 régions : vous ne placez plus de murs")
+	case wallThere:
+		return rulef(codeWall, ruleWallLine, "there is a wall between %s and %s already", "il y a déjà un mur entre %s et %s", s.sq(e.A), s.sq(e.B))
+	case wallPair:
+		return rulef(codeWall, ruleWallPair, "a wall never separates a knight from a castle or a knight of the same prince (%s, %s)",
+			"un mur ne sépare jamais un chevalier d'un château ou d'un chevalier du même prince (%s, %s)", s.sq(e.A), s.sq(e.B))
+	case wallRegion:
+		_, o := s.regionOf(e.A)
+		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région de %s : aucun mur ne se pose dans une région",
+			s.sq(e.A), s.sq(e.B), s.colourName(o))
+	case wallStock:
 		return rulef(codeWall, ruleWallStock, "all 100 walls are on the board", "les 100 murs sont sur le plateau")
 	}
 	return nil

@@ -90,6 +90,9 @@ func (s *State) treasuresOf(p int) []int {
 // payVariants returns the treasure values (0 for ducats alone) p can pay
 // cost with.
 func (s *State) payVariants(p, cost int, rule string) []int {
+	if cost == 0 {
+		return []int{0}
+	}
 	var out []int
 	if s.checkPay(p, cost, 0, rule) == nil {
 		out = append(out, 0)
@@ -129,7 +132,7 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 		return s.allianceMoves(p, 0)
 	}
-	var out []adjudicator.Move
+	out := make([]adjudicator.Move, 0, 64)
 	switch a.action.Kind {
 	case Crown:
 		if a.looked < 0 {
@@ -149,15 +152,17 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 			return out // a card must be taken once the pile is seen
 		}
 	case Walls:
-		for _, e := range s.wallEdges() {
-			if s.checkWallAt(p, e) == nil {
-				out = append(out, Wall{Edge: e})
+		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
+			for _, e := range allEdges {
+				if s.edgeFail(e) == wallOK {
+					out = append(out, Wall{Edge: e})
+				}
 			}
 		}
 	case Shield, Shields:
 		if a.uses() < a.budget() && a.knights < a.budget() {
 			for q := range grid.Square(board.Len()) {
-				if s.checkKnightAt(p, q) != nil {
+				if s.knightFail(p, q) != knightOK {
 					continue
 				}
 				for _, v := range s.payVariants(p, s.knightCost(q), ruleTerrain) {
@@ -170,8 +175,8 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 	return append(out, End{})
 }
 
-// wallEdges returns every edge between two squares, in square order.
-func (s *State) wallEdges() []grid.Edge {
+// allEdges is every edge between two squares, in square order.
+var allEdges = func() []grid.Edge {
 	out := make([]grid.Edge, 0, 2*board.Len())
 	for q := range grid.Square(board.Len()) {
 		if e, ok := board.EdgeOf(q, q+1); ok {
@@ -182,7 +187,7 @@ func (s *State) wallEdges() []grid.Edge {
 		}
 	}
 	return out
-}
+}()
 
 func (s *State) extendMoves(p int) []adjudicator.Move {
 	a := &s.act
@@ -198,10 +203,16 @@ func (s *State) extendMoves(p int) []adjudicator.Move {
 		}
 	}
 	var out []adjudicator.Move
+	lab, _ := s.info()
+	var nb [4]grid.Square
 	for q := range grid.Square(board.Len()) {
 		var ok []grid.Square
 		for _, f := range froms {
-			if s.checkAnnex(p, f, q) == nil {
+			near := false
+			for _, n := range board.Neighbours(nb[:0], q) {
+				near = near || (lab[n] == lab[f] && lab[q] != lab[f])
+			}
+			if near && s.checkAnnex(p, f, q) == nil {
 				ok = append(ok, f)
 			}
 		}
@@ -232,7 +243,7 @@ func (s *State) renegadeMoves(p, limit int) []adjudicator.Move {
 		}
 		for y := range grid.Square(board.Len()) {
 			yl := lab[y]
-			if !ar[yl].region() || ar[yl].owner != p || s.checkKnightAt(p, y) != nil || !s.bordering(yl, lab[x]) {
+			if !ar[yl].region() || ar[yl].owner != p || s.knightFail(p, y) != knightOK || !s.bordering(yl, lab[x]) {
 				continue
 			}
 			m := RenegadeMove{Remove: grid.Square(x), Place: y}

@@ -206,7 +206,8 @@ func (s *State) clone() *State {
 		c.hands[i] = slices.Clone(h)
 	}
 	c.piles = [2][]Political{slices.Clone(s.piles[0]), slices.Clone(s.piles[1])}
-	c.deck = slices.Clone(s.deck)
+	// The deck is only ever resliced from the front, never written: the
+	// copies may share it.
 	c.places = slices.Clone(s.places)
 	c.decOrder = slices.Clone(s.decOrder)
 	c.picks = slices.Clone(s.picks)
@@ -215,7 +216,11 @@ func (s *State) clone() *State {
 	c.executors = slices.Clone(s.executors)
 	c.alliances = slices.Clone(s.alliances)
 	c.events = slices.Clone(s.events)
-	c.lab, c.areas, c.dirty = nil, nil, true
+	if s.dirty || s.lab == nil {
+		c.lab, c.areas, c.dirty = nil, nil, true
+	} else {
+		c.lab, c.areas = slices.Clone(s.lab), slices.Clone(s.areas)
+	}
 	return &c
 }
 

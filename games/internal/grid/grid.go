@@ -31,6 +31,7 @@ type Grid struct {
 	W, H  int
 	right []bool // right[i]: a wall between i and the square east of it
 	down  []bool // down[i]: a wall between i and the square south of it
+	walls int    // how many are set
 }
 
 // New returns a w x h grid with no wall. It panics unless 1 <= w <= 26 and
@@ -55,6 +56,7 @@ func (g *Grid) Clone() *Grid {
 func (g *Grid) CopyFrom(o *Grid) {
 	copy(g.right, o.right)
 	copy(g.down, o.down)
+	g.walls = o.walls
 }
 
 // Len returns the number of squares.
@@ -165,7 +167,17 @@ func (g *Grid) Open(a, b Square) bool {
 }
 
 // SetWall puts (on) or removes a wall on edge e.
-func (g *Grid) SetWall(e Edge, on bool) { *g.slot(e) = on }
+func (g *Grid) SetWall(e Edge, on bool) {
+	w := g.slot(e)
+	if *w != on {
+		if on {
+			g.walls++
+		} else {
+			g.walls--
+		}
+		*w = on
+	}
+}
 
 // Walls returns every edge with a wall, in square order.
 func (g *Grid) Walls() []Edge {
@@ -183,18 +195,7 @@ func (g *Grid) Walls() []Edge {
 }
 
 // CountWalls returns the number of walls on the board.
-func (g *Grid) CountWalls() int {
-	n := 0
-	for i := range g.right {
-		if g.right[i] {
-			n++
-		}
-		if g.down[i] {
-			n++
-		}
-	}
-	return n
-}
+func (g *Grid) CountWalls() int { return g.walls }
 
 // EdgeName returns "e5-f5": the two squares, the first the lower index.
 func (g *Grid) EdgeName(e Edge) string { return g.Name(e.A) + "-" + g.Name(e.B) }
