@@ -8,10 +8,12 @@ import (
 )
 
 // Legal returns every step player may take next, in a stable order: each
-// is accepted back by Parse and by Apply.
+// is accepted back by Parse and by Apply. Long lists (walls, knights,
+// offers, bids) hold pointers into one array, to allocate once; Apply
+// takes a *Wall as the Wall it points to, and so on.
 func (s *State) Legal(player string) []adjudicator.Move {
 	p := s.index(player)
-	if p < 0 || !slices.Contains(s.ToMove(), player) {
+	if p < 0 || !s.toMove(p) {
 		return nil
 	}
 	var out []adjudicator.Move
@@ -19,22 +21,29 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	case phasePlace:
 		return s.placeMoves(s.places[0].colour, 0)
 	case phaseDecide:
+		var holds [4]bool
+		for _, c := range s.hands[p] {
+			holds[c.Kind] = true
+		}
 		for t := 1; t <= 3; t++ {
-			m := Choose{Tier: t}
-			if s.checkChoose(p, m) != nil {
+			if slices.ContainsFunc(s.picks, func(pk pick) bool { return pk.player == p && pk.tier == t-1 }) {
 				continue
 			}
-			out = append(out, m)
-			for _, k := range []PolKind{Alliance, Renegade} {
-				m := Choose{Tier: t, With: k, HasWith: true}
-				if s.checkChoose(p, m) == nil {
-					out = append(out, m)
-				}
+			out = append(out, Choose{Tier: t})
+			if holds[Alliance] {
+				out = append(out, Choose{Tier: t, With: Alliance, HasWith: true})
+			}
+			if holds[Renegade] && s.reserve[p] > 0 {
+				out = append(out, Choose{Tier: t, With: Renegade, HasWith: true})
 			}
 		}
 	case phaseNegotiate:
+		offers := make([]Offer, 0, max(0, s.money[p]-s.offer))
 		for n := s.offer + 1; n <= s.money[p]; n++ {
-			out = append(out, Offer{N: n})
+			offers = append(offers, Offer{N: n})
+		}
+		for i := range offers {
+			out = append(out, &offers[i])
 		}
 		if s.offerBy == s.other(p) {
 			out = append(out, Accept{})
@@ -63,10 +72,15 @@ func (s *State) Legal(player string) []adjudicator.Move {
 				subsets = append(subsets, sub)
 			}
 		}
+		bids := make([]Bid, 0, len(subsets)*(s.money[p]+1))
 		for _, sub := range subsets {
 			for n := 0; n <= s.money[p]; n++ {
-				out = append(out, Bid{Ducats: n, Treasures: sub})
+				bids = append(bids, Bid{Ducats: n, Treasures: sub})
 			}
+		}
+		out = make([]adjudicator.Move, len(bids))
+		for i := range bids {
+			out[i] = &bids[i]
 		}
 		return out
 	case phaseAct:
@@ -153,21 +167,31 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 	case Walls:
 		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
+			// The steps point into one array: one allocation, not one
+			// per step (Apply takes *Wall as Wall).
+			walls := make([]Wall, 0, len(allEdges))
 			for _, e := range allEdges {
 				if s.edgeFail(e) == wallOK {
-					out = append(out, Wall{Edge: e})
+					walls = append(walls, Wall{Edge: e})
 				}
+			}
+			for i := range walls {
+				out = append(out, &walls[i])
 			}
 		}
 	case Shield, Shields:
 		if a.uses() < a.budget() && a.knights < a.budget() {
+			var knights []Knight
 			for q := range grid.Square(board.Len()) {
 				if s.knightFail(p, q) != knightOK {
 					continue
 				}
 				for _, v := range s.payVariants(p, s.knightCost(q), ruleTerrain) {
-					out = append(out, Knight{Square: q, Treasure: v})
+					knights = append(knights, Knight{Square: q, Treasure: v})
 				}
+			}
+			for i := range knights {
+				out = append(out, &knights[i])
 			}
 		}
 		out = append(out, s.extendMoves(p)...)

@@ -33,9 +33,19 @@ func (s *State) sq(q grid.Square) string { return board.Name(q) }
 // Apply checks m against the rules and plays it; on error nothing changes.
 func (s *State) Apply(player string, m adjudicator.Move) error {
 	p := s.index(player)
-	if p < 0 || !slices.Contains(s.ToMove(), player) {
+	if p < 0 || !s.toMove(p) {
 		return rulef(adjudicator.CodeNotYourTurn, "", "it is not %s's turn: waiting for %s",
 			"ce n'est pas à %s de jouer : on attend %s", player, strings.Join(s.ToMove(), ", "))
+	}
+	switch mv := m.(type) {
+	case *Wall:
+		m = *mv
+	case *Knight:
+		m = *mv
+	case *Offer:
+		m = *mv
+	case *Bid:
+		m = *mv
 	}
 	if b, ok := m.(Break); ok {
 		return s.applyBreak(p, b)

@@ -11,8 +11,11 @@ import (
 // an open confrontation, which nobody else may see until every bid is in
 // (lowenherz-1997-fr.txt:214-215). Every other step of this game is open.
 func (s *State) Sealed(player string, m adjudicator.Move) bool {
-	_, ok := m.(Bid)
-	return ok && s.phase == phaseBid && slices.Contains(s.ToMove(), player)
+	switch m.(type) {
+	case Bid, *Bid:
+		return s.phase == phaseBid && slices.Contains(s.ToMove(), player)
+	}
+	return false
 }
 
 // SealedRound returns the bidders of the open confrontation, in seating
@@ -41,7 +44,8 @@ func (s *State) SealedIn(player string) bool {
 // see it before the reveal: "alice has bid" / "alice a misé" for a sealed
 // bid, the step itself for any other.
 func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
-	if _, ok := m.(Bid); ok {
+	switch m.(type) {
+	case Bid, *Bid:
 		if lang == notation.French {
 			return player + " a misé"
 		}

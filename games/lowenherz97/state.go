@@ -123,12 +123,12 @@ type State struct {
 	neutral int // the neutral prince's colour, or -1
 	terrain []Terrain
 	g       *grid.Grid
-	castle  []int8 // colour of the castle on each square, or -1
-	knight  []int8 // colour of the knight on each square, or -1
-	reserve []int  // knights in reserve, by colour
-	castles []int  // castles still to place in the setup, by colour
-	score   []int  // by player
-	money   []int  // ducats, by player
+	castle  [width * height]int8 // colour of the castle on each square, or -1
+	knight  [width * height]int8 // colour of the knight on each square, or -1
+	reserve [4]int               // knights in reserve, by colour
+	castles [4]int               // castles still to place in the setup, by colour
+	score   [4]int               // by player
+	money   [4]int               // ducats, by player
 	bank    int
 	hands   [][]Political // by player
 	piles   [2][]Political
@@ -147,7 +147,7 @@ type State struct {
 	speaker    int   // negotiation: who speaks
 	offer      int   // negotiation: the standing offer, 0 for none
 	offerBy    int   // negotiation: who made it, or -1
-	bids       []bid // confrontation, by player
+	bids       [4]bid // confrontation, by player
 	rebid      bool  // the confrontation is the rebid of a tie
 
 	executors []int // players carrying out the current tier, in order
@@ -195,12 +195,6 @@ func (s *State) clone() *State {
 	c := *s
 	c.names = slices.Clone(s.names)
 	c.g = s.g.Clone()
-	c.castle = slices.Clone(s.castle)
-	c.knight = slices.Clone(s.knight)
-	c.reserve = slices.Clone(s.reserve)
-	c.castles = slices.Clone(s.castles)
-	c.score = slices.Clone(s.score)
-	c.money = slices.Clone(s.money)
 	c.hands = make([][]Political, len(s.hands))
 	for i, h := range s.hands {
 		c.hands[i] = slices.Clone(h)
@@ -212,7 +206,6 @@ func (s *State) clone() *State {
 	c.decOrder = slices.Clone(s.decOrder)
 	c.picks = slices.Clone(s.picks)
 	c.contenders = slices.Clone(s.contenders)
-	c.bids = slices.Clone(s.bids)
 	c.executors = slices.Clone(s.executors)
 	c.alliances = slices.Clone(s.alliances)
 	c.events = slices.Clone(s.events)
@@ -296,6 +289,24 @@ func (s *State) knightsIn(l, c int) int {
 	return n
 }
 
+// toMove reports whether player p may submit now, as ToMove would say,
+// without building the list.
+func (s *State) toMove(p int) bool {
+	switch s.phase {
+	case phasePlace:
+		return s.places[0].player == p
+	case phaseDecide:
+		return s.decOrder[s.decIdx] == p
+	case phaseNegotiate:
+		return s.speaker == p
+	case phaseBid:
+		return slices.Contains(s.contenders, p)
+	case phaseAct:
+		return s.actor == p
+	}
+	return false
+}
+
 // ToMove returns who may submit now: the one player to act, or every
 // bidder of an open confrontation.
 func (s *State) ToMove() []string {
@@ -323,7 +334,7 @@ func (s *State) ToMove() []string {
 // Scores returns each player's power points: the score track, which moves
 // as regions are created, extended and lost (lowenherz-1997-fr.txt:218-241).
 // Fiefs are added only at the end (:281).
-func (s *State) Scores() []int { return slices.Clone(s.score) }
+func (s *State) Scores() []int { return slices.Clone(s.score[:len(s.names)]) }
 
 // wealth is a player's ducats with their treasures, the tie-breaker
 // (lowenherz-1997-fr.txt:290).
@@ -343,9 +354,10 @@ func (s *State) Result() adjudicator.Result {
 	if s.phase != phaseOver {
 		return adjudicator.Result{}
 	}
-	best := slices.Max(s.score)
+	scores := s.score[:len(s.names)]
+	best := slices.Max(scores)
 	var tied []int
-	for i, v := range s.score {
+	for i, v := range scores {
 		if v == best {
 			tied = append(tied, i)
 		}
@@ -362,7 +374,7 @@ func (s *State) Result() adjudicator.Result {
 		res.Winners = append(res.Winners, s.names[i])
 	}
 	switch {
-	case len(tied) == 1 && countEq(s.score, best) == 1:
+	case len(tied) == 1 && countEq(scores, best) == 1:
 		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points", s.names[tied[0]], best)
 	case len(tied) == 1:
 		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points and the most ducats (%d)", s.names[tied[0]], best, s.wealth(tied[0]))
