@@ -143,12 +143,12 @@ type State struct {
 	picks    []pick
 	tier     int
 
-	contenders []int // of the negotiation or confrontation
-	speaker    int   // negotiation: who speaks
-	offer      int   // negotiation: the standing offer, 0 for none
-	offerBy    int   // negotiation: who made it, or -1
+	contenders []int  // of the negotiation or confrontation
+	speaker    int    // negotiation: who speaks
+	offer      int    // negotiation: the standing offer, 0 for none
+	offerBy    int    // negotiation: who made it, or -1
 	bids       [4]bid // confrontation, by player
-	rebid      bool  // the confrontation is the rebid of a tie
+	rebid      bool   // the confrontation is the rebid of a tie
 
 	executors []int // players carrying out the current tier, in order
 	actor     int
