@@ -12,7 +12,11 @@ import (
 // submission goes through the notation (each step printed, then parsed
 // back) exactly as a player's would. The players' choices come from their
 // own RNG seeded from seed, so the same seed gives the same game. clock
-// gives the time recorded with each move.
+// gives the time recorded with each move. In a sealed round (a State with
+// a SealedIn(player) bool method, as Löwenherz 1997's confrontations) a
+// player whose sealed step is in stays to move only to replace it: their
+// submission ends with that step, and they are not picked again until the
+// round closes.
 func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]string, clock func() string) (*Match, error) {
 	players := make([]string, n)
 	for i := range players {
