@@ -43,7 +43,11 @@ func (s *State) resolve() {
 					s.executors = append(s.executors, pk.player)
 				}
 			}
-			s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
+			if k == 1 {
+				s.logf("%s: %s receives %d ducats", a, names[0], share)
+			} else {
+				s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
+			}
 			if s.startExec() {
 				return
 			}

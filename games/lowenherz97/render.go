@@ -178,8 +178,8 @@ func (s *State) writeStatus(b *strings.Builder) {
 		fmt.Fprintf(b, "%c %-12s %3d power, %2d knights left, %d %s, %d political\n",
 			sym[i], n, s.score[i], s.reserve[i], counts[i], plural(counts[i], "region", "regions"), len(s.hands[i]))
 	}
-	fmt.Fprintf(b, "bank %d ducats; %d walls left; political piles %d and %d; %d action cards left\n",
-		s.bank, wallSupply-s.g.CountWalls(), len(s.piles[0]), len(s.piles[1]), len(s.deck))
+	fmt.Fprintf(b, "bank %d ducats; %d walls left; political piles %d and %d; %d action %s left\n",
+		s.bank, wallSupply-s.g.CountWalls(), len(s.piles[0]), len(s.piles[1]), len(s.deck), plural(len(s.deck), "card", "cards"))
 	for _, al := range s.alliances {
 		fmt.Fprintf(b, "alliance: the regions of %s (%s) and %s (%s)\n", board.Name(al.a), s.colourName(int(s.castle[al.a])), board.Name(al.b), s.colourName(int(s.castle[al.b])))
 	}
