@@ -146,7 +146,7 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 		return s.allianceMoves(p, 0)
 	}
-	out := make([]adjudicator.Move, 0, 64)
+	out := make([]adjudicator.Move, 0, 2*board.Len())
 	switch a.action.Kind {
 	case Crown:
 		if a.looked < 0 {

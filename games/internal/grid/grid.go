@@ -235,23 +235,37 @@ func (g *Grid) Areas(buf []int) ([]int, int) {
 	for i := range label {
 		label[i] = -1
 	}
-	stack := make([]Square, 0, n)
-	var nb [4]Square
+	// A board of Löwenherz has 150 or 144 squares: the stack stays in
+	// this frame unless a board is larger.
+	var local [256]int
+	stack := local[:0]
+	w := g.W
 	areas := 0
 	for s := 0; s < n; s++ {
 		if label[s] >= 0 {
 			continue
 		}
 		label[s] = areas
-		stack = append(stack[:0], Square(s))
+		stack = append(stack[:0], s)
 		for len(stack) > 0 {
 			q := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, m := range g.Neighbours(nb[:0], q) {
-				if label[m] < 0 && g.Open(q, m) {
-					label[m] = areas
-					stack = append(stack, m)
-				}
+			c := q % w
+			if q >= w && !g.down[q-w] && label[q-w] < 0 {
+				label[q-w] = areas
+				stack = append(stack, q-w)
+			}
+			if c > 0 && !g.right[q-1] && label[q-1] < 0 {
+				label[q-1] = areas
+				stack = append(stack, q-1)
+			}
+			if c < w-1 && !g.right[q] && label[q+1] < 0 {
+				label[q+1] = areas
+				stack = append(stack, q+1)
+			}
+			if q+w < n && !g.down[q] && label[q+w] < 0 {
+				label[q+w] = areas
+				stack = append(stack, q+w)
 			}
 		}
 		areas++
