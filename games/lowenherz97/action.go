@@ -26,7 +26,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 	}
 	switch mv := m.(type) {
 	case End:
-		s.logf("%s ends %s", s.names[p], a.action)
+		s.log(s.names[p] + " ends " + a.action.String())
 		s.finishAct()
 		return nil
 	case Look:
@@ -52,7 +52,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			return err
 		}
 		a.walls++
-		s.logf("%s places a wall %s", s.names[p], board.EdgeName(mv.Edge))
+		s.log(s.names[p] + " places a wall " + board.EdgeName(mv.Edge))
 		s.placeWall(mv.Edge)
 	case Knight:
 		if err := s.checkKnightStep(p, mv); err != nil {
@@ -200,7 +200,7 @@ func (s *State) placeKnight(p int, q grid.Square, tv int) {
 	if cost > 0 {
 		s.logf("%s places a knight at %s, in a forest, for 5 ducats", s.names[p], s.sq(q))
 	} else {
-		s.logf("%s places a knight at %s", s.names[p], s.sq(q))
+		s.log(s.names[p] + " places a knight at " + s.sq(q))
 	}
 }
 

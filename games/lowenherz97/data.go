@@ -227,8 +227,26 @@ type Action struct {
 	N    int // walls or ducats
 }
 
+// actionWords holds the names of every action, by kind and number.
+var actionWords = func() (w [5][9][2]string) {
+	for k := Crown; k <= Ducats; k++ {
+		for n := range 9 {
+			w[k][n][0], w[k][n][1] = Action{k, n}.words()
+		}
+	}
+	return w
+}()
+
 // Words returns the action in English and French: "2 walls", "2 murs".
 func (a Action) Words() (string, string) {
+	if a.N >= 0 && a.N < 9 {
+		w := actionWords[a.Kind][a.N]
+		return w[0], w[1]
+	}
+	return a.words()
+}
+
+func (a Action) words() (string, string) {
 	switch a.Kind {
 	case Crown:
 		return "crown and sceptre", "couronne et sceptre"

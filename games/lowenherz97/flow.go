@@ -1,7 +1,6 @@
 package lowenherz97
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -195,9 +194,9 @@ func (s *State) endRound() {
 // describePick is the public text of a decision card laid.
 func (s *State) describePick(pk pick) string {
 	en, _ := s.card.Tiers[pk.tier].Words()
-	t := fmt.Sprintf("%s lays decision card %d (%s)", s.names[pk.player], pk.tier+1, en)
+	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
 	if pk.pol >= 0 {
-		t += fmt.Sprintf(" with a %s card", polNames[pk.pol])
+		t += " with a " + polNames[pk.pol] + " card"
 	}
 	return t
 }

@@ -230,7 +230,7 @@ func (s *State) applyChoose(p int, m Choose) error {
 		pk.pol = int8(m.With)
 	}
 	s.picks = append(s.picks, pk)
-	s.logf("%s", s.describePick(pk))
+	s.log(s.describePick(pk))
 	s.decIdx++
 	if s.decIdx == len(s.decOrder) {
 		s.tier = 0

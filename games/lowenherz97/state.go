@@ -386,7 +386,13 @@ func (s *State) Result() adjudicator.Result {
 
 // logf records an event everyone may see.
 func (s *State) logf(format string, args ...any) {
-	s.events = append(s.events, fmt.Sprintf(format, args...))
+	s.log(fmt.Sprintf(format, args...))
+}
+
+// log records an event everyone may see, already written out: the
+// frequent events are joined with + rather than formatted.
+func (s *State) log(event string) {
+	s.events = append(s.events, event)
 	if len(s.events) > maxEvents {
 		s.events = slices.Delete(s.events, 0, len(s.events)-maxEvents)
 	}
