@@ -146,7 +146,7 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 		return s.allianceMoves(p, 0)
 	}
-	out := make([]adjudicator.Move, 0, 2*board.Len())
+	var out []adjudicator.Move
 	switch a.action.Kind {
 	case Crown:
 		if a.looked < 0 {
@@ -175,8 +175,9 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 					walls = append(walls, Wall{Edge: e})
 				}
 			}
+			out = make([]adjudicator.Move, len(walls), len(walls)+1)
 			for i := range walls {
-				out = append(out, &walls[i])
+				out[i] = &walls[i]
 			}
 		}
 	case Shield, Shields:
@@ -190,8 +191,9 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 					knights = append(knights, Knight{Square: q, Treasure: v})
 				}
 			}
+			out = make([]adjudicator.Move, len(knights), len(knights)+16)
 			for i := range knights {
-				out = append(out, &knights[i])
+				out[i] = &knights[i]
 			}
 		}
 		out = append(out, s.extendMoves(p)...)
