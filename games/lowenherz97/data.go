@@ -34,6 +34,7 @@ var (
 	terrainCodes   = [...]byte{'.', 'F', 'H', 'C'}
 )
 
+// String returns the terrain's English name.
 func (t Terrain) String() string { return terrainNames[t] }
 
 // French returns the terrain's French name.
@@ -263,6 +264,7 @@ func (a Action) words() (string, string) {
 	return fmt.Sprintf("%d ducats", a.N), fmt.Sprintf("%d ducats", a.N)
 }
 
+// String returns the action's English name.
 func (a Action) String() string { en, _ := a.Words(); return en }
 
 // Card is an action card: three actions, or Silberfund, or the end.

@@ -51,18 +51,18 @@ func (s *State) resolve() {
 				return
 			}
 		case len(ch) == 1:
-			s.executors = append(s.executors[:0], ch[0].player)
+			s.executors = []int{ch[0].player}
 			if s.startExec() {
 				return
 			}
 		case len(ch) == 2:
-			s.contenders = append(s.contenders[:0], ch[0].player, ch[1].player)
+			s.contenders = []int{ch[0].player, ch[1].player}
 			s.speaker, s.offer, s.offerBy = ch[0].player, 0, -1
 			s.phase = phaseNegotiate
 			s.logf("%s and %s both chose %s: they negotiate, %s first", s.names[ch[0].player], s.names[ch[1].player], a, s.names[ch[0].player])
 			return
 		default:
-			s.contenders = s.contenders[:0]
+			s.contenders = nil
 			var names []string
 			for _, pk := range ch {
 				s.contenders = append(s.contenders, pk.player)
@@ -79,7 +79,7 @@ func (s *State) resolve() {
 
 // openBids starts a sealed round between the contenders.
 func (s *State) openBids(rebid bool) {
-	slices.Sort(s.contenders)
+	s.contenders = slices.Sorted(slices.Values(s.contenders))
 	for i := range s.bids {
 		s.bids[i] = bid{}
 	}
@@ -95,7 +95,7 @@ func (s *State) afterTier() {
 
 // winner lets player p carry out the current tier's action.
 func (s *State) winner(p int) {
-	s.executors = append(s.executors[:0], p)
+	s.executors = []int{p}
 	if !s.startExec() {
 		s.afterTier()
 	}
@@ -186,7 +186,7 @@ func (s *State) finishAct() {
 // castle to the left (lowenherz-1997-fr.txt:125, 128).
 func (s *State) endRound() {
 	s.first = (s.first + 1) % len(s.names)
-	s.contenders = s.contenders[:0]
+	s.contenders = nil
 	s.offer, s.offerBy = 0, -1
 	s.startRound()
 }

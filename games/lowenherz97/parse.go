@@ -53,6 +53,7 @@ type Place struct {
 	pos            [2]notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Place) String() string {
 	return "castle " + board.Name(m.Castle) + " knight " + board.Name(m.Knight)
 }
@@ -68,6 +69,7 @@ type Choose struct {
 	withPos notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Choose) String() string {
 	if m.HasWith {
 		return fmt.Sprintf("choose %d %s", m.Tier, polNames[m.With])
@@ -82,22 +84,26 @@ type Offer struct {
 	pos notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Offer) String() string { return fmt.Sprintf("offer %d", m.N) }
 
 // Accept takes the other negotiator's standing offer: they pay it and act.
 type Accept struct{}
 
+// String returns the step in canonical notation.
 func (Accept) String() string { return "accept" }
 
 // Refuse ends the negotiation: a confrontation follows
 // (lowenherz-1997-fr.txt:210).
 type Refuse struct{}
 
+// String returns the step in canonical notation.
 func (Refuse) String() string { return "refuse" }
 
 // Yield lets the other negotiator act for nothing (ruling L97-4).
 type Yield struct{}
 
+// String returns the step in canonical notation.
 func (Yield) String() string { return "yield" }
 
 // Bid is a sealed bid in a confrontation: ducats, and treasure cards by
@@ -109,6 +115,7 @@ type Bid struct {
 	tpos      [4]notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Bid) String() string {
 	var b strings.Builder
 	b.WriteString("bid ")
@@ -128,6 +135,7 @@ type Look struct {
 	pos  notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Look) String() string { return fmt.Sprintf("look %d", m.Pile) }
 
 // Take takes a card from the pile looked at. A fief or treasure written
@@ -137,6 +145,7 @@ type Take struct {
 	pos  notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Take) String() string { return "take " + m.Card.String() }
 
 // Wall places a wall between two adjacent squares.
@@ -145,6 +154,7 @@ type Wall struct {
 	pos  notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Wall) String() string { return "wall " + board.Name(m.Edge.A) + " " + board.Name(m.Edge.B) }
 
 // Knight places a knight from the reserve; Treasure, when not 0, is the
@@ -156,6 +166,7 @@ type Knight struct {
 	tpos     notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Knight) String() string { return "knight " + board.Name(m.Square) + treasureSuffix(m.Treasure) }
 
 func treasureSuffix(v int) string {
@@ -175,6 +186,7 @@ type Extend struct {
 	fromPos notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Extend) String() string {
 	if m.HasFrom {
 		return "extend " + board.Name(m.Square) + " from " + board.Name(m.From)
@@ -192,6 +204,7 @@ type RenegadeMove struct {
 	tpos          notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m RenegadeMove) String() string {
 	return "renegade " + board.Name(m.Remove) + " " + board.Name(m.Place) + treasureSuffix(m.Treasure)
 }
@@ -204,6 +217,7 @@ type AllianceMove struct {
 	pos          [2]notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m AllianceMove) String() string {
 	return "alliance " + board.Name(m.Mine) + " " + board.Name(m.Theirs)
 }
@@ -217,6 +231,7 @@ type Break struct {
 	tpos     notation.Pos
 }
 
+// String returns the step in canonical notation.
 func (m Break) String() string {
 	return "break " + board.Name(m.A) + " " + board.Name(m.B) + treasureSuffix(m.Treasure)
 }
@@ -224,6 +239,7 @@ func (m Break) String() string {
 // End ends the player's action, with what is left of it unused.
 type End struct{}
 
+// String returns the step in canonical notation.
 func (End) String() string { return "end" }
 
 var stepNoun = notation.Noun{EN: "step", FR: "étape", Feminine: true}

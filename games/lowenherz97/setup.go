@@ -146,7 +146,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 // Silberfund, or ends the game on the king's death
 // (lowenherz-1997-fr.txt:114-127, 283-290).
 func (s *State) startRound() {
-	s.picks = s.picks[:0]
+	s.picks = nil
 	s.tier = 0
 	for {
 		if len(s.deck) == 0 {
@@ -172,7 +172,7 @@ func (s *State) startRound() {
 	}
 	// Decision cards, one after the other clockwise from the first player;
 	// the first player lays two with 2 or 3 players (:117-118, 308).
-	s.decOrder = s.decOrder[:0]
+	s.decOrder = make([]int, 0, 5)
 	n := len(s.names)
 	for i := range n {
 		p := (s.first + i) % n
