@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
+	"github.com/heraldgames/herald/games/internal/textwrap"
 	"github.com/heraldgames/herald/games/internal/grid"
 )
 
@@ -39,9 +39,6 @@ func (s *State) symbols() []byte {
 
 var terrainGlyph = [...]byte{'.', '*', '^', '#'}
 
-// textWidth is the most columns a line of Text may take.
-const textWidth = 72
-
 // Text renders the board in at most 72 columns: each square as three
 // characters (terrain; castle in capitals or knight; the owner of the
 // region it is in, ~ for a neutral zone), walls as | and ---, then the
@@ -53,7 +50,7 @@ func (s *State) Text(as string) string {
 	s.writeBoard(&b)
 	var status strings.Builder
 	s.writeStatus(&status)
-	writeWrapped(&b, status.String())
+	textwrap.Write(&b, status.String())
 	b.WriteString(s.PrivateText(as))
 	return b.String()
 }
@@ -128,41 +125,6 @@ func (s *State) writeBoard(b *strings.Builder) {
 		b.WriteString("|\n")
 	}
 	hline(height)
-}
-
-// writeWrapped writes text to b with each line wrapped to textWidth.
-func writeWrapped(b *strings.Builder, text string) {
-	for _, line := range strings.SplitAfter(text, "\n") {
-		b.WriteString(wrap(line, textWidth))
-	}
-}
-
-// wrap breaks line at spaces so that no piece is longer than width runes
-// (unless one word is); the pieces after the first are indented by two
-// spaces.
-func wrap(line string, width int) string {
-	body, nl := strings.CutSuffix(line, "\n")
-	if utf8.RuneCountInString(body) <= width {
-		return line
-	}
-	var b strings.Builder
-	cur := ""
-	for _, w := range strings.Split(body, " ") {
-		switch {
-		case cur == "" || strings.TrimSpace(cur) == "":
-			cur += w
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
-			cur += " " + w
-		default:
-			b.WriteString(cur + "\n")
-			cur = "  " + w
-		}
-	}
-	b.WriteString(cur)
-	if nl {
-		b.WriteString("\n")
-	}
-	return b.String()
 }
 
 // writeStatus writes what everyone sees below the board.
@@ -292,7 +254,7 @@ func (s *State) PrivateText(as string) string {
 		fmt.Fprintf(&b, "%s's sealed bid: %s (may be replaced until every bid is in)\n", as, bidWords(s.bids[p]))
 	}
 	var out strings.Builder
-	writeWrapped(&out, b.String())
+	textwrap.Write(&out, b.String())
 	return out.String()
 }
 
