@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/heraldgames/herald/games/internal/textwrap"
 	"github.com/heraldgames/herald/games/internal/grid"
+	"github.com/heraldgames/herald/games/internal/textwrap"
 )
 
 // symbols returns one lower-case letter per colour for the board: the
