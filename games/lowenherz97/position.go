@@ -8,6 +8,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/grid"
+	"github.com/heraldgames/herald/games/internal/yamldoc"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -169,16 +170,20 @@ func cardStrings(cs []Political) []string {
 	return out
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
+// The document helpers are shared with the other games (yamldoc).
+func mapping() *yaml.Node                        { return yamldoc.Mapping() }
+func scalar(v string) *yaml.Node                 { return yamldoc.Scalar(v) }
+func add(m *yaml.Node, key string, v *yaml.Node) { yamldoc.Add(m, key, v) }
 
-func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
-
+// flow is a list on one line, each item quoted: log lines and map rows
+// read back as the same strings whatever they hold.
 func flow(items []string) *yaml.Node {
 	n := strs(items)
 	n.Style = yaml.FlowStyle
 	return n
 }
 
+// strs is a block list of quoted strings (a flow list when empty).
 func strs(items []string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, it := range items {
@@ -190,13 +195,9 @@ func strs(items []string) *yaml.Node {
 	return n
 }
 
-func add(m *yaml.Node, key string, v *yaml.Node) {
-	m.Content = append(m.Content, scalar(key), v)
-}
-
 // posError is an error at a node of the position document.
 func posError(n *yaml.Node, format string, args ...any) error {
-	return &notation.Error{Pos: notation.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+	return yamldoc.Errorf(n, format, args...)
 }
 
 var (
@@ -210,41 +211,10 @@ var (
 
 // checkKeys refuses unknown and repeated keys, with a suggestion.
 func checkKeys(m *yaml.Node, allowed []string, what string) error {
-	if m.Kind != yaml.MappingNode {
-		return posError(m, "%s: expected a mapping with keys %s", what, strings.Join(allowed, ", "))
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		for j := 0; j < i; j += 2 {
-			if m.Content[j].Value == k.Value {
-				return posError(k, "%s: key %q is given twice (first on line %d)", what, k.Value, m.Content[j].Line)
-			}
-		}
-		if !slices.Contains(allowed, k.Value) {
-			var v notation.Vocabulary
-			for _, a := range allowed {
-				v = append(v, notation.Term{Name: a})
-			}
-			if sug := v.Suggest(k.Value, notation.English); len(sug) > 0 {
-				return posError(k, "unknown key %q in %s; did you mean %q?", k.Value, what, sug[0])
-			}
-			return posError(k, "unknown key %q in %s (expected one of %s)", k.Value, what, strings.Join(allowed, ", "))
-		}
-	}
-	return nil
+	return yamldoc.CheckKeys(m, allowed, what)
 }
 
-func get(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
+func get(m *yaml.Node, key string) *yaml.Node { return yamldoc.Get(m, key) }
 
 // loader reads one position document.
 type loader struct {
