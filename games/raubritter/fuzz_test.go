@@ -222,4 +222,3 @@ func TestPositionMutations(t *testing.T) {
 	}
 	t.Logf("%d of %d mutated positions loaded", loaded, rounds)
 }
-
