@@ -193,7 +193,7 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.names = slices.Clone(s.names)
+	// names never change: the copies share them.
 	c.g = s.g.Clone()
 	c.hands = make([][]Political, len(s.hands))
 	for i, h := range s.hands {

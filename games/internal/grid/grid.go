@@ -40,14 +40,18 @@ func New(w, h int) *Grid {
 	if w < 1 || w > 26 || h < 1 {
 		panic(fmt.Sprintf("grid: bad size %dx%d", w, h))
 	}
-	return &Grid{W: w, H: h, right: make([]bool, w*h), down: make([]bool, w*h)}
+	edges := make([]bool, 2*w*h)
+	return &Grid{W: w, H: h, right: edges[:w*h : w*h], down: edges[w*h:]}
 }
 
 // Clone returns an independent copy.
 func (g *Grid) Clone() *Grid {
 	c := *g
-	c.right = append([]bool(nil), g.right...)
-	c.down = append([]bool(nil), g.down...)
+	n := len(g.right)
+	edges := make([]bool, 2*n)
+	copy(edges, g.right)
+	copy(edges[n:], g.down)
+	c.right, c.down = edges[:n:n], edges[n:]
 	return &c
 }
 
