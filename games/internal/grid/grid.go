@@ -41,7 +41,7 @@ func New(w, h int) *Grid {
 		panic(fmt.Sprintf("grid: bad size %dx%d", w, h))
 	}
 	edges := make([]bool, 2*w*h)
-	return &Grid{W: w, H: h, right: edges[:w*h : w*h], down: edges[w*h:]}
+	return &Grid{W: w, H: h, right: edges[: w*h : w*h], down: edges[w*h:]}
 }
 
 // Clone returns an independent copy.
