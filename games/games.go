@@ -5,6 +5,7 @@ package games
 import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/lowenherz"
+	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -12,4 +13,5 @@ import (
 var All = adjudicator.NewRegistry(
 	raubritter.Game,
 	lowenherz.Game,
+	lowenherz97.Game,
 )

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/gametest"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -173,7 +174,7 @@ func TestPositionMutations(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(base.doc), &doc); err != nil {
 			t.Fatal(err)
 		}
-		mutate(&doc, rng, pool)
+		gametest.Mutate(&doc, rng, pool)
 		var b bytes.Buffer
 		if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
 			t.Fatal(err)
@@ -220,38 +221,4 @@ func TestPositionMutations(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d mutated positions loaded", loaded, rounds)
-}
-
-// mutate changes one thing in the document: a scalar's value, or drops or
-// repeats an entry of a mapping or a list.
-func mutate(doc *yaml.Node, rng *adjudicator.RNG, pool []string) {
-	var nodes []*yaml.Node
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		nodes = append(nodes, n)
-		for _, c := range n.Content {
-			walk(c)
-		}
-	}
-	walk(doc)
-	n := nodes[1+rng.IntN(len(nodes)-1)]
-	switch {
-	case n.Kind == yaml.ScalarNode:
-		n.Value = pool[rng.IntN(len(pool))]
-		n.Tag, n.Style = "", 0
-	case n.Kind == yaml.MappingNode && len(n.Content) >= 2:
-		i := 2 * rng.IntN(len(n.Content)/2)
-		if rng.IntN(2) == 0 {
-			n.Content = append(n.Content[:i:i], n.Content[i+2:]...)
-		} else {
-			n.Content = append(n.Content, n.Content[i], n.Content[i+1])
-		}
-	case n.Kind == yaml.SequenceNode && len(n.Content) > 0:
-		i := rng.IntN(len(n.Content))
-		if rng.IntN(2) == 0 {
-			n.Content = append(n.Content[:i:i], n.Content[i+1:]...)
-		} else {
-			n.Content = append(n.Content, n.Content[i])
-		}
-	}
 }

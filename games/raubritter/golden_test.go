@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/gametest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -80,37 +80,7 @@ func TestGoldenBoards(t *testing.T) {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGoldenBoards -update to create it)", err)
-	}
-	want := string(data)
-	if got == want {
-		return
-	}
-	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Errorf("%s: line %d differs:\n got %q\nwant %q\nfull board:\n%s", path, i+1, g, w, got)
-			return
-		}
-	}
+	gametest.CheckGolden(t, path, got, *update)
 }
 
 // TestTextWidth checks that every line of every board fits in 72 columns,

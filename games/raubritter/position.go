@@ -1,13 +1,12 @@
 package raubritter
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/notation"
+	"github.com/heraldgames/herald/games/internal/yamldoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -75,50 +74,22 @@ func (s *State) Position() any {
 	return root
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
-
-func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
-
-func flow(items []string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, it := range items {
-		n.Content = append(n.Content, scalar(it))
-	}
-	return n
-}
-
-func add(m *yaml.Node, key string, v *yaml.Node) {
-	m.Content = append(m.Content, scalar(key), v)
-}
+// The document helpers are shared with the other games (yamldoc).
+func mapping() *yaml.Node                        { return yamldoc.Mapping() }
+func scalar(v string) *yaml.Node                 { return yamldoc.Scalar(v) }
+func flow(items []string) *yaml.Node             { return yamldoc.Flow(items) }
+func add(m *yaml.Node, key string, v *yaml.Node) { yamldoc.Add(m, key, v) }
 
 // posError is an error at a node of the position document.
 func posError(n *yaml.Node, format string, args ...any) error {
-	return &notation.Error{Pos: notation.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+	return yamldoc.Errorf(n, format, args...)
 }
 
 var positionKeys = []string{"phase", "turn", "placed", "castle", "board", "players"}
 var playerKeys = []string{"knights", "hand", "stack", "kept", "slots", "layout"}
 
 func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		for j := 0; j < i; j += 2 {
-			if m.Content[j].Value == k.Value {
-				return posError(k, "%s: key %q is given twice (first on line %d)", what, k.Value, m.Content[j].Line)
-			}
-		}
-		if !slices.Contains(allowed, k.Value) {
-			var v notation.Vocabulary
-			for _, a := range allowed {
-				v = append(v, notation.Term{Name: a})
-			}
-			if sug := v.Suggest(k.Value, notation.English); len(sug) > 0 {
-				return posError(k, "unknown key %q in %s; did you mean %q?", k.Value, what, sug[0])
-			}
-			return posError(k, "unknown key %q in %s (expected one of %s)", k.Value, what, strings.Join(allowed, ", "))
-		}
-	}
-	return nil
+	return yamldoc.CheckKeys(m, allowed, what)
 }
 
 // where remembers the nodes of a position document, so that a fault found

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/heraldgames/herald/games/internal/textwrap"
 )
 
 // symbols returns one lower-case letter per player for the board: the
@@ -119,7 +120,7 @@ func (s *State) Text(as string) string {
 	}
 	var status strings.Builder
 	s.writeStatus(&status, sym)
-	writeWrapped(&b, status.String())
+	textwrap.Write(&b, status.String())
 	b.WriteString(s.PrivateText(as))
 	return b.String()
 }
@@ -130,45 +131,7 @@ func (s *State) PrivateText(as string) string {
 	var private strings.Builder
 	s.writePrivate(&private, as)
 	var b strings.Builder
-	writeWrapped(&b, private.String())
-	return b.String()
-}
-
-// writeWrapped writes text to b with each line wrapped to textWidth.
-func writeWrapped(b *strings.Builder, text string) {
-	for _, line := range strings.SplitAfter(text, "\n") {
-		b.WriteString(wrap(line, textWidth))
-	}
-}
-
-// textWidth is the most columns a line of Text may take.
-const textWidth = 72
-
-// wrap breaks line at spaces so that no piece is longer than width runes
-// (unless one word is); the pieces after the first are indented by two
-// spaces. Player names are up to 64 characters, so status lines may need it.
-func wrap(line string, width int) string {
-	body, nl := strings.CutSuffix(line, "\n")
-	if utf8.RuneCountInString(body) <= width {
-		return line
-	}
-	var b strings.Builder
-	cur := ""
-	for _, w := range strings.Split(body, " ") {
-		switch {
-		case cur == "" || strings.TrimSpace(cur) == "":
-			cur += w
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
-			cur += " " + w
-		default:
-			b.WriteString(cur + "\n")
-			cur = "  " + w
-		}
-	}
-	b.WriteString(cur)
-	if nl {
-		b.WriteString("\n")
-	}
+	textwrap.Write(&b, private.String())
 	return b.String()
 }
 

@@ -1,16 +1,13 @@
 package raubritter_test
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/gametest"
 )
 
 // The rulebook examples and rulings as scenarios, run the way `herald
@@ -30,7 +27,7 @@ func TestScenarios(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no scenarios in %s", scenarioDir)
 	}
-	cite := newCitations(t)
+	cite := gametest.NewCitations(t, rulebook, rulings, "RB")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			sc, err := adjudicator.LoadScenario(file)
@@ -40,12 +37,12 @@ func TestScenarios(t *testing.T) {
 			if sc.Game != "raubritter" {
 				t.Fatalf("game %q, want raubritter", sc.Game)
 			}
-			if err := cite.check(sc.Rule); err != nil {
+			if err := cite.Check(sc.Rule); err != nil {
 				t.Errorf("rule: %v", err)
 			}
 			for _, mv := range sc.Moves {
 				if mv.Rule != "" {
-					if err := cite.check(mv.Rule); err != nil {
+					if err := cite.Check(mv.Rule); err != nil {
 						t.Errorf("line %d: rule: %v", mv.Line, err)
 					}
 				}
@@ -70,50 +67,4 @@ func TestScenarios(t *testing.T) {
 			}
 		})
 	}
-}
-
-// citations knows the rulebook's line count and the rulings' ids, so that
-// every rule a scenario cites exists.
-type citations struct {
-	lines   int
-	rulings map[string]bool
-}
-
-var citeRE = regexp.MustCompile(`^(?:raubritter-fr-scan\.txt:(\d+)|RULINGS\.md (RB-\d+))$`)
-
-func newCitations(t *testing.T) *citations {
-	t.Helper()
-	c := &citations{rulings: map[string]bool{}}
-	data, err := os.ReadFile(rulebook)
-	if err != nil {
-		t.Skipf("rulebook not found: %v", err)
-	}
-	c.lines = strings.Count(string(data), "\n") + 1
-	f, err := os.Open(rulings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if id, ok := strings.CutPrefix(sc.Text(), "### "); ok {
-			c.rulings[strings.Fields(id)[0]] = true
-		}
-	}
-	return c
-}
-
-func (c *citations) check(rule string) error {
-	m := citeRE.FindStringSubmatch(rule)
-	switch {
-	case m == nil:
-		return fmt.Errorf("%q is neither raubritter-fr-scan.txt:LINE nor RULINGS.md RB-N", rule)
-	case m[1] != "":
-		if n, _ := strconv.Atoi(m[1]); n < 1 || n > c.lines {
-			return fmt.Errorf("%q: the rulebook has %d lines", rule, c.lines)
-		}
-	case !c.rulings[m[2]]:
-		return fmt.Errorf("%q: RULINGS.md has no %s", rule, m[2])
-	}
-	return nil
 }

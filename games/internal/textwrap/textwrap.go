@@ -1,0 +1,47 @@
+// Package textwrap wraps the status lines under a game's board to the
+// width of a mail (72 columns), for every game's Text.
+package textwrap
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Width is the most columns a line of a board may take.
+const Width = 72
+
+// Line breaks line (with or without its final newline) at spaces so that
+// no piece is longer than width runes, unless one word is; the pieces
+// after the first are indented by two spaces. Player names are up to 64
+// characters, so status lines may need it.
+func Line(line string, width int) string {
+	body, nl := strings.CutSuffix(line, "\n")
+	if utf8.RuneCountInString(body) <= width {
+		return line
+	}
+	var b strings.Builder
+	cur := ""
+	for _, w := range strings.Split(body, " ") {
+		switch {
+		case cur == "" || strings.TrimSpace(cur) == "":
+			cur += w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
+			cur += " " + w
+		default:
+			b.WriteString(cur + "\n")
+			cur = "  " + w
+		}
+	}
+	b.WriteString(cur)
+	if nl {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Write writes text to b with each line wrapped to Width.
+func Write(b *strings.Builder, text string) {
+	for _, line := range strings.SplitAfter(text, "\n") {
+		b.WriteString(Line(line, Width))
+	}
+}

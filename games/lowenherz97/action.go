@@ -1,0 +1,644 @@
+package lowenherz97
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/grid"
+)
+
+func (s *State) applyAct(p int, m adjudicator.Move) error {
+	a := &s.act
+	if a.pol >= 0 {
+		switch mv := m.(type) {
+		case RenegadeMove:
+			if PolKind(a.pol) == Renegade {
+				return s.applyRenegade(p, mv)
+			}
+		case AllianceMove:
+			if PolKind(a.pol) == Alliance {
+				return s.applyAlliance(p, mv)
+			}
+		}
+		return rulef(codePolitical, ruleAllianceOn, "first carry out your %s card (its effect applies as you carry out the action)",
+			"exécutez d'abord votre carte %s (son effet s'applique avec l'action)", adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})
+	}
+	switch mv := m.(type) {
+	case End:
+		s.log(s.names[p] + " ends " + a.action.String())
+		s.finishAct()
+		return nil
+	case Look:
+		if err := s.checkLook(mv); err != nil {
+			return err
+		}
+		a.looked = int8(mv.Pile - 1)
+		s.logf("%s looks at political pile %d", s.names[p], mv.Pile)
+		return nil
+	case Take:
+		c, err := s.checkTake(mv)
+		if err != nil {
+			return err
+		}
+		pile := &s.piles[a.looked]
+		i := slices.Index(*pile, c)
+		*pile = slices.Delete(*pile, i, i+1)
+		s.hands[p] = append(s.hands[p], c)
+		s.logf("%s takes a political card from pile %d", s.names[p], a.looked+1)
+		a.took, a.looked = true, -1
+	case Wall:
+		if err := s.checkWall(p, mv); err != nil {
+			return err
+		}
+		a.walls++
+		s.log(s.names[p] + " places a wall " + board.EdgeName(mv.Edge))
+		s.placeWall(mv.Edge)
+	case Knight:
+		if err := s.checkKnightStep(p, mv); err != nil {
+			return err
+		}
+		a.knights++
+		a.extOpen = false
+		s.placeKnight(p, mv.Square, mv.Treasure)
+	case Extend:
+		from, err := s.checkExtend(p, mv)
+		if err != nil {
+			return err
+		}
+		if a.ext == 0 {
+			a.extFrom = from
+		}
+		a.ext++
+		a.extOpen = a.ext < 2
+		s.annex(p, from, mv.Square)
+	default:
+		return s.wrongStep(m)
+	}
+	if s.actDone() {
+		s.finishAct()
+	}
+	return nil
+}
+
+// --- crown -----------------------------------------------------------------
+
+func (s *State) checkLook(m Look) *adjudicator.RuleError {
+	a := &s.act
+	switch {
+	case a.action.Kind != Crown:
+		return rulef(codeAction, rulePile, "only the crown and sceptre lets you look at a political pile", "seule la couronne et le sceptre permet de regarder une pile politique").At(m.pos)
+	case a.looked >= 0:
+		return rulef(codeAction, rulePile, "you are looking at pile %d: take a card from it", "vous regardez la pile %d : prenez-y une carte", a.looked+1).At(m.pos)
+	case len(s.piles[m.Pile-1]) == 0:
+		return rulef(codeAction, rulePile, "political pile %d is empty", "la pile politique %d est vide", m.Pile).At(m.pos)
+	}
+	return nil
+}
+
+func (s *State) checkTake(m Take) (Political, *adjudicator.RuleError) {
+	a := &s.act
+	if a.action.Kind != Crown || a.looked < 0 {
+		return Political{}, rulef(codeAction, rulePile, "look at a political pile first (look 1 or look 2)", "regardez d'abord une pile politique (regarde 1 ou regarde 2)").At(m.pos)
+	}
+	pile := s.piles[a.looked]
+	var found []Political
+	for _, c := range pile {
+		if c.Kind == m.Card.Kind && (m.Card.Value == 0 || c.Value == m.Card.Value) && !slices.Contains(found, c) {
+			found = append(found, c)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return Political{}, rulef(codeAction, rulePile, "pile %d holds no %s", "la pile %d ne contient pas de %s", a.looked+1,
+			adjudicator.Words{EN: m.Card.String(), FR: m.Card.French()}).At(m.pos)
+	case len(found) > 1:
+		return Political{}, rulef(codeAction, rulePile, "pile %d holds %s and %s: say which", "la pile %d contient %s et %s : précisez", a.looked+1,
+			adjudicator.Words{EN: found[0].String(), FR: found[0].French()}, adjudicator.Words{EN: found[1].String(), FR: found[1].French()}).At(m.pos)
+	}
+	return found[0], nil
+}
+
+// --- knights ---------------------------------------------------------------
+
+// Reasons a knight may not go on a square, for knightFail.
+const (
+	knightOK = iota
+	knightNoneLeft
+	knightTaken
+	knightTerrain
+	knightAlone
+)
+
+// knightFail says why colour p may not place a knight on q, without its
+// cost, or knightOK; it allocates nothing, for Legal.
+func (s *State) knightFail(p int, q grid.Square) int {
+	switch {
+	case s.reserve[p] == 0:
+		return knightNoneLeft
+	case s.castle[q] >= 0 || s.knight[q] >= 0:
+		return knightTaken
+	case s.terrain[q] == Hill || s.terrain[q] == City:
+		return knightTerrain
+	}
+	var nb [4]grid.Square
+	for _, n := range board.Neighbours(nb[:0], q) {
+		if (int(s.knight[n]) == p || int(s.castle[n]) == p) && s.g.Open(q, n) {
+			return knightOK
+		}
+	}
+	return knightAlone
+}
+
+// checkKnightAt checks that colour p may place a knight on q
+// (lowenherz-1997-fr.txt:163-168), without its cost.
+func (s *State) checkKnightAt(p int, q grid.Square) *adjudicator.RuleError {
+	switch s.knightFail(p, q) {
+	case knightNoneLeft:
+		return rulef(codeKnight, ruleKnightLeft, "you have no knight left to place", "vous n'avez plus de chevalier à placer")
+	case knightTaken:
+		return rulef(codeKnight, ruleTerrain, "%s is taken", "%s est occupée", s.sq(q))
+	case knightTerrain:
+		t := s.terrain[q]
+		return rulef(codeKnight, ruleNoHill, "a knight is never placed on a %s (%s)", "un chevalier ne se pose jamais sur une %s (%s)",
+			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q))
+	case knightAlone:
+		return rulef(codeKnight, ruleAdjacent, "%s is not beside one of your knights or castles without a wall between", "%s n'est pas à côté d'un de vos chevaliers ou châteaux sans mur entre eux", s.sq(q))
+	}
+	return nil
+}
+
+func (s *State) knightCost(q grid.Square) int {
+	if s.terrain[q] == Forest {
+		return forestCost
+	}
+	return 0
+}
+
+func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
+	a := &s.act
+	if a.action.Kind != Shield && a.action.Kind != Shields {
+		return rulef(codeAction, ruleShields, "%s does not place knights", "%s ne place pas de chevalier", a.action).At(m.pos)
+	}
+	if a.knights >= a.budget() || a.uses() >= a.budget() {
+		return rulef(codeAction, ruleShields, "%s is used up", "%s est épuisé", a.action).At(m.pos)
+	}
+	if err := s.checkKnightAt(p, m.Square); err != nil {
+		return err.At(m.pos)
+	}
+	if err := s.checkPay(p, s.knightCost(m.Square), m.Treasure, ruleTerrain); err != nil {
+		return err.At(m.tpos)
+	}
+	return nil
+}
+
+func (s *State) placeKnight(p int, q grid.Square, tv int) {
+	cost := s.knightCost(q)
+	s.pay(p, cost, tv)
+	s.knight[q] = int8(p)
+	s.reserve[p]--
+	if cost > 0 {
+		s.logf("%s places a knight at %s, in a forest, for 5 ducats", s.names[p], s.sq(q))
+	} else {
+		s.log(s.names[p] + " places a knight at " + s.sq(q))
+	}
+}
+
+// --- walls -----------------------------------------------------------------
+
+// samePair reports whether a wall between a and b would stand between a
+// knight and a castle, or two knights, of one prince (lowenherz-1997-fr.txt:141).
+func (s *State) samePair(a, b grid.Square) bool {
+	ka, kb := s.knight[a], s.knight[b]
+	ca, cb := s.castle[a], s.castle[b]
+	switch {
+	case ka >= 0 && (ka == kb || ka == cb):
+		return true
+	case kb >= 0 && kb == ca:
+		return true
+	}
+	return false
+}
+
+// Reasons a wall may not go on an edge, for wallFail.
+const (
+	wallOK = iota
+	wallThree
+	wallThere
+	wallPair
+	wallRegion
+	wallStock
+)
+
+// wallFail says why p may not place a wall on e, or wallOK; it allocates
+// nothing, for Legal.
+func (s *State) wallFail(p int, e grid.Edge) int {
+	if s.regionCount(p) >= maxRegions {
+		return wallThree
+	}
+	if s.g.CountWalls() >= wallSupply {
+		return wallStock
+	}
+	return s.edgeFail(e)
+}
+
+// edgeFail is wallFail without the checks on the prince and the supply.
+func (s *State) edgeFail(e grid.Edge) int {
+	switch {
+	case s.g.Wall(e.A, e.B):
+		return wallThere
+	case s.samePair(e.A, e.B):
+		return wallPair
+	}
+	if _, o := s.regionOf(e.A); o >= 0 {
+		return wallRegion
+	}
+	return wallOK
+}
+
+func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
+	switch s.wallFail(p, e) {
+	case wallThree:
+		return rulef(codeWall, ruleThreeReg, "you have 3 regions: you place no more walls", "vous avez 3 régions : vous ne placez plus de murs")
+	case wallThere:
+		return rulef(codeWall, ruleWallLine, "there is a wall between %s and %s already", "il y a déjà un mur entre %s et %s", s.sq(e.A), s.sq(e.B))
+	case wallPair:
+		return rulef(codeWall, ruleWallPair, "a wall never separates a knight from a castle or a knight of the same prince (%s, %s)",
+			"un mur ne sépare jamais un chevalier d'un château ou d'un chevalier du même prince (%s, %s)", s.sq(e.A), s.sq(e.B))
+	case wallRegion:
+		_, o := s.regionOf(e.A)
+		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région de %s : aucun mur ne se pose dans une région",
+			s.sq(e.A), s.sq(e.B), s.colourName(o))
+	case wallStock:
+		return rulef(codeWall, ruleWallStock, "all 100 walls are on the board", "les 100 murs sont sur le plateau")
+	}
+	return nil
+}
+
+func (s *State) checkWall(p int, m Wall) *adjudicator.RuleError {
+	a := &s.act
+	if a.action.Kind != Walls {
+		return rulef(codeAction, ruleWallLine, "%s does not place walls", "%s ne place pas de murs", a.action).At(m.pos)
+	}
+	if err := s.checkWallAt(p, m.Edge); err != nil {
+		return err.At(m.pos)
+	}
+	return nil
+}
+
+// regionCastles returns, for every square with a castle, whether its area
+// is a region now.
+func (s *State) regionCastles() []grid.Square {
+	lab, ar := s.info()
+	var out []grid.Square
+	for q, c := range s.castle {
+		if c >= 0 && ar[lab[q]].region() {
+			out = append(out, grid.Square(q))
+		}
+	}
+	return out
+}
+
+// placeWall places a wall and scores the regions it creates.
+func (s *State) placeWall(e grid.Edge) {
+	before := s.regionCastles()
+	s.g.SetWall(e, true)
+	s.dirty = true
+	s.scoreNewRegions(before)
+}
+
+// scoreNewRegions scores each region that was not one before, for its
+// owner, and takes the walls left inside it off the board
+// (lowenherz-1997-fr.txt:219-230).
+func (s *State) scoreNewRegions(before []grid.Square) {
+	for _, q := range s.regionCastles() {
+		if slices.Contains(before, q) {
+			continue
+		}
+		lab, ar := s.info()
+		l := lab[q]
+		a := ar[l]
+		c := int(s.castle[q])
+		s.logf("a region of %d squares with %d cities is created for %s at %s", a.size, a.cities, s.colourName(c), s.sq(q))
+		s.addScore(c, regionPoints(a.size, a.cities), fmt.Sprintf("new region of %d squares, %d cities", a.size, a.cities))
+		for _, e := range s.g.Walls() {
+			if lab[e.A] == l && lab[e.B] == l {
+				s.g.SetWall(e, false)
+			}
+		}
+	}
+}
+
+// --- extensions ------------------------------------------------------------
+
+// extendFrom returns the castle of the region m extends, or an error.
+func (s *State) extendFrom(p int, m Extend) (grid.Square, *adjudicator.RuleError) {
+	lab, ar := s.info()
+	a := &s.act
+	if a.ext > 0 {
+		if !a.extOpen {
+			return 0, rulef(codeExtend, ruleShields, "%s allows one extension only", "%s ne permet qu'une extension", a.action).At(m.pos)
+		}
+		l := lab[a.extFrom]
+		if m.HasFrom && lab[m.From] != l {
+			return 0, rulef(codeExtend, ruleExtend, "the second square extends the same region as the first", "la deuxième case étend la même région que la première").At(m.fromPos)
+		}
+		return a.extFrom, nil
+	}
+	if m.HasFrom {
+		l := lab[m.From]
+		if !ar[l].region() || ar[l].owner != p {
+			return 0, rulef(codeExtend, ruleExtend, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.From)).At(m.fromPos)
+		}
+		return ar[l].castle, nil
+	}
+	var found []grid.Square
+	var nb [4]grid.Square
+	for _, n := range board.Neighbours(nb[:0], m.Square) {
+		l := lab[n]
+		if ar[l].region() && ar[l].owner == p && l != lab[m.Square] && !slices.Contains(found, ar[l].castle) {
+			found = append(found, ar[l].castle)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return 0, rulef(codeExtend, ruleExtend, "%s does not border one of your regions", "%s ne touche aucune de vos régions", s.sq(m.Square)).At(m.pos)
+	case 1:
+		return found[0], nil
+	}
+	return 0, rulef(codeExtend, ruleExtend, "%s borders two of your regions: say which, like extend %s from %s", "%s touche deux de vos régions : précisez, par exemple étends %s depuis %s",
+		s.sq(m.Square), s.sq(m.Square), s.sq(found[0])).At(m.pos)
+}
+
+// checkAnnex checks that p's region with castle from may annex q
+// (lowenherz-1997-fr.txt:172-196, rulings L97-9 and L97-10).
+func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
+	lab, ar := s.info()
+	rl := lab[from]
+	ql := lab[q]
+	if ql == rl {
+		return rulef(codeExtend, ruleOwnRegion, "%s is in that region already", "%s est déjà dans cette région", s.sq(q))
+	}
+	near := false
+	var nb [4]grid.Square
+	for _, n := range board.Neighbours(nb[:0], q) {
+		if lab[n] == rl {
+			near = true
+		}
+	}
+	if !near {
+		return rulef(codeExtend, ruleExtend, "%s does not border the region of %s", "%s ne touche pas la région de %s", s.sq(q), s.sq(from))
+	}
+	if s.castle[q] >= 0 {
+		return rulef(codeExtend, ruleCastleAnn, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
+	}
+	if k := int(s.knight[q]); k >= 0 && k != p {
+		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(k))
+	}
+	if qa := ar[ql]; qa.region() {
+		if qa.owner == p {
+			return rulef(codeExtend, ruleOwnRegion, "%s is in another of your regions: you do not extend into your own regions", "%s est dans une autre de vos régions : on ne s'étend pas dans ses propres régions", s.sq(q))
+		}
+		if s.allied(from, qa.castle) {
+			return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle de %s en %s sont alliées", s.colourName(qa.owner), s.sq(qa.castle))
+		}
+		mine, theirs := s.knightsIn(rl, p), s.knightsIn(ql, qa.owner)
+		if mine <= theirs {
+			return rulef(codeExtend, ruleStronger, "your region has %d knights and %s's has %d: you need more to extend into it",
+				"votre région a %d chevaliers et celle de %s %d : il en faut plus pour s'y étendre", mine, s.colourName(qa.owner), theirs)
+		}
+	}
+	added := 0
+	for _, n := range board.Neighbours(nb[:0], q) {
+		switch {
+		case lab[n] == rl:
+			if s.g.Wall(q, n) {
+				added--
+			}
+		case !s.g.Wall(q, n):
+			if s.samePair(q, n) {
+				return rulef(codeExtend, ruleExtWalls, "the new border would separate two pieces of one prince (%s, %s)", "la nouvelle frontière séparerait deux pièces d'un même prince (%s, %s)", s.sq(q), s.sq(n))
+			}
+			added++
+		}
+	}
+	if s.g.CountWalls()+added > wallSupply {
+		return rulef(codeExtend, ruleWallStock, "there are not walls enough left for the new border", "il ne reste pas assez de murs pour la nouvelle frontière")
+	}
+	return nil
+}
+
+func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleError) {
+	a := &s.act
+	if a.action.Kind != Shield && a.action.Kind != Shields {
+		return 0, rulef(codeAction, ruleShields, "%s does not extend regions", "%s n'étend pas de région", a.action).At(m.pos)
+	}
+	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
+		return 0, rulef(codeAction, ruleShields, "%s is used up", "%s est épuisé", a.action).At(m.pos)
+	}
+	from, err := s.extendFrom(p, m)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.checkAnnex(p, from, m.Square); err != nil {
+		return 0, err.At(m.pos)
+	}
+	return from, nil
+}
+
+// annex moves q into the region of castle from: the walls between them go,
+// new walls close q off from the rest, and the score moves
+// (lowenherz-1997-fr.txt:232-241).
+func (s *State) annex(p int, from, q grid.Square) {
+	lab, ar := s.info()
+	rl, ql := lab[from], lab[q]
+	victim := ar[ql].owner
+	var lost []grid.Square // the victim region's other squares
+	if victim >= 0 {
+		for i, l := range lab {
+			if l == ql && grid.Square(i) != q {
+				lost = append(lost, grid.Square(i))
+			}
+		}
+	}
+	before := s.regionCastles()
+	var nb [4]grid.Square
+	for _, n := range board.Neighbours(nb[:0], q) {
+		e, _ := board.EdgeOf(q, n)
+		s.g.SetWall(e, lab[n] != rl)
+	}
+	s.dirty = true
+	gain := 1
+	if s.terrain[q] == City {
+		gain += 5
+	}
+	s.logf("%s extends the region of %s to %s", s.names[p], s.sq(from), s.sq(q))
+	s.addScore(p, gain, "extension to "+s.sq(q))
+	if victim >= 0 {
+		s.addScore(victim, -gain, "lost "+s.sq(q))
+		// Squares of the victim's region now cut off from its castle form
+		// neutral zones, lost by the table (:237-241).
+		lab, ar = s.info()
+		var seen []int
+		for _, x := range lost {
+			l := lab[x]
+			if ar[l].castles == 0 && !slices.Contains(seen, l) {
+				seen = append(seen, l)
+				s.logf("a neutral zone of %d squares with %d cities is cut from %s's region", ar[l].size, ar[l].cities, s.colourName(victim))
+				s.addScore(victim, -regionPoints(ar[l].size, ar[l].cities), fmt.Sprintf("neutral zone of %d squares, %d cities", ar[l].size, ar[l].cities))
+			}
+		}
+	}
+	s.scoreNewRegions(before)
+}
+
+// --- political cards -------------------------------------------------------
+
+// polPossible reports whether p can carry out a card of kind k now.
+func (s *State) polPossible(p int, k PolKind) bool {
+	switch k {
+	case Renegade:
+		return len(s.renegadeMoves(p, 1)) > 0
+	case Alliance:
+		return len(s.allianceMoves(p, 1)) > 0
+	}
+	return false
+}
+
+// connected reports whether every knight of colour c is joined to one of
+// its castles through its own pieces without crossing a wall, with the
+// knight on skip taken away.
+func (s *State) connected(c int, skip grid.Square) bool {
+	seen := make([]bool, board.Len())
+	var stack []grid.Square
+	for q, v := range s.castle {
+		if int(v) == c {
+			seen[q] = true
+			stack = append(stack, grid.Square(q))
+		}
+	}
+	var nb [4]grid.Square
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, n := range board.Neighbours(nb[:0], q) {
+			if !seen[n] && n != skip && (int(s.knight[n]) == c || int(s.castle[n]) == c) && s.g.Open(q, n) {
+				seen[n] = true
+				stack = append(stack, n)
+			}
+		}
+	}
+	for q, v := range s.knight {
+		if int(v) == c && grid.Square(q) != skip && !seen[q] {
+			return false
+		}
+	}
+	return true
+}
+
+// bordering reports whether areas l1 and l2 share an edge.
+func (s *State) bordering(l1, l2 int) bool {
+	lab, _ := s.info()
+	for q := range lab {
+		if lab[q] != l1 {
+			continue
+		}
+		var nb [4]grid.Square
+		for _, n := range board.Neighbours(nb[:0], grid.Square(q)) {
+			if lab[n] == l2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
+	lab, ar := s.info()
+	v := int(s.knight[m.Remove])
+	if v < 0 || v == p {
+		return rulef(codePolitical, ruleRenegade, "there is no other prince's knight on %s", "il n'y a pas de chevalier d'un autre prince en %s", s.sq(m.Remove)).At(m.pos[0])
+	}
+	rl := lab[m.Remove]
+	if !ar[rl].region() || ar[rl].owner != v {
+		return rulef(codePolitical, ruleRenRegion, "the knight on %s is not in its prince's region", "le chevalier en %s n'est pas dans une région de son prince", s.sq(m.Remove)).At(m.pos[0])
+	}
+	if !s.connected(v, m.Remove) {
+		return rulef(codePolitical, ruleRenLink, "the knight on %s links other knights of %s to their castle and cannot be removed",
+			"le chevalier en %s relie d'autres chevaliers de %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
+	}
+	pl := lab[m.Place]
+	if !ar[pl].region() || ar[pl].owner != p {
+		return rulef(codePolitical, ruleRenRegion, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.Place)).At(m.pos[1])
+	}
+	if !s.bordering(pl, rl) {
+		return rulef(codePolitical, ruleRenegade, "your region at %s does not border the region at %s", "votre région en %s ne touche pas la région en %s", s.sq(m.Place), s.sq(m.Remove)).At(m.pos[1])
+	}
+	if err := s.checkKnightAt(p, m.Place); err != nil {
+		return err.At(m.pos[1])
+	}
+	if err := s.checkPay(p, s.renegadeCost(m), m.Treasure, ruleRenegade); err != nil {
+		return err.At(m.tpos)
+	}
+	return nil
+}
+
+// renegadeCost: 5 when the knight removed stood in a forest
+// (lowenherz-1997-fr.txt:269), 5 more for placing one in a forest (:164).
+func (s *State) renegadeCost(m RenegadeMove) int {
+	return s.knightCost(m.Remove) + s.knightCost(m.Place)
+}
+
+func (s *State) applyRenegade(p int, m RenegadeMove) error {
+	if err := s.checkRenegade(p, m); err != nil {
+		return err
+	}
+	v := int(s.knight[m.Remove])
+	cost := s.renegadeCost(m)
+	s.pay(p, cost, m.Treasure)
+	s.knight[m.Remove] = -1
+	s.reserve[v]++
+	s.knight[m.Place] = int8(p)
+	s.reserve[p]--
+	s.logf("%s's renegade: %s's knight at %s goes back to its reserve, and %s places a knight at %s (cost %d)",
+		s.names[p], s.colourName(v), s.sq(m.Remove), s.names[p], s.sq(m.Place), cost)
+	s.act.pol = -1
+	if s.actDone() {
+		s.finishAct()
+	}
+	return nil
+}
+
+func (s *State) checkAlliance(p int, m AllianceMove) *adjudicator.RuleError {
+	lab, ar := s.info()
+	ml, tl := lab[m.Mine], lab[m.Theirs]
+	if !ar[ml].region() || ar[ml].owner != p {
+		return rulef(codePolitical, ruleAllianceOn, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.Mine)).At(m.pos[0])
+	}
+	if !ar[tl].region() || ar[tl].owner == p {
+		return rulef(codePolitical, ruleAllianceOn, "%s is not in another prince's region", "%s n'est pas dans la région d'un autre prince", s.sq(m.Theirs)).At(m.pos[1])
+	}
+	if !s.bordering(ml, tl) {
+		return rulef(codePolitical, ruleAllianceOn, "the regions of %s and %s are not neighbours", "les régions de %s et %s ne sont pas voisines", s.sq(m.Mine), s.sq(m.Theirs)).At(m.pos[1])
+	}
+	if s.allied(ar[ml].castle, ar[tl].castle) {
+		return rulef(codePolitical, ruleAllianceOn, "these regions are allied already", "ces régions sont déjà alliées").At(m.pos[0])
+	}
+	return nil
+}
+
+func (s *State) applyAlliance(p int, m AllianceMove) error {
+	if err := s.checkAlliance(p, m); err != nil {
+		return err
+	}
+	lab, ar := s.info()
+	a, b := ar[lab[m.Mine]].castle, ar[lab[m.Theirs]].castle
+	s.alliances = append(s.alliances, alliance{a, b})
+	s.logf("%s's alliance: the regions of %s (%s) and %s (%s) may not extend into each other",
+		s.names[p], s.sq(a), s.names[p], s.sq(b), s.colourName(int(s.castle[b])))
+	s.act.pol = -1
+	if s.actDone() {
+		s.finishAct()
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package lowenherz97
+
+import (
+	"slices"
+	"strings"
+)
+
+// choosers returns the players who laid the decision card of tier t, in
+// the order they laid it, with the political card each played with it.
+func (s *State) choosers(t int) []pick {
+	var out []pick
+	for _, pk := range s.picks {
+		if pk.tier == t {
+			out = append(out, pk)
+		}
+	}
+	return out
+}
+
+// resolve carries out the actions from s.tier down until a player must
+// act, then the round ends (lowenherz-1997-fr.txt:119-128).
+func (s *State) resolve() {
+	for s.tier < 3 {
+		ch := s.choosers(s.tier)
+		a := s.card.Tiers[s.tier]
+		switch {
+		case len(ch) == 0:
+		case a.Kind == Ducats:
+			// Shared, rounded down; the rest stays in the bank
+			// (:134, ruling L97-2).
+			k := len(ch)
+			share := a.N / k
+			if share*k > s.bank {
+				share = s.bank / k
+			}
+			var names []string
+			for _, pk := range ch {
+				s.money[pk.player] += share
+				s.bank -= share
+				names = append(names, s.names[pk.player])
+				if pk.pol >= 0 {
+					s.executors = append(s.executors, pk.player)
+				}
+			}
+			if k == 1 {
+				s.logf("%s: %s receives %d ducats", a, names[0], share)
+			} else {
+				s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
+			}
+			if s.startExec() {
+				return
+			}
+		case len(ch) == 1:
+			s.executors = []int{ch[0].player}
+			if s.startExec() {
+				return
+			}
+		case len(ch) == 2:
+			s.contenders = []int{ch[0].player, ch[1].player}
+			s.speaker, s.offer, s.offerBy = ch[0].player, 0, -1
+			s.phase = phaseNegotiate
+			s.logf("%s and %s both chose %s: they negotiate, %s first", s.names[ch[0].player], s.names[ch[1].player], a, s.names[ch[0].player])
+			return
+		default:
+			s.contenders = nil
+			var names []string
+			for _, pk := range ch {
+				s.contenders = append(s.contenders, pk.player)
+				names = append(names, s.names[pk.player])
+			}
+			s.openBids(false)
+			s.logf("%s chose %s: a confrontation, with sealed bids", strings.Join(names, ", "), a)
+			return
+		}
+		s.tier++
+	}
+	s.endRound()
+}
+
+// openBids starts a sealed round between the contenders.
+func (s *State) openBids(rebid bool) {
+	s.contenders = slices.Sorted(slices.Values(s.contenders))
+	for i := range s.bids {
+		s.bids[i] = bid{}
+	}
+	s.rebid = rebid
+	s.phase = phaseBid
+}
+
+// afterTier goes on with the next tier once the current one is done.
+func (s *State) afterTier() {
+	s.tier++
+	s.resolve()
+}
+
+// winner lets player p carry out the current tier's action.
+func (s *State) winner(p int) {
+	s.executors = []int{p}
+	if !s.startExec() {
+		s.afterTier()
+	}
+}
+
+// pickOf returns p's pick of the current tier.
+func (s *State) pickOf(p int) pick {
+	for _, pk := range s.picks {
+		if pk.tier == s.tier && pk.player == p {
+			return pk
+		}
+	}
+	return pick{player: p, tier: s.tier, pol: -1}
+}
+
+// startExec lets the next executor act; it returns false when nobody has
+// anything to do.
+func (s *State) startExec() bool {
+	for len(s.executors) > 0 {
+		p := s.executors[0]
+		s.executors = s.executors[1:]
+		pk := s.pickOf(p)
+		s.actor = p
+		s.act = act{action: s.card.Tiers[s.tier], pol: pk.pol, looked: -1}
+		if s.act.pol >= 0 && !s.polPossible(p, PolKind(s.act.pol)) {
+			s.logf("%s's %s card has no effect: nothing it allows is possible", s.names[p], polNames[s.act.pol])
+			s.act.pol = -1
+		}
+		if s.act.action.Kind == Crown && len(s.piles[0])+len(s.piles[1]) == 0 && s.act.pol < 0 {
+			s.logf("%s: both political piles are empty", s.names[p])
+			continue
+		}
+		if s.actDone() {
+			continue
+		}
+		s.phase = phaseAct
+		return true
+	}
+	return false
+}
+
+// budget is how many uses a shield action gives: knights, or an extension
+// counting as one (lowenherz-1997-fr.txt:150, 155).
+func (a act) budget() int {
+	if a.action.Kind == Shields {
+		return 2
+	}
+	return 1
+}
+
+func (a act) uses() int {
+	u := a.knights
+	if a.ext > 0 {
+		u++
+	}
+	return u
+}
+
+// actDone reports whether the actor has nothing left to do.
+func (s *State) actDone() bool {
+	a := &s.act
+	if a.pol >= 0 {
+		return false
+	}
+	switch a.action.Kind {
+	case Ducats:
+		return true
+	case Crown:
+		return a.took
+	case Walls:
+		return a.walls >= a.action.N
+	}
+	if a.uses() < a.budget() {
+		return false
+	}
+	return !(a.extOpen && a.ext < 2)
+}
+
+// finishAct ends the actor's action and goes on.
+func (s *State) finishAct() {
+	if s.startExec() {
+		return
+	}
+	s.afterTier()
+}
+
+// endRound takes the decision cards back and passes the first player's
+// castle to the left (lowenherz-1997-fr.txt:125, 128).
+func (s *State) endRound() {
+	s.first = (s.first + 1) % len(s.names)
+	s.contenders = nil
+	s.offer, s.offerBy = 0, -1
+	s.startRound()
+}
+
+// describePick is the public text of a decision card laid.
+func (s *State) describePick(pk pick) string {
+	en, _ := s.card.Tiers[pk.tier].Words()
+	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
+	if pk.pol >= 0 {
+		t += " with a " + polNames[pk.pol] + " card"
+	}
+	return t
+}

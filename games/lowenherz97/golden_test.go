@@ -1,0 +1,129 @@
+package lowenherz97_test
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/gametest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
+
+// goldenStates are the states whose boards are pinned: the basic start
+// with 3 and 4 players, the 2-player placement, games in progress, a
+// confrontation with a bid in, and a finished game.
+func goldenStates(t *testing.T) map[string]adjudicator.State {
+	t.Helper()
+	out := map[string]adjudicator.State{}
+	out["start-4p"] = newGame(t, colours, "golden-start", nil)
+	out["start-3p"] = newGame(t, colours[:3], "golden-start", nil)
+	place := newGame(t, colours[:2], "golden-place", nil)
+	play(t, place, "gold", "castle a1 knight a2")
+	out["place-2p"] = place
+	mid := newGame(t, colours, "golden-mid4", nil)
+	walk(t, mid, adjudicator.NewRNG("golden-mid4"), 120)
+	out["mid-4p"] = mid
+	adv := newGame(t, colours[:3], "golden-adv", map[string]string{"setup": "advanced"})
+	walk(t, adv, adjudicator.NewRNG("golden-adv"), 200)
+	out["mid-3p-advanced"] = adv
+	if b := bidState(t, 4, "golden-bid"); b != nil {
+		out["bid-4p"] = b
+	} else {
+		t.Fatal("golden-bid reached no confrontation")
+	}
+	over := newGame(t, colours[:2], "golden-over", nil)
+	walk(t, over, adjudicator.NewRNG("golden-over"), 100000)
+	if !over.Result().Finished {
+		t.Fatal("golden-over did not finish")
+	}
+	out["over-2p"] = over
+	return out
+}
+
+// TestGoldenBoards compares Text("") and Text("gold") with the files in
+// testdata/golden; go test -run TestGoldenBoards -update rewrites them.
+func TestGoldenBoards(t *testing.T) {
+	for name, st := range goldenStates(t) {
+		for _, as := range []string{"", "gold"} {
+			file := name + ".txt"
+			if as != "" {
+				file = name + "-" + as + ".txt"
+			}
+			t.Run(file, func(t *testing.T) {
+				checkGolden(t, filepath.Join("testdata", "golden", file), st.Text(as))
+			})
+		}
+	}
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	gametest.CheckGolden(t, path, got, *update)
+}
+
+// TestTextWidth checks that every line of every board fits in 72 columns,
+// for every step of games with short names, 12-character names and the
+// longest names herald accepts (64).
+func TestTextWidth(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	names := [][]string{
+		{"p1", "p2", "p3", "p4"},
+		{"alexandrinus", "bartholomeus", "cunibert.dlt", "alphonse-tol"},
+		{strings.Repeat("w", 64), strings.Repeat("x", 64), strings.Repeat("y", 64), strings.Repeat("z", 64)},
+	}
+	for i := range games {
+		players := names[i%len(names)][:2+i%3]
+		seed := fmt.Sprintf("width-%d", i)
+		st := newGame(t, players, seed, nil)
+		rng := adjudicator.NewRNG(seed)
+		for {
+			for _, as := range append([]string{""}, players...) {
+				checkWidth(t, seed, st.Text(as))
+			}
+			if walk(t, st, rng, 1) == 0 {
+				break
+			}
+		}
+	}
+}
+
+func checkWidth(t *testing.T, what, text string) {
+	t.Helper()
+	for i, line := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(line); n > 72 {
+			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
+		}
+	}
+}
+
+// TestPrivateText checks the contract of adjudicator.PrivateTexter: Text(p)
+// is Text("") followed by PrivateText(p), which shows p's ducats.
+func TestPrivateText(t *testing.T) {
+	for i := range 45 {
+		n := 2 + i%3
+		st := randomState(t, n, fmt.Sprintf("private-%d", i))
+		pt := st.(adjudicator.PrivateTexter)
+		players := colours[:n]
+		texts := adjudicator.Texts(st, players)
+		for j, p := range players {
+			want := st.Text(p)
+			if got := st.Text("") + pt.PrivateText(p); got != want || texts[j] != want {
+				t.Fatalf("state %d, %s: Text(p) is not Text(\"\")+PrivateText(p)", i, p)
+			}
+			if !strings.Contains(pt.PrivateText(p), fmt.Sprintf("%s's ducats: %d\n", p, private(t, st, p).Ducats)) {
+				t.Fatalf("state %d: PrivateText(%s) does not show their ducats:\n%s", i, p, pt.PrivateText(p))
+			}
+		}
+		if pt.PrivateText("nobody") != "" {
+			t.Fatalf("state %d: PrivateText of a non-player = %q", i, pt.PrivateText("nobody"))
+		}
+	}
+}

@@ -1,0 +1,308 @@
+package lowenherz97
+
+import (
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/grid"
+)
+
+// Legal returns every step player may take next, in a stable order: each
+// is accepted back by Parse and by Apply. Long lists (walls, knights,
+// offers, bids) hold pointers into one array, to allocate once; Apply
+// takes a *Wall as the Wall it points to, and so on.
+func (s *State) Legal(player string) []adjudicator.Move {
+	p := s.index(player)
+	if p < 0 || !s.toMove(p) {
+		return nil
+	}
+	var out []adjudicator.Move
+	switch s.phase {
+	case phasePlace:
+		return s.placeMoves(s.places[0].colour, 0)
+	case phaseDecide:
+		var holds [4]bool
+		for _, c := range s.hands[p] {
+			holds[c.Kind] = true
+		}
+		for t := 1; t <= 3; t++ {
+			if slices.ContainsFunc(s.picks, func(pk pick) bool { return pk.player == p && pk.tier == t-1 }) {
+				continue
+			}
+			out = append(out, Choose{Tier: t})
+			if holds[Alliance] {
+				out = append(out, Choose{Tier: t, With: Alliance, HasWith: true})
+			}
+			if holds[Renegade] && s.reserve[p] > 0 {
+				out = append(out, Choose{Tier: t, With: Renegade, HasWith: true})
+			}
+		}
+	case phaseNegotiate:
+		offers := make([]Offer, 0, max(0, s.money[p]-s.offer))
+		for n := s.offer + 1; n <= s.money[p]; n++ {
+			offers = append(offers, Offer{N: n})
+		}
+		for i := range offers {
+			out = append(out, &offers[i])
+		}
+		if s.offerBy == s.other(p) {
+			out = append(out, Accept{})
+		}
+		out = append(out, Yield{}, Refuse{})
+	case phaseBid:
+		var ts []int
+		for _, c := range s.hands[p] {
+			if c.Kind == Treasure {
+				ts = append(ts, c.Value)
+			}
+		}
+		slices.Sort(ts)
+		slices.Reverse(ts)
+		var subsets [][4]uint8
+		for mask := range 1 << len(ts) {
+			var sub [4]uint8
+			k := 0
+			for i, v := range ts {
+				if mask&(1<<i) != 0 {
+					sub[k] = uint8(v)
+					k++
+				}
+			}
+			if !slices.Contains(subsets, sub) {
+				subsets = append(subsets, sub)
+			}
+		}
+		bids := make([]Bid, 0, len(subsets)*(s.money[p]+1))
+		for _, sub := range subsets {
+			for n := 0; n <= s.money[p]; n++ {
+				bids = append(bids, Bid{Ducats: n, Treasures: sub})
+			}
+		}
+		out = make([]adjudicator.Move, len(bids))
+		for i := range bids {
+			out[i] = &bids[i]
+		}
+		return out
+	case phaseAct:
+		out = s.actMoves(p)
+	}
+	return append(out, s.breakMoves(p)...)
+}
+
+// treasuresOf returns the distinct values of p's treasures.
+func (s *State) treasuresOf(p int) []int {
+	var out []int
+	for _, c := range s.hands[p] {
+		if c.Kind == Treasure && !slices.Contains(out, c.Value) {
+			out = append(out, c.Value)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// payVariants returns the treasure values (0 for ducats alone) p can pay
+// cost with.
+func (s *State) payVariants(p, cost int, rule string) []int {
+	if cost == 0 {
+		return []int{0}
+	}
+	var out []int
+	if s.checkPay(p, cost, 0, rule) == nil {
+		out = append(out, 0)
+	}
+	if cost > 0 {
+		for _, v := range s.treasuresOf(p) {
+			if s.checkPay(p, cost, v, rule) == nil {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func (s *State) breakMoves(p int) []adjudicator.Move {
+	if s.phase == phaseBid || s.phase == phasePlace {
+		return nil
+	}
+	var out []adjudicator.Move
+	for _, al := range s.alliances {
+		if int(s.castle[al.a]) != p && int(s.castle[al.b]) != p {
+			continue
+		}
+		for _, v := range s.payVariants(p, breakCost, ruleBreak) {
+			out = append(out, Break{A: al.a, B: al.b, Treasure: v})
+		}
+	}
+	return out
+}
+
+// actMoves lists the steps of the player carrying out an action.
+func (s *State) actMoves(p int) []adjudicator.Move {
+	a := &s.act
+	if a.pol >= 0 {
+		if PolKind(a.pol) == Renegade {
+			return s.renegadeMoves(p, 0)
+		}
+		return s.allianceMoves(p, 0)
+	}
+	var out []adjudicator.Move
+	switch a.action.Kind {
+	case Crown:
+		if a.looked < 0 {
+			for i := range 2 {
+				if len(s.piles[i]) > 0 {
+					out = append(out, Look{Pile: i + 1})
+				}
+			}
+		} else {
+			var seen []Political
+			for _, c := range s.piles[a.looked] {
+				if !slices.Contains(seen, c) {
+					seen = append(seen, c)
+					out = append(out, Take{Card: c})
+				}
+			}
+			return out // a card must be taken once the pile is seen
+		}
+	case Walls:
+		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
+			// The steps point into one array: one allocation, not one
+			// per step (Apply takes *Wall as Wall).
+			walls := make([]Wall, 0, len(allEdges))
+			for _, e := range allEdges {
+				if s.edgeFail(e) == wallOK {
+					walls = append(walls, Wall{Edge: e})
+				}
+			}
+			out = make([]adjudicator.Move, len(walls), len(walls)+1)
+			for i := range walls {
+				out[i] = &walls[i]
+			}
+		}
+	case Shield, Shields:
+		if a.uses() < a.budget() && a.knights < a.budget() {
+			var knights []Knight
+			for q := range grid.Square(board.Len()) {
+				if s.knightFail(p, q) != knightOK {
+					continue
+				}
+				for _, v := range s.payVariants(p, s.knightCost(q), ruleTerrain) {
+					knights = append(knights, Knight{Square: q, Treasure: v})
+				}
+			}
+			out = make([]adjudicator.Move, len(knights), len(knights)+16)
+			for i := range knights {
+				out[i] = &knights[i]
+			}
+		}
+		out = append(out, s.extendMoves(p)...)
+	}
+	return append(out, End{})
+}
+
+// allEdges is every edge between two squares, in square order.
+var allEdges = func() []grid.Edge {
+	out := make([]grid.Edge, 0, 2*board.Len())
+	for q := range grid.Square(board.Len()) {
+		if e, ok := board.EdgeOf(q, q+1); ok {
+			out = append(out, e)
+		}
+		if e, ok := board.EdgeOf(q, q+width); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}()
+
+func (s *State) extendMoves(p int) []adjudicator.Move {
+	a := &s.act
+	var froms []grid.Square
+	if a.extOpen && a.ext < 2 {
+		froms = []grid.Square{a.extFrom}
+	} else if a.ext == 0 && a.uses() < a.budget() {
+		lab, ar := s.info()
+		for _, q := range s.regionCastles() {
+			if ar[lab[q]].owner == p {
+				froms = append(froms, q)
+			}
+		}
+	}
+	var out []adjudicator.Move
+	lab, _ := s.info()
+	var nb [4]grid.Square
+	for q := range grid.Square(board.Len()) {
+		var ok []grid.Square
+		for _, f := range froms {
+			near := false
+			for _, n := range board.Neighbours(nb[:0], q) {
+				near = near || (lab[n] == lab[f] && lab[q] != lab[f])
+			}
+			if near && s.checkAnnex(p, f, q) == nil {
+				ok = append(ok, f)
+			}
+		}
+		for _, f := range ok {
+			m := Extend{Square: q}
+			if _, err := s.extendFrom(p, m); err != nil {
+				m.From, m.HasFrom = f, true
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// renegadeMoves lists up to limit renegade steps (0: all).
+func (s *State) renegadeMoves(p, limit int) []adjudicator.Move {
+	if s.reserve[p] == 0 {
+		return nil
+	}
+	lab, ar := s.info()
+	var out []adjudicator.Move
+	for x, v := range s.knight {
+		if v < 0 || int(v) == p || !ar[lab[x]].region() || ar[lab[x]].owner != int(v) {
+			continue
+		}
+		if !s.connected(int(v), grid.Square(x)) {
+			continue
+		}
+		for y := range grid.Square(board.Len()) {
+			yl := lab[y]
+			if !ar[yl].region() || ar[yl].owner != p || s.knightFail(p, y) != knightOK || !s.bordering(yl, lab[x]) {
+				continue
+			}
+			m := RenegadeMove{Remove: grid.Square(x), Place: y}
+			for _, t := range s.payVariants(p, s.renegadeCost(m), ruleRenegade) {
+				m.Treasure = t
+				out = append(out, m)
+				if limit > 0 && len(out) >= limit {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// allianceMoves lists up to limit alliance steps, each naming the two
+// regions by their castles.
+func (s *State) allianceMoves(p, limit int) []adjudicator.Move {
+	var out []adjudicator.Move
+	castles := s.regionCastles()
+	for _, a := range castles {
+		if int(s.castle[a]) != p {
+			continue
+		}
+		for _, b := range castles {
+			m := AllianceMove{Mine: a, Theirs: b}
+			if int(s.castle[b]) != p && s.checkAlliance(p, m) == nil {
+				out = append(out, m)
+				if limit > 0 && len(out) >= limit {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}

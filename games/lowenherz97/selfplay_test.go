@@ -1,0 +1,205 @@
+package lowenherz97_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/lowenherz97"
+)
+
+// sealedIn reports whether player's sealed bid is in.
+func sealedIn(st adjudicator.State, player string) bool {
+	return st.(*lowenherz97.State).SealedIn(player)
+}
+
+// selfPlay plays a game as adjudicator.SelfPlay does (the same players,
+// record, random choices and submissions), calling check after every
+// submission.
+func selfPlay(t testing.TB, n int, seed string, options map[string]string, check func(m *adjudicator.Match, sub *adjudicator.Submission)) *adjudicator.Match {
+	t.Helper()
+	players := make([]string, n)
+	for i := range players {
+		players[i] = "p" + strconv.Itoa(i+1)
+	}
+	rec, err := adjudicator.NewRecord(lowenherz97.Game, players, options, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(m, nil)
+	rng := adjudicator.NewRNG("selfplay\x00" + seed)
+	for range 100_000 {
+		to := m.State.ToMove()
+		if len(to) == 0 {
+			return m
+		}
+		to = slices.DeleteFunc(slices.Clone(to), func(p string) bool { return sealedIn(m.State, p) })
+		p := to[rng.IntN(len(to))]
+		scratch := m.State.Clone()
+		var steps []string
+		for slices.Contains(scratch.ToMove(), p) && !sealedIn(scratch, p) {
+			legal := scratch.Legal(p)
+			if len(legal) == 0 {
+				t.Fatalf("%s: %s must act at move %d but has no legal step\n%s", seed, p, m.MoveNumber(), scratch.Text(""))
+			}
+			mv := legal[rng.IntN(len(legal))]
+			if err := scratch.Apply(p, mv); err != nil {
+				t.Fatalf("%s: %s's legal step %q refused: %v", seed, p, mv, err)
+			}
+			steps = append(steps, mv.String())
+		}
+		sub, err := m.Submit(p, strings.Join(steps, "\n"), "", "selfplay")
+		if err != nil {
+			t.Fatalf("%s: move %d: %s's steps %q refused: %v", seed, m.MoveNumber(), p, steps, err)
+		}
+		check(m, sub)
+	}
+	t.Fatalf("%s: no end after 100000 submissions", seed)
+	return nil
+}
+
+// TestSelfPlayInvariants plays 300 games each with 2, 3 and 4 players, as
+// adjudicator.SelfPlay plays them (and checks it does), and checks the
+// game's invariants after every submission: money conserved between the
+// players and the bank, 12 knights and at most 4 castles per colour, 100
+// walls, scores never below 0. At the end the record is adjudicated legal
+// move by move, to the same position. (The scores are recomputed from
+// scratch in the internal TestScoresFromScratch.)
+func TestSelfPlayInvariants(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 20
+	}
+	for n := 2; n <= 4; n++ {
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			t.Parallel()
+			for i := range games {
+				seed := fmt.Sprintf("invariants-%d-%d", n, i)
+				var opts map[string]string
+				if i%5 == 4 {
+					opts = map[string]string{"setup": "advanced"}
+				}
+				check := func(m *adjudicator.Match, sub *adjudicator.Submission) {
+					if err := checkInvariants(t, m); err != nil {
+						t.Fatalf("%s, after move %d: %v\n%s", seed, m.MoveNumber()-1, err, m.State.Text(""))
+					}
+				}
+				m := selfPlay(t, n, seed, opts, check)
+				checkEnd(t, seed, m)
+				if i%10 == 0 {
+					sp, err := adjudicator.SelfPlay(lowenherz97.Game, reg, n, seed, opts, func() string { return "" })
+					if err != nil {
+						t.Fatalf("%s: %v", seed, err)
+					}
+					if !slices.Equal(sp.Record.Moves, m.Record.Moves) || !bytes.Equal(positionBytes(t, sp.State), positionBytes(t, m.State)) {
+						t.Fatalf("%s: adjudicator.SelfPlay plays another game than this test's loop", seed)
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkInvariants checks a match against what the rules keep true.
+func checkInvariants(t testing.TB, m *adjudicator.Match) error {
+	t.Helper()
+	st := m.State
+	b := board(t, st)
+	money := b.Bank
+	for _, p := range m.Record.Players {
+		money += private(t, st, p).Ducats
+	}
+	if money != 110 {
+		return fmt.Errorf("the players and the bank hold %d ducats, not the 110 of the money cards", money)
+	}
+	knights := map[string]int{}
+	castles := map[string]int{}
+	for _, c := range b.Knights {
+		knights[c]++
+	}
+	for _, c := range b.Castles {
+		castles[c]++
+	}
+	for c, n := range b.Reserve {
+		if knights[c]+n != 12 {
+			return fmt.Errorf("%s has %d knights on the board and %d in reserve", c, knights[c], n)
+		}
+		if castles[c] > 4 {
+			return fmt.Errorf("%s has %d castles", c, castles[c])
+		}
+	}
+	if len(b.Walls)+b.WallsLeft != 100 || b.WallsLeft < 0 {
+		return fmt.Errorf("%d walls on the board and %d left", len(b.Walls), b.WallsLeft)
+	}
+	regions := map[string]int{}
+	for _, r := range b.Regions {
+		regions[r.Owner]++
+		if r.Squares < 1 || r.Knights < 0 {
+			return fmt.Errorf("region %+v", r)
+		}
+	}
+	for i, s := range st.Scores() {
+		if s < 0 {
+			return fmt.Errorf("%s scores %d", m.Record.Players[i], s)
+		}
+	}
+	for _, p := range m.Record.Players {
+		if b.Political[p] != len(private(t, st, p).Political) {
+			return fmt.Errorf("%s holds %d political cards, the board says %d", p, len(private(t, st, p).Political), b.Political[p])
+		}
+	}
+	held := b.Piles[0] + b.Piles[1]
+	for _, n := range b.Political {
+		held += n
+	}
+	if held > 13 {
+		return fmt.Errorf("%d political cards in piles and hands", held)
+	}
+	switch {
+	case b.Phase == "over":
+		if !st.Result().Finished || len(st.ToMove()) != 0 {
+			return fmt.Errorf("game over but not finished, or someone to move")
+		}
+	case b.Phase == "bid":
+		if len(st.ToMove()) < 2 || !slices.Equal(st.ToMove(), b.Confrontation.Bidders) {
+			return fmt.Errorf("confrontation: to move %v, bidders %v", st.ToMove(), b.Confrontation.Bidders)
+		}
+	default:
+		if len(st.ToMove()) != 1 {
+			return fmt.Errorf("to move %v in phase %s", st.ToMove(), b.Phase)
+		}
+	}
+	return nil
+}
+
+// checkEnd checks a finished game and adjudicates its record: every move
+// legal, to the same position.
+func checkEnd(t *testing.T, seed string, m *adjudicator.Match) {
+	t.Helper()
+	st := m.State
+	res := st.Result()
+	if !res.Finished || res.Summary == "" || len(res.Winners) == 0 {
+		t.Fatalf("%s: result %+v", seed, res)
+	}
+	rep, err := adjudicator.Adjudicate(reg, m.Record)
+	if err != nil {
+		t.Fatalf("%s: adjudicate: %v", seed, err)
+	}
+	if rep.Illegal != nil {
+		t.Fatalf("%s: adjudicate finds move %d illegal: %v", seed, rep.Illegal.Number, rep.Illegal.Err)
+	}
+	if len(rep.Verdicts) != len(m.Record.Moves) {
+		t.Fatalf("%s: adjudicate judged %d moves of %d", seed, len(rep.Verdicts), len(m.Record.Moves))
+	}
+	if !bytes.Equal(positionBytes(t, rep.Match.State), positionBytes(t, st)) {
+		t.Fatalf("%s: adjudicate reaches another position", seed)
+	}
+}

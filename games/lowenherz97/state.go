@@ -1,0 +1,423 @@
+package lowenherz97
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/grid"
+)
+
+// Rule references into the rulebook (file:line) and RULINGS.md.
+const (
+	ruleMap        = "RULINGS.md L97-1"
+	ruleDecide     = "lowenherz-1997-fr.txt:117"
+	ruleTwoCards   = "lowenherz-1997-fr.txt:118"
+	ruleShare      = "lowenherz-1997-fr.txt:134"
+	ruleWallLine   = "lowenherz-1997-fr.txt:140"
+	ruleWallPair   = "lowenherz-1997-fr.txt:141"
+	ruleWallRegion = "lowenherz-1997-fr.txt:143"
+	ruleThreeReg   = "lowenherz-1997-fr.txt:146"
+	ruleKnightLeft = "lowenherz-1997-fr.txt:150"
+	ruleShields    = "lowenherz-1997-fr.txt:155"
+	rulePile       = "lowenherz-1997-fr.txt:160"
+	ruleTerrain    = "lowenherz-1997-fr.txt:163"
+	ruleNoHill     = "lowenherz-1997-fr.txt:165"
+	ruleAdjacent   = "lowenherz-1997-fr.txt:166"
+	ruleExtend     = "lowenherz-1997-fr.txt:174"
+	ruleOccupied   = "lowenherz-1997-fr.txt:183"
+	ruleOwnRegion  = "lowenherz-1997-fr.txt:186"
+	ruleStronger   = "lowenherz-1997-fr.txt:187"
+	ruleNegotiate  = "lowenherz-1997-fr.txt:204"
+	ruleNoPolitics = "lowenherz-1997-fr.txt:209"
+	ruleConfront   = "lowenherz-1997-fr.txt:214"
+	ruleAllianceOn = "lowenherz-1997-fr.txt:248"
+	ruleAllied     = "lowenherz-1997-fr.txt:250"
+	ruleBreak      = "lowenherz-1997-fr.txt:252"
+	ruleRenegade   = "lowenherz-1997-fr.txt:262"
+	ruleRenLink    = "lowenherz-1997-fr.txt:263"
+	ruleRenRegion  = "lowenherz-1997-fr.txt:264"
+	ruleRenReserve = "lowenherz-1997-fr.txt:270"
+	ruleTreasure   = "lowenherz-1997-fr.txt:275"
+	rulePlacement  = "lowenherz-1997-fr.txt:295"
+	ruleSetupTerr  = "lowenherz-1997-fr.txt:296"
+	ruleSpread     = "lowenherz-1997-fr.txt:297"
+	ruleCounter    = "RULINGS.md L97-4"
+	ruleMoney      = "RULINGS.md L97-2"
+	ruleCastleAnn  = "RULINGS.md L97-9"
+	ruleExtWalls   = "RULINGS.md L97-10"
+	ruleBreakWhen  = "RULINGS.md L97-8"
+	ruleAttach     = "RULINGS.md L97-11"
+	ruleWallStock  = "RULINGS.md L97-12"
+	ruleSealedOnly = "RULINGS.md L97-5"
+)
+
+type phase uint8
+
+const (
+	phasePlace phase = iota
+	phaseDecide
+	phaseNegotiate
+	phaseBid
+	phaseAct
+	phaseOver
+)
+
+var phaseNames = [...]string{"place", "decide", "negotiate", "bid", "act", "over"}
+
+// pick is a decision card laid: its player, the tier (0 top, 2 bottom) and
+// the political card played with it, if any.
+type pick struct {
+	player int
+	tier   int
+	pol    int8 // a PolKind, or -1
+}
+
+// bid is one bidder's sealed bid in a confrontation.
+type bid struct {
+	in        bool
+	ducats    int
+	treasures [4]uint8 // values, largest first, 0 for none
+}
+
+func (b bid) total() int {
+	t := b.ducats
+	for _, v := range b.treasures {
+		t += int(v)
+	}
+	return t
+}
+
+// alliance links two regions, each known by its castle (a region keeps its
+// one castle for good, lowenherz-1997-fr.txt:251).
+type alliance struct {
+	a, b grid.Square
+}
+
+// act is what the player carrying out an action has done so far.
+type act struct {
+	action  Action
+	pol     int8 // political card still to carry out, or -1
+	knights int
+	walls   int
+	ext     int         // squares annexed
+	extOpen bool        // the extension may take one more square
+	extFrom grid.Square // the castle of the region being extended
+	looked  int8        // pile looked at, or -1
+	took    bool        // crown: card taken
+}
+
+// placement is one castle-and-knight placement of the setup: the player who
+// places and the colour placed (their own, or the neutral prince's).
+type placement struct {
+	player, colour int
+}
+
+// State is a game of Löwenherz (1997). It implements adjudicator.State,
+// adjudicator.PrivateTexter and the sealed-step methods of the package doc.
+type State struct {
+	m       *Map
+	names   []string
+	seats   int // colours on the board
+	neutral int // the neutral prince's colour, or -1
+	terrain []Terrain
+	g       *grid.Grid
+	castle  [width * height]int8 // colour of the castle on each square, or -1
+	knight  [width * height]int8 // colour of the knight on each square, or -1
+	reserve [4]int               // knights in reserve, by colour
+	castles [4]int               // castles still to place in the setup, by colour
+	score   [4]int               // by player
+	money   [4]int               // ducats, by player
+	bank    int
+	hands   [][]Political // by player
+	piles   [2][]Political
+	deck    []Card
+	card    Card
+	first   int
+	phase   phase
+
+	places   []placement // the setup's placements still to come
+	decOrder []int       // who lays each decision card this round
+	decIdx   int
+	picks    []pick
+	tier     int
+
+	contenders []int  // of the negotiation or confrontation
+	speaker    int    // negotiation: who speaks
+	offer      int    // negotiation: the standing offer, 0 for none
+	offerBy    int    // negotiation: who made it, or -1
+	bids       [4]bid // confrontation, by player
+	rebid      bool   // the confrontation is the rebid of a tie
+
+	executors []int // players carrying out the current tier, in order
+	actor     int
+	act       act
+
+	alliances []alliance
+	events    []string // what happened since the round began, for everyone
+
+	lab   []int  // area of each square, cached
+	areas []area // areas by label, cached
+	dirty bool
+}
+
+var _ adjudicator.State = (*State)(nil)
+var _ adjudicator.PrivateTexter = (*State)(nil)
+
+// area is a part of the board cut off by walls.
+type area struct {
+	castles int
+	castle  grid.Square // the castle, when there is one
+	owner   int         // colour of a region's castle, else -1
+	size    int
+	cities  int
+	hills   int
+}
+
+// region reports whether the area is a region: exactly one castle.
+func (a *area) region() bool { return a.castles == 1 }
+
+func (s *State) index(name string) int { return slices.Index(s.names, name) }
+
+// colourName names a colour: a player, or "neutral".
+func (s *State) colourName(c int) string {
+	if c == s.neutral {
+		return "neutral"
+	}
+	return s.names[c]
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() adjudicator.State { return s.clone() }
+
+func (s *State) clone() *State {
+	c := *s
+	// names never change: the copies share them.
+	c.g = s.g.Clone()
+	c.hands = make([][]Political, len(s.hands))
+	for i, h := range s.hands {
+		c.hands[i] = slices.Clone(h)
+	}
+	c.piles = [2][]Political{slices.Clone(s.piles[0]), slices.Clone(s.piles[1])}
+	// The deck is only ever resliced from the front, never written: the
+	// copies may share it.
+	c.places = slices.Clone(s.places)
+	c.decOrder = slices.Clone(s.decOrder)
+	c.picks = slices.Clone(s.picks)
+	c.contenders = slices.Clone(s.contenders)
+	c.executors = slices.Clone(s.executors)
+	c.alliances = slices.Clone(s.alliances)
+	c.events = slices.Clone(s.events)
+	if s.dirty || s.lab == nil {
+		c.lab, c.areas, c.dirty = nil, nil, true
+	} else {
+		c.lab, c.areas = slices.Clone(s.lab), slices.Clone(s.areas)
+	}
+	return &c
+}
+
+// info returns the area label of every square and the areas, computed
+// once after each change of walls or castles.
+func (s *State) info() ([]int, []area) {
+	if !s.dirty && s.lab != nil {
+		return s.lab, s.areas
+	}
+	lab, n := s.g.Areas(s.lab)
+	s.lab = lab
+	if cap(s.areas) >= n {
+		s.areas = s.areas[:n]
+		clear(s.areas)
+	} else {
+		s.areas = make([]area, n)
+	}
+	for q, l := range lab {
+		a := &s.areas[l]
+		a.size++
+		switch s.terrain[q] {
+		case City:
+			a.cities++
+		case Hill:
+			a.hills++
+		}
+		if s.castle[q] >= 0 {
+			a.castles++
+			a.castle = grid.Square(q)
+			a.owner = int(s.castle[q])
+		}
+	}
+	for i := range s.areas {
+		if !s.areas[i].region() {
+			s.areas[i].owner = -1
+		}
+	}
+	s.dirty = false
+	return s.lab, s.areas
+}
+
+// regionOf returns the area of the region q is in and its owner, or -1.
+func (s *State) regionOf(q grid.Square) (int, int) {
+	lab, ar := s.info()
+	l := lab[q]
+	if ar[l].region() {
+		return l, ar[l].owner
+	}
+	return l, -1
+}
+
+// regionCount returns how many regions colour c owns.
+func (s *State) regionCount(c int) int {
+	_, ar := s.info()
+	n := 0
+	for i := range ar {
+		if ar[i].region() && ar[i].owner == c {
+			n++
+		}
+	}
+	return n
+}
+
+// knightsIn counts colour c's knights in area l.
+func (s *State) knightsIn(l, c int) int {
+	lab, _ := s.info()
+	n := 0
+	for q, k := range s.knight {
+		if int(k) == c && lab[q] == l {
+			n++
+		}
+	}
+	return n
+}
+
+// toMove reports whether player p may submit now, as ToMove would say,
+// without building the list.
+func (s *State) toMove(p int) bool {
+	switch s.phase {
+	case phasePlace:
+		return s.places[0].player == p
+	case phaseDecide:
+		return s.decOrder[s.decIdx] == p
+	case phaseNegotiate:
+		return s.speaker == p
+	case phaseBid:
+		return slices.Contains(s.contenders, p)
+	case phaseAct:
+		return s.actor == p
+	}
+	return false
+}
+
+// ToMove returns who may submit now: the one player to act, or every
+// bidder of an open confrontation.
+func (s *State) ToMove() []string {
+	switch s.phase {
+	case phasePlace:
+		return []string{s.names[s.places[0].player]}
+	case phaseDecide:
+		return []string{s.names[s.decOrder[s.decIdx]]}
+	case phaseNegotiate:
+		return []string{s.names[s.speaker]}
+	case phaseBid:
+		var out []string
+		for i, n := range s.names {
+			if slices.Contains(s.contenders, i) {
+				out = append(out, n)
+			}
+		}
+		return out
+	case phaseAct:
+		return []string{s.names[s.actor]}
+	}
+	return nil
+}
+
+// Scores returns each player's power points: the score track, which moves
+// as regions are created, extended and lost (lowenherz-1997-fr.txt:218-241).
+// Fiefs are added only at the end (:281).
+func (s *State) Scores() []int { return slices.Clone(s.score[:len(s.names)]) }
+
+// wealth is a player's ducats with their treasures, the tie-breaker
+// (lowenherz-1997-fr.txt:290).
+func (s *State) wealth(p int) int {
+	w := s.money[p]
+	for _, c := range s.hands[p] {
+		if c.Kind == Treasure {
+			w += c.Value
+		}
+	}
+	return w
+}
+
+// Result reports the winner once the king is dead: most power points, then
+// most ducats with treasures, else a shared victory (ruling L97-13).
+func (s *State) Result() adjudicator.Result {
+	if s.phase != phaseOver {
+		return adjudicator.Result{}
+	}
+	scores := s.score[:len(s.names)]
+	best := slices.Max(scores)
+	var tied []int
+	for i, v := range scores {
+		if v == best {
+			tied = append(tied, i)
+		}
+	}
+	res := adjudicator.Result{Finished: true}
+	if len(tied) > 1 {
+		most := -1
+		for _, i := range tied {
+			most = max(most, s.wealth(i))
+		}
+		tied = slices.DeleteFunc(tied, func(i int) bool { return s.wealth(i) != most })
+	}
+	for _, i := range tied {
+		res.Winners = append(res.Winners, s.names[i])
+	}
+	switch {
+	case len(tied) == 1 && countEq(scores, best) == 1:
+		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points", s.names[tied[0]], best)
+	case len(tied) == 1:
+		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points and the most ducats (%d)", s.names[tied[0]], best, s.wealth(tied[0]))
+	default:
+		res.Summary = fmt.Sprintf("the king is dead; %s share the crown with %d power points and %d ducats each", strings.Join(res.Winners, " and "), best, s.wealth(tied[0]))
+	}
+	return res
+}
+
+// logf records an event everyone may see.
+func (s *State) logf(format string, args ...any) {
+	s.log(fmt.Sprintf(format, args...))
+}
+
+// log records an event everyone may see, already written out: the
+// frequent events are joined with + rather than formatted.
+func (s *State) log(event string) {
+	s.events = append(s.events, event)
+	if len(s.events) > maxEvents {
+		s.events = slices.Delete(s.events, 0, len(s.events)-maxEvents)
+	}
+}
+
+// maxEvents is how many of the latest events the board shows.
+const maxEvents = 12
+
+// addScore moves colour c's power marker by d; it never goes behind the
+// lion (ruling L97-7). The neutral prince has no marker.
+func (s *State) addScore(c, d int, why string) {
+	if c < 0 || c == s.neutral || d == 0 {
+		return
+	}
+	before := s.score[c]
+	s.score[c] = max(0, s.score[c]+d)
+	s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+}
+
+func countEq(xs []int, v int) int {
+	n := 0
+	for _, x := range xs {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
