@@ -4,10 +4,12 @@ package games
 
 import (
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
 // All is the registry of every game, in the order `herald games` lists them.
 var All = adjudicator.NewRegistry(
 	raubritter.Game,
+	heritiers.Game,
 )
