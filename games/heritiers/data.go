@@ -12,7 +12,7 @@ import (
 )
 
 // Colour is a tile's terrain: it is printed on both faces, and it is the
-// resource the tile gives (deux-heritiers-fr.txt:69-81).
+// resource the tile gives (deux-heritiers-fr.txt:63-75).
 type Colour uint8
 
 // The colours, and the resource each gives.
@@ -40,7 +40,7 @@ func (c Colour) Words() adjudicator.Words {
 	return adjudicator.Words{EN: resourceNames[c], FR: resourceNameFR[c]}
 }
 
-// Set is one of the six sets of nine tiles (deux-heritiers-fr.txt:31-53).
+// Set is one of the six sets of nine tiles (deux-heritiers-fr.txt:17-41).
 type Set uint8
 
 // The sets, in the rulebook's order of effects.
@@ -64,7 +64,7 @@ func (s Set) String() string { return setNames[s] }
 // Building is what a tile's face shows.
 type Building uint8
 
-// The buildings, by set (DATA-NOTES.md; deux-heritiers-fr.txt:299-486).
+// The buildings, by set (DATA-NOTES.md; deux-heritiers-fr.txt:197-370).
 const (
 	Auberge Building = iota
 	Marche
@@ -147,7 +147,7 @@ const (
 )
 
 // Crossroads is a tile whose four roads each end there
-// (deux-heritiers-fr.txt:286).
+// (deux-heritiers-fr.txt:179).
 const Crossroads = RoadN | RoadE | RoadS | RoadW
 
 // rotate returns the roads of a tile turned half round, as the tiles of
@@ -192,7 +192,7 @@ func parseRoads(s string) (Roads, error) {
 }
 
 // Param is what a tile indicates where its effect needs it
-// (deux-heritiers-fr.txt:301, 375, 393, 455, 482).
+// (deux-heritiers-fr.txt:201, 329, 344, 368).
 type Param uint8
 
 // The parameters. A comptoir's and an hôtel's name a building instead,
@@ -283,7 +283,7 @@ func wantParam(b Building) []string {
 // ParseData reads a tile list in the format of tiles.yaml. Each tile's id
 // is its building and its copy number; a ferme must be yellow, a scierie
 // green and a carrière grey, since a troop on one gives "2 ressources du
-// type correspondant" (deux-heritiers-fr.txt:420); a road section reaches
+// type correspondant" (deux-heritiers-fr.txt:291); a road section reaches
 // 0, 1, 2 or all 4 edges (RULINGS.md DH-3). Errors give the line.
 func ParseData(name string, b []byte) (*Data, error) {
 	var doc yaml.Node
@@ -367,7 +367,7 @@ func ParseData(name string, b []byte) (*Data, error) {
 		}
 		switch {
 		case bld == Ferme && c != Yellow, bld == Scierie && c != Green, bld == Carriere && c != Grey:
-			return nil, fail("a %s gives %s, so its tile is %s (deux-heritiers-fr.txt:420)", bld,
+			return nil, fail("a %s gives %s, so its tile is %s (deux-heritiers-fr.txt:291)", bld,
 				[...]string{Ferme: "grain", Scierie: "wood", Carriere: "stone"}[bld],
 				[...]string{Ferme: "yellow", Scierie: "green", Carriere: "grey"}[bld])
 		}

@@ -7,8 +7,8 @@ import (
 )
 
 // treasureKind is one of Henri's ten treasure tokens: the condition that
-// takes it off the board (deux-heritiers-fr.txt:556-566; their faces are
-// lost, our design is RULINGS.md DH-17).
+// takes it off the board (deux-heritiers-fr.txt:522-538; their faces are
+// lost, our design is RULINGS.md DH-20).
 type treasureKind struct {
 	name   string
 	line   byte      // 'v' its column, 'h' its row, 'd' a layout
@@ -57,7 +57,7 @@ func (k treasureKind) describe() string {
 }
 
 // treasureMet reports whether the token on cell i is to come off: its
-// tile does not count (deux-heritiers-fr.txt:558-562).
+// tile does not count (deux-heritiers-fr.txt:528-536).
 func (s *State) treasureMet(i int, k treasureKind) bool {
 	switch k.line {
 	case 'd':
@@ -80,7 +80,7 @@ func (s *State) treasureMet(i int, k treasureKind) bool {
 }
 
 // checkTreasures takes off the board every treasure whose condition is
-// met: the player wins it back at once (RULINGS.md DH-18).
+// met: the player wins it back at once (RULINGS.md DH-20).
 func (s *State) checkTreasures() {
 	if !s.solo {
 		return
@@ -96,7 +96,7 @@ func (s *State) checkTreasures() {
 
 // henriTake returns the place Henri takes and why: the first tile from the
 // shield of the colour of the stack's top, else the first tile
-// (deux-heritiers-fr.txt:530-533).
+// (deux-heritiers-fr.txt:478-483).
 func (s *State) henriTake() (int, string, string, error) {
 	if len(s.stack) > 0 {
 		col := s.tile(s.stack[0]).Colour
@@ -125,7 +125,7 @@ func (s *State) henriTake() (int, string, string, error) {
 // henriPlace returns where Henri builds tile t, or -1 to discard it, and
 // why: next to the player's last building (the start tile before it),
 // A joining one of its roads, else B blocking one, else C the first free
-// place clockwise from the top, else D (deux-heritiers-fr.txt:535-548).
+// place clockwise from the top, else D (deux-heritiers-fr.txt:487-503).
 func (s *State) henriPlace(t int16) (int, string, string) {
 	ref := int(s.lastBuilt)
 	refEN := fmt.Sprintf("%s's last building on %s", s.names[0], squareName(ref))
@@ -215,7 +215,7 @@ func (s *State) applyHenri(m adjudicator.Move) error {
 		s.henriTile = -1
 		s.place(1, m.Tile, m.Square)
 		// A treasure on it, if any is left, and his troop of its colour
-		// onto it (deux-heritiers-fr.txt:546-547).
+		// onto it (deux-heritiers-fr.txt:513-514).
 		if len(s.treasures) > 0 {
 			s.cells[m.Square].treasure = int8(s.treasures[0])
 			s.treasures = s.treasures[1:]

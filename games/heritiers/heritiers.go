@@ -163,23 +163,23 @@ var Game = &adjudicator.Game{
 
 // Rule references into the rulebook (file:line) and RULINGS.md.
 const (
-	ruleOrder     = "deux-heritiers-fr.txt:115"
-	ruleOnce      = "deux-heritiers-fr.txt:135"
-	ruleReach     = "deux-heritiers-fr.txt:143"
+	ruleOrder     = "deux-heritiers-fr.txt:100"
+	ruleOnce      = "deux-heritiers-fr.txt:114"
+	ruleReach     = "deux-heritiers-fr.txt:120"
 	ruleHand      = "RULINGS.md DH-8"
 	ruleTake      = "RULINGS.md DH-9"
 	ruleBuild     = "RULINGS.md DH-10"
 	rulePay       = "RULINGS.md DH-11"
-	ruleOpen      = "deux-heritiers-fr.txt:157"
-	ruleDiscount  = "deux-heritiers-fr.txt:159"
-	ruleMove      = "deux-heritiers-fr.txt:171"
-	ruleDeploy    = "deux-heritiers-fr.txt:172"
-	ruleWithdraw  = "deux-heritiers-fr.txt:174"
-	ruleOneTroop  = "deux-heritiers-fr.txt:107"
-	ruleCampement = "deux-heritiers-fr.txt:358"
-	ruleSiege     = "deux-heritiers-fr.txt:439"
+	ruleOpen      = "deux-heritiers-fr.txt:134"
+	ruleDiscount  = "deux-heritiers-fr.txt:136"
+	ruleMove      = "deux-heritiers-fr.txt:146"
+	ruleDeploy    = "deux-heritiers-fr.txt:147"
+	ruleWithdraw  = "deux-heritiers-fr.txt:149"
+	ruleOneTroop  = "deux-heritiers-fr.txt:90"
+	ruleCampement = "deux-heritiers-fr.txt:255"
+	ruleSiege     = "deux-heritiers-fr.txt:313"
 	ruleFrame     = "RULINGS.md DH-7"
-	ruleHenri     = "deux-heritiers-fr.txt:548"
+	ruleHenri     = "deux-heritiers-fr.txt:474"
 )
 
 // The frame of square names (DH-7).
@@ -305,13 +305,13 @@ func parseSets(v string) ([]Set, error) {
 		out = append(out, Set(i))
 	}
 	if len(out) != 3 {
-		return nil, fmt.Errorf("option sets: name 3 sets, not %d (deux-heritiers-fr.txt:89)", len(out))
+		return nil, fmt.Errorf("option sets: name 3 sets, not %d (deux-heritiers-fr.txt:78)", len(out))
 	}
 	slices.Sort(out)
 	return out, nil
 }
 
-// newGame sets up a game (deux-heritiers-fr.txt:89-126; solo :507-523).
+// newGame sets up a game (deux-heritiers-fr.txt:78-112; solo :507-523).
 func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 	data, err := gameData(setup)
 	if err != nil {
@@ -341,7 +341,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 	}
 	rng.Shuffle(len(s.stack), func(i, j int) { s.stack[i], s.stack[j] = s.stack[j], s.stack[i] })
 	// The shield is tossed like a coin: its crown names the first player
-	// (:99); in the solo game the player always plays first (:526).
+	// (:108); in the solo game the player always plays first (:474).
 	if !s.solo {
 		s.turn = rng.IntN(2)
 	}
@@ -460,8 +460,8 @@ func (s *State) Scores() []int {
 }
 
 // Result reports the winner once the last round is played: most points,
-// then most troops in the royal reserve (deux-heritiers-fr.txt:291); in
-// the solo game the player must beat Henri (:555).
+// then most troops in the royal reserve (deux-heritiers-fr.txt:189); in
+// the solo game the player must beat Henri (:556).
 func (s *State) Result() adjudicator.Result {
 	if !s.over {
 		return adjudicator.Result{}

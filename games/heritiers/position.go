@@ -428,7 +428,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	}
 	for seat := range s.players() {
 		if !placed[seat][0] {
-			return nil, posError(n, "%s's cavalry is not on the board; it never leaves it (deux-heritiers-fr.txt:174)", s.names[seat])
+			return nil, posError(n, "%s's cavalry is not on the board; it never leaves it (deux-heritiers-fr.txt:149)", s.names[seat])
 		}
 	}
 	for t := range l.inSet {
@@ -476,7 +476,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			return nil, posError(v, "turn: %q is not a player of this game (players: %s)", v.Value, strings.Join(s.names[:s.players()], ", "))
 		}
 		if s.solo && seat == 1 {
-			return nil, posError(v, "turn: Henri never waits to move: he plays right after the player, so a position is always the player's turn (deux-heritiers-fr.txt:526)")
+			return nil, posError(v, "turn: Henri never waits to move: he plays right after the player, so a position is always the player's turn (deux-heritiers-fr.txt:474)")
 		}
 		s.turn = seat
 	}
@@ -536,7 +536,7 @@ func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
 	}
 	troops := strings.Fields(troopPart)
 	if len(troops) > 2 || len(troops) == 2 && !(strings.HasSuffix(troops[0], "*") && strings.HasSuffix(troops[1], "*")) {
-		return posError(v, "board: %s: one troop per tile; only the two cavalry share the start tile before they part (deux-heritiers-fr.txt:107)", squareName(q))
+		return posError(v, "board: %s: one troop per tile; only the two cavalry share the start tile before they part (deux-heritiers-fr.txt:90)", squareName(q))
 	}
 	for _, name := range troops {
 		seat, k := -1, -1

@@ -93,11 +93,11 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 }
 
 // reach returns how many tiles seat reaches: their troops in the reserve
-// + 1 (deux-heritiers-fr.txt:143).
+// + 1 (deux-heritiers-fr.txt:120).
 func (s *State) reach(seat int) int { return s.inReserveCount(seat) + 1 }
 
 // inReach reports whether reserve place p (1 to 6) holds a tile seat
-// reaches: empty places do not count (deux-heritiers-fr.txt:238).
+// reaches: empty places do not count (deux-heritiers-fr.txt:165).
 func (s *State) inReach(seat, p int) bool {
 	if p < 1 || p > 6 || s.ring[p-1] < 0 {
 		return false
@@ -134,7 +134,7 @@ func (s *State) checkTake(seat int, m Take) *adjudicator.RuleError {
 // take moves the tile at place p into seat's hand: the shield moves into
 // the emptied place and flips, and the top of the stack fills the place
 // the shield left (DATA-NOTES.md; DH-9). When that was the stack's last
-// tile, the last round begins (deux-heritiers-fr.txt:238).
+// tile, the last round begins (deux-heritiers-fr.txt:165).
 func (s *State) take(seat, p int) {
 	t := s.ring[p-1]
 	if s.solo && seat == 1 {
@@ -164,7 +164,7 @@ func (s *State) removeFromHand(seat int, t int16) {
 }
 
 // besideTroop reports whether square q touches, edge or corner, a tile
-// with one of seat's troops (deux-heritiers-fr.txt:157, 196; DH-10).
+// with one of seat's troops (deux-heritiers-fr.txt:134, 155; DH-10).
 func (s *State) besideTroop(seat, q int) bool {
 	for _, t := range s.troops[seat] {
 		if t.at >= 0 && touches(int(t.at), q) {
@@ -230,7 +230,7 @@ func (s *State) checkBuild(seat int, m Build) *adjudicator.RuleError {
 // source returns the resource and how many times seat may still pay with
 // place p this turn: a reserve place within reach once, a square once per
 // troop of seat's on it and once more for seat's own ferme, scierie or
-// carrière there (deux-heritiers-fr.txt:412-420; DH-11).
+// carrière there (deux-heritiers-fr.txt:277-291; DH-11).
 func (s *State) source(seat, p int) (Colour, int) {
 	if p < 0 {
 		if !s.inReach(seat, -p) || slices.Contains(s.paidTiles, s.ring[-p-1]) {
@@ -362,7 +362,7 @@ func (s *State) place(seat int, t int16, q int) {
 
 // siegeTargets returns the opponent's buildings edge to edge with the
 // siege tower just built on q and with another of seat's siege towers
-// (deux-heritiers-fr.txt:439-441).
+// (deux-heritiers-fr.txt:313).
 func (s *State) siegeTargets(seat, q int) []int16 {
 	var out []int16
 	for _, e := range edges {
@@ -480,7 +480,7 @@ func (s *State) checkCamp(seat int, m Camp) *adjudicator.RuleError {
 }
 
 // mustTake reports whether seat must still take a tile before ending:
-// action A is mandatory (deux-heritiers-fr.txt:117) while a tile is within
+// action A is mandatory (deux-heritiers-fr.txt:102) while a tile is within
 // reach and the hand has room, or can be made room by laying a tile (DH-9).
 func (s *State) mustTake(seat int) bool {
 	if s.taken {

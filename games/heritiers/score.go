@@ -3,7 +3,7 @@ package heritiers
 import "slices"
 
 // Directions on the board, clockwise from the top (row 1 is the top): the
-// order Henri tries the places around a tile (deux-heritiers-fr.txt:539).
+// order Henri tries the places around a tile (deux-heritiers-fr.txt:491).
 var around = [8][2]int{{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}}
 
 // edges are the four orthogonal directions with their road bit and the
@@ -76,7 +76,7 @@ func (s *State) joined(i, e int) (int, bool) {
 }
 
 // endpoint reports whether roads end at cell i: a crossroads or a Lieu de
-// pèlerinage (deux-heritiers-fr.txt:286, 323).
+// pèlerinage (deux-heritiers-fr.txt:179, 221).
 func (s *State) endpoint(i int) bool {
 	if b, _, ok := s.building(i); ok && b == Pelerinage {
 		return true
@@ -148,7 +148,7 @@ type seatScore struct {
 }
 
 // score counts both seats' points as if the game ended now
-// (deux-heritiers-fr.txt:244-291; Henri :575-580).
+// (deux-heritiers-fr.txt:169-189; Henri :546-550).
 func (s *State) score() [2]seatScore {
 	var out [2]seatScore
 	roads := s.roadsOn()
@@ -165,7 +165,7 @@ func (s *State) score() [2]seatScore {
 		if s.solo && owner == 1 {
 			henri = append(henri, v)
 		} else if s.troopOf(owner, i) {
-			v *= 2 // deux-heritiers-fr.txt:258
+			v *= 2 // deux-heritiers-fr.txt:173
 		}
 		out[owner].buildings[i] = v
 		out[owner].total += v
@@ -226,7 +226,7 @@ func (s *State) troopOf(seat, i int) bool {
 }
 
 // value returns what the building on cell i scores for its owner, before
-// any doubling: its effect (deux-heritiers-fr.txt:297-486).
+// any doubling: its effect (deux-heritiers-fr.txt:197-370).
 func (s *State) value(i, owner int, roads [][]int) int {
 	t := s.tile(s.cells[i].tile)
 	switch t.Building {
@@ -281,7 +281,7 @@ func (s *State) value(i, owner int, roads [][]int) int {
 	case Chalet:
 		return 1 + s.ownOn(i, owner, Green)
 	case Campement:
-		return 2 // face up: not used (deux-heritiers-fr.txt:358)
+		return 2 // face up: not used (deux-heritiers-fr.txt:255)
 	case Comptoir:
 		return 3 * s.countOwn(owner, func(b Building) bool { return b == t.Of })
 	case Cathedrale:
@@ -333,7 +333,7 @@ func lineDirs(p Param) [][2]int {
 }
 
 // region returns the tiles of colour c, other than cell i, joined to i
-// edge to edge through tiles of colour c (deux-heritiers-fr.txt:333; DH-14).
+// edge to edge through tiles of colour c (deux-heritiers-fr.txt:231; DH-14).
 func (s *State) region(i int, c Colour) int {
 	seen := map[int]bool{i: true}
 	queue := []int{i}
@@ -379,7 +379,7 @@ func (s *State) countOwn(owner int, f func(Building) bool) int {
 }
 
 // pairColours are the two colours each Artisanat shop pairs
-// (deux-heritiers-fr.txt:458-478).
+// (deux-heritiers-fr.txt:344-366).
 var pairColours = map[Building][2]Colour{
 	Paniers:     {Green, Yellow},
 	Poterie:     {Grey, Yellow},
