@@ -70,7 +70,7 @@
 //	last: 0                     # [-1] turns left after this one once the stack ran out
 //	lastbuilt: m12              # [none] solo: the player's last building
 //	reserve: [auberge-1, -, mine-1, guet-2, ferme-1, siège-3]  # clockwise from the shield
-//	stack: [forge-1, ...]       # top first
+//	stack: [forge-1, ...]       # top first; [the tiles named nowhere else, at the bottom in tiles.yaml's order]
 //	removed: [garnison-2]       # [none] Henri's discarded tiles
 //	board:
 //	  m13: moulin-1 open / alice* bob   # tile, open or owner, / troops

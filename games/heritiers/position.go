@@ -258,7 +258,8 @@ func squareValue(n *yaml.Node, what string) (int, error) {
 }
 
 // loadPosition reads a position document and checks it is one the game can
-// reach: every tile of the sets in play once, at most one troop per tile
+// reach: every tile of the sets in play once (those named nowhere go to
+// the bottom of the stack), at most one troop per tile
 // (both cavalry together only), the cavalry on the board, hands within
 // their limit, Henri never to move.
 func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, error) {
@@ -431,10 +432,12 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			return nil, posError(n, "%s's cavalry is not on the board; it never leaves it (deux-heritiers-fr.txt:149)", s.names[seat])
 		}
 	}
-	for t := range l.inSet {
-		if _, ok := l.seen[t]; !ok && !(s.solo && s.henriTile == t) {
-			return nil, posError(n, "tile %s of the sets in play is nowhere: every tile is on the board, in the reserve, the stack, a hand%s", s.tile(t).ID,
-				map[bool]string{true: " or removed", false: ""}[s.solo])
+	// The tiles of the sets named nowhere go to the bottom of the stack,
+	// in the order of the tile list.
+	for i := range s.data.Tiles {
+		t := int16(i)
+		if _, ok := l.seen[t]; l.inSet[t] && !ok {
+			s.stack = append(s.stack, t)
 		}
 	}
 	if s.solo {

@@ -242,19 +242,26 @@ func (s *State) source(seat, p int) (Colour, int) {
 	if !ok {
 		return 0, 0
 	}
-	n := 0
-	if s.troopOf(seat, p) {
-		n++
-	}
-	if b, o, ok := s.building(p); ok && o == seat && (b == Ferme || b == Scierie || b == Carriere) {
-		n++
-	}
+	n := s.sourceTotal(seat, p)
 	for _, x := range s.paidCells {
 		if int(x) == p {
 			n--
 		}
 	}
 	return col, max(n, 0)
+}
+
+// sourceTotal returns how many resources square q gives seat in a turn,
+// before any has paid.
+func (s *State) sourceTotal(seat, q int) int {
+	n := 0
+	if s.troopOf(seat, q) {
+		n++
+	}
+	if b, o, ok := s.building(q); ok && o == seat && (b == Ferme || b == Scierie || b == Carriere) {
+		n++
+	}
+	return n
 }
 
 // checkPay checks m's payment and returns whether it uses the discount of
@@ -286,6 +293,10 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 						"la place %d est hors de votre portée : vous atteignez %d tuiles depuis le bouclier", -p, s.reach(seat)))
 				}
 				return false, at(adjudicator.Rulef("paid", rulePay, "the tile at place %d already paid this turn", "la tuile de la place %d a déjà payé ce tour-ci", -p))
+			}
+			if full := s.sourceTotal(seat, p); times <= full {
+				return false, at(adjudicator.Rulef("paid", rulePay, "%s already paid this turn: each tile and building pays once a turn",
+					"%s a déjà payé ce tour-ci : chaque tuile et bâtiment paie une fois par tour", squareName(p)))
 			}
 			if times == 1 {
 				return false, at(adjudicator.Rulef("no-source", rulePay, "%s gives you nothing: you have no troop there and no ferme, scierie or carrière of yours, or it already paid this turn",
