@@ -103,13 +103,20 @@ func checkDemo(t *testing.T, reg *adjudicator.Registry, res *DemoResult, players
 		t.Fatalf("the mailed record is not a finished game")
 	}
 	board := func(body string) string {
-		// The board is everything from the column header to the legend.
+		// The board is the grid: from its first border, the lines that
+		// start with a space or a row number (any game's board).
 		i := strings.Index(body, "    +-----")
-		j := strings.Index(body, "P plain")
-		if i < 0 || j < i {
+		if i < 0 {
 			return ""
 		}
-		return body[i:j]
+		var b strings.Builder
+		for _, line := range strings.SplitAfter(body[i:], "\n") {
+			if line == "" || !(line[0] == ' ' || line[0] >= '0' && line[0] <= '9') {
+				break
+			}
+			b.WriteString(line)
+		}
+		return b.String()
 	}
 	want := board(res.Final[players[0]])
 	if want == "" {
