@@ -27,7 +27,7 @@ var (
 	payWords   = notation.Vocabulary{{Name: "pay", EN: []string{"paying", "with", "using"}, FR: []string{"payer", "paie", "paye", "payant", "avec"}}}
 	nothing    = notation.Vocabulary{{Name: "nothing", EN: []string{"none", "free"}, FR: []string{"rien", "gratuit"}}}
 	troopWords = notation.Vocabulary{{Name: "troop", EN: []string{"troops", "cavalry", "knight"}, FR: []string{"troupe", "troupes", "cavalerie"}}}
-	fillers    = notation.Vocabulary{{Name: "at", EN: []string{"on", "to", "from", "and", "place", "tile"}, FR: []string{"en", "sur", "à", "a", "vers", "de", "et", "place", "tuile"}}}
+	fillers    = notation.Vocabulary{{Name: "at", EN: []string{"on", "to", "from", "and", "place", "tile", "the", "my"}, FR: []string{"en", "sur", "à", "a", "vers", "de", "et", "place", "tuile", "la", "le", "les", "ma", "mon"}}}
 )
 
 // buildingVocab is every building spelling in one word, for suggestions.
@@ -263,8 +263,8 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	var err *notation.Error
 	switch verb {
 	case "take":
+		skipFillers(sc)
 		n, tok, ok := sc.Number()
-		sc.Keyword(fillers)
 		if !ok {
 			err = sc.ErrorAt(sc.EndPos(), "missing the place of the tile in the royal reserve, 1 to 6 from the shield",
 				"il manque la place de la tuile dans la réserve royale, de 1 à 6 depuis le bouclier")
@@ -295,14 +295,12 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		}
 		mv = Open{Tile: t, ID: id, Square: sq, pos: pos, sqPos: sqPos}
 	case "move":
-		sc.Keyword(troopWords)
-		sc.Keyword(fillers)
+		skipFillers(sc)
 		from, pos, e := scanSquare(sc, "move m13 n12", "déplacer m13 n12")
 		if e != nil {
 			err = e
 			break
 		}
-		sc.Keyword(fillers)
 		to, toPos, e := scanSquare(sc, "move "+squareName(from)+" n12", "déplacer "+squareName(from)+" n12")
 		if e != nil {
 			err = e
@@ -310,13 +308,12 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		}
 		mv = Move{From: from, To: to, pos: pos, toPos: toPos}
 	case "deploy", "withdraw", "camp", "destroy":
-		sc.Keyword(troopWords)
+		skipFillers(sc)
 		if verb == "camp" {
 			if b, ok := s.peekBuilding(sc); ok && b == Campement {
 				s.scanBuildingWord(sc)
 			}
 		}
-		sc.Keyword(fillers)
 		ex := map[string][2]string{"deploy": {"deploy n12", "déployer n12"}, "withdraw": {"withdraw n12", "retirer n12"},
 			"camp": {"camp m11", "camper m11"}, "destroy": {"destroy l11", "détruire l11"}}[verb]
 		sq, pos, e := scanSquare(sc, ex[0], ex[1])
@@ -563,7 +560,22 @@ func (s *State) handOf(seat int) []int16 {
 	return s.hands[seat]
 }
 
+// skipFillers reads the little words a player may put before a square:
+// "the troop on", "la troupe en".
+func skipFillers(sc *notation.Scanner) {
+	for {
+		if _, ok := sc.Keyword(fillers); ok {
+			continue
+		}
+		if _, ok := sc.Keyword(troopWords); ok {
+			continue
+		}
+		return
+	}
+}
+
 func scanSquare(sc *notation.Scanner, ex, exFR string) (int, notation.Pos, *notation.Error) {
+	skipFillers(sc)
 	tok, ok := sc.Next()
 	if !ok {
 		e := sc.ErrorAt(sc.EndPos(), "missing the square, like m12", "il manque la case, par exemple m12")

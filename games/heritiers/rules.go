@@ -331,7 +331,7 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 	} else if extra == 0 && short > 1 && s.discounts > 0 {
 		why = adjudicator.Words{EN: " (an open terrain's discount takes off only one)", FR: " (la réduction d'un terrain ouvert n'en retire qu'une)"}
 	}
-	return false, adjudicator.Rulef("pay", rulePay, "the %s costs %s; this pays %s%s", "le %s coûte %s ; ceci paie %s%s",
+	return false, adjudicator.Rulef("pay", rulePay, "the %s costs %s; this pays %s%s", "la tuile %s coûte %s ; ceci paie %s%s",
 		t.ID, t.costWords(), paid, why).At(m.pos)
 }
 
