@@ -441,8 +441,25 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		}
 	}
 	if s.solo {
-		if n := len(s.treasures) + len(s.setAside) + len(s.won) + s.countTreasuresOnBoard(); n != len(treasureKinds) && given[1] {
-			return nil, posError(pn, "Henri's treasure tokens: %d are listed; there are %d (pile, aside, won and on the board)", n, len(treasureKinds))
+		if !given[1] {
+			return nil, posError(n, "a solo position needs players: henri: with his treasure tokens (treasures, aside, won)")
+		}
+		var count [len(treasureKinds)]int
+		for _, l := range [][]uint8{s.treasures, s.setAside, s.won} {
+			for _, k := range l {
+				count[k]++
+			}
+		}
+		for i := range s.cells {
+			if k := s.cells[i].treasure; k >= 0 {
+				count[k]++
+			}
+		}
+		for k, c := range count {
+			if c != 1 {
+				return nil, posError(pn, "Henri's treasure token %s is listed %d times; each of the %d is once in the pile, aside, won or on the board",
+					treasureKinds[k].name, c, len(treasureKinds))
+			}
 		}
 	}
 	// Paid and destroy.
