@@ -503,16 +503,6 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	return s, nil
 }
 
-func (s *State) countTreasuresOnBoard() int {
-	n := 0
-	for i := range s.cells {
-		if s.cells[i].treasure >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // boardValue reads "auberge-1 alice / alice* bob $v-green".
 func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
 	s := l.s
