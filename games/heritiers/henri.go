@@ -85,7 +85,8 @@ func (s *State) checkTreasures() {
 	if !s.solo {
 		return
 	}
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		c := &s.cells[i]
 		if c.treasure >= 0 && s.treasureMet(i, treasureKinds[c.treasure]) {
 			s.won = append(s.won, uint8(c.treasure))
@@ -94,50 +95,57 @@ func (s *State) checkTreasures() {
 	}
 }
 
-// henriTake returns the place Henri takes and why: the first tile from the
-// shield of the colour of the stack's top, else the first tile
-// (deux-heritiers-fr.txt:478-483).
-func (s *State) henriTake() (int, string, string, error) {
+// henriTake returns the place Henri takes: the first tile from the shield
+// of the colour of the stack's top, else the first tile
+// (deux-heritiers-fr.txt:478-483). rule is "1a" for the first, "1b" for
+// the second when the stack has a top, "1b-empty" when it has none.
+func (s *State) henriTake() (p int, rule string, col Colour, err error) {
 	if len(s.stack) > 0 {
-		col := s.tile(s.stack[0]).Colour
+		col = s.tile(s.stack[0]).Colour
 		for p := 1; p <= 6; p++ {
 			if t := s.ring[p-1]; t >= 0 && s.tile(t).Colour == col {
-				return p, fmt.Sprintf("rule 1a: the top of the stack is %s, and place %d holds the first %s tile from the shield", col, p, col),
-					fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourNamesFR[col]), nil
+				return p, "1a", col, nil
 			}
 		}
-		for p := 1; p <= 6; p++ {
-			if s.ring[p-1] >= 0 {
-				return p, fmt.Sprintf("rule 1b: no %s tile in the royal reserve, so the first tile from the shield, at place %d", col, p),
-					fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourNamesFR[col], p), nil
-			}
-		}
+		rule = "1b"
+	} else {
+		rule = "1b-empty"
 	}
 	for p := 1; p <= 6; p++ {
 		if s.ring[p-1] >= 0 {
-			return p, fmt.Sprintf("rule 1b: the stack is empty, so the first tile from the shield, at place %d", p),
-				fmt.Sprintf("règle 1b : la pile est vide, donc la première tuile depuis le bouclier, place %d", p), nil
+			return p, rule, col, nil
 		}
 	}
-	return 0, "", "", fmt.Errorf("the royal reserve is empty")
+	return 0, "", 0, fmt.Errorf("the royal reserve is empty")
 }
 
-// henriPlace returns where Henri builds tile t, or -1 to discard it, and
-// why: next to the player's last building (the start tile before it),
-// A joining one of its roads, else B blocking one, else C the first free
-// place clockwise from the top, else D (deux-heritiers-fr.txt:487-503).
-func (s *State) henriPlace(t int16) (int, string, string) {
-	ref := int(s.lastBuilt)
-	refEN := fmt.Sprintf("%s's last building on %s", s.names[0], squareName(ref))
-	refFR := fmt.Sprintf("le dernier bâtiment de %s en %s", s.names[0], squareName(ref))
+// takeWhy says why Henri takes place p, in English and French.
+func takeWhy(p int, rule string, col Colour) (string, string) {
+	switch rule {
+	case "1a":
+		return fmt.Sprintf("rule 1a: the top of the stack is %s, and place %d holds the first %s tile from the shield", col, p, col),
+			fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourNamesFR[col])
+	case "1b":
+		return fmt.Sprintf("rule 1b: no %s tile in the royal reserve, so the first tile from the shield, at place %d", col, p),
+			fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourNamesFR[col], p)
+	}
+	return fmt.Sprintf("rule 1b: the stack is empty, so the first tile from the shield, at place %d", p),
+		fmt.Sprintf("règle 1b : la pile est vide, donc la première tuile depuis le bouclier, place %d", p)
+}
+
+// henriPlace returns where Henri builds tile t, or -1 to discard it, by
+// which rule, and the tile he builds next to: the player's last building
+// (the start tile before it); A joining one of its roads, else B blocking
+// one, else C the first free place clockwise from the top, else D
+// (deux-heritiers-fr.txt:487-503).
+func (s *State) henriPlace(t int16) (q int, rule byte, ref int) {
+	ref = int(s.lastBuilt)
 	if ref < 0 {
 		ref = start
-		refEN = fmt.Sprintf("the start tile on %s, %s having built nothing yet", squareName(ref), s.names[0])
-		refFR = fmt.Sprintf("la tuile de départ en %s, %s n'ayant encore rien construit", squareName(ref), s.names[0])
 	}
 	mine := s.tile(t).Roads.rotate() // Henri's tiles lie half turned (DH-6)
 	roads := s.exits(ref)
-	for _, rule := range []string{"A", "B"} {
+	for _, r := range []byte{'A', 'B'} {
 		for _, e := range edges {
 			if roads&e.bit == 0 {
 				continue
@@ -147,64 +155,94 @@ func (s *State) henriPlace(t int16) (int, string, string) {
 				continue
 			}
 			joins := mine&e.back != 0
-			if rule == "A" && joins {
-				return q, fmt.Sprintf("rule A: on %s it joins the road of %s", squareName(q), refEN),
-					fmt.Sprintf("règle A : en %s elle se relie à la route de %s", squareName(q), refFR)
-			}
-			if rule == "B" && !joins {
-				return q, fmt.Sprintf("rule B: on %s it blocks the road of %s", squareName(q), refEN),
-					fmt.Sprintf("règle B : en %s elle bloque la route de %s", squareName(q), refFR)
+			if r == 'A' && joins || r == 'B' && !joins {
+				return q, r, ref
 			}
 		}
 	}
 	for _, d := range around {
 		q := neighbour(ref, d[0], d[1])
 		if q >= 0 && s.cells[q].tile < 0 {
-			return q, fmt.Sprintf("rule C: %s is the first free place clockwise from the top around %s", squareName(q), refEN),
-				fmt.Sprintf("règle C : %s est le premier emplacement libre dans le sens horaire depuis le haut autour de %s", squareName(q), refFR)
+			return q, 'C', ref
 		}
 	}
-	return -1, fmt.Sprintf("rule D: no free place around %s, so the tile leaves the game", refEN),
+	return -1, 'D', ref
+}
+
+// placeWhy says why Henri builds on q, in English and French.
+func (s *State) placeWhy(q int, rule byte, ref int) (string, string) {
+	refEN := fmt.Sprintf("%s's last building on %s", s.names[0], squareName(ref))
+	refFR := fmt.Sprintf("le dernier bâtiment de %s en %s", s.names[0], squareName(ref))
+	if s.lastBuilt < 0 {
+		refEN = fmt.Sprintf("the start tile on %s, %s having built nothing yet", squareName(ref), s.names[0])
+		refFR = fmt.Sprintf("la tuile de départ en %s, %s n'ayant encore rien construit", squareName(ref), s.names[0])
+	}
+	switch rule {
+	case 'A':
+		return fmt.Sprintf("rule A: on %s it joins the road of %s", squareName(q), refEN),
+			fmt.Sprintf("règle A : en %s elle se relie à la route de %s", squareName(q), refFR)
+	case 'B':
+		return fmt.Sprintf("rule B: on %s it blocks the road of %s", squareName(q), refEN),
+			fmt.Sprintf("règle B : en %s elle bloque la route de %s", squareName(q), refFR)
+	case 'C':
+		return fmt.Sprintf("rule C: %s is the first free place clockwise from the top around %s", squareName(q), refEN),
+			fmt.Sprintf("règle C : %s est le premier emplacement libre dans le sens horaire depuis le haut autour de %s", squareName(q), refFR)
+	}
+	return fmt.Sprintf("rule D: no free place around %s, so the tile leaves the game", refEN),
 		fmt.Sprintf("règle D : aucun emplacement libre autour de %s, la tuile est donc retirée de la partie", refFR)
 }
 
-// AutoSteps returns Henri's steps now: the tile he takes, then where he
-// builds it or that he discards it, which ends his turn.
-func (s *State) AutoSteps(seat string) ([]adjudicator.AutoStep, error) {
-	if !s.solo || seat != Henri {
-		return nil, fmt.Errorf("%s is not played by the game", seat)
-	}
-	if s.over || s.turn != 1 {
+// henriSteps returns Henri's steps now, with the reasons when why is set.
+func (s *State) henriSteps(why bool) ([]adjudicator.AutoStep, error) {
+	if !s.solo || s.over || s.turn != 1 {
 		return nil, fmt.Errorf("it is not Henri's turn")
 	}
 	var steps []adjudicator.AutoStep
 	t := s.henriTile
 	if t < 0 {
-		p, why, whyFR, err := s.henriTake()
+		p, rule, col, err := s.henriTake()
 		if err != nil {
 			return nil, err
 		}
-		steps = append(steps, adjudicator.AutoStep{Move: Take{Place: p}, Why: why, WhyFR: whyFR})
+		st := adjudicator.AutoStep{Move: Take{Place: p}}
+		if why {
+			st.Why, st.WhyFR = takeWhy(p, rule, col)
+		}
+		steps = append(steps, st)
 		t = s.ring[p-1]
 	}
-	q, why, whyFR := s.henriPlace(t)
+	q, rule, ref := s.henriPlace(t)
+	st := adjudicator.AutoStep{Move: Build{Tile: t, ID: s.tile(t).ID, Square: q, auto: true}}
 	if q < 0 {
-		steps = append(steps, adjudicator.AutoStep{Move: Discard{Tile: t, ID: s.tile(t).ID}, Why: why, WhyFR: whyFR})
-	} else {
-		steps = append(steps, adjudicator.AutoStep{Move: Build{Tile: t, ID: s.tile(t).ID, Square: q, auto: true}, Why: why, WhyFR: whyFR})
+		st.Move = Discard{Tile: t, ID: s.tile(t).ID}
 	}
-	return steps, nil
+	if why {
+		st.Why, st.WhyFR = s.placeWhy(q, rule, ref)
+	}
+	return append(steps, st), nil
+}
+
+// AutoSteps returns Henri's steps now: the tile he takes, then where he
+// builds it or that he discards it, which ends his turn; each with the
+// rule of his that chose it.
+func (s *State) AutoSteps(seat string) ([]adjudicator.AutoStep, error) {
+	if !s.solo || seat != Henri {
+		return nil, fmt.Errorf("%s is not played by the game", seat)
+	}
+	return s.henriSteps(true)
 }
 
 // applyHenri plays one of Henri's steps, which must be the one his rules
 // choose here.
 func (s *State) applyHenri(m adjudicator.Move) error {
-	steps, err := s.AutoSteps(Henri)
+	steps, err := s.henriSteps(false)
 	if err != nil {
 		return err
 	}
 	want := steps[0]
 	if m.String() != want.Move.String() {
+		steps, _ = s.henriSteps(true)
+		want = steps[0]
 		return adjudicator.Rulef(adjudicator.CodeNotTheAutomaton, ruleHenri, "Henri does not play %s here: he plays %s (%s)",
 			"Henri ne joue pas %s ici : il joue %s (%s)", m.String(), want.Move.String(), adjudicator.Words{EN: want.Why, FR: want.WhyFR})
 	}

@@ -221,6 +221,7 @@ type State struct {
 	roads bool
 
 	cells  []cell
+	placed []int16   // the cells that hold a tile, ascending
 	ring   [6]int16 // the royal reserve clockwise from the shield, -1 empty
 	stack  []int16  // the common stack, top first
 	hands  [2][]int16
@@ -349,6 +350,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 		s.ring[i] = s.draw()
 	}
 	s.cells[start].tile, s.cells[start].open = s.draw(), true
+	s.noteTile(start)
 	for seat := range 2 {
 		if s.solo && seat == 1 {
 			for k := range 3 {
@@ -429,6 +431,7 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 func (s *State) clone() *State {
 	c := *s
 	c.cells = slices.Clone(s.cells)
+	c.placed = slices.Clone(s.placed)
 	c.stack = slices.Clone(s.stack)
 	c.hands = [2][]int16{slices.Clone(s.hands[0]), slices.Clone(s.hands[1])}
 	c.paidTiles = slices.Clone(s.paidTiles)
@@ -508,4 +511,12 @@ func (s *State) Result() adjudicator.Result {
 		res.Summary += fmt.Sprintf(", breaking the tie with %d troops in the royal reserve", s.inReserveCount(w))
 	}
 	return res
+}
+
+// noteTile records that cell i now holds a tile.
+func (s *State) noteTile(i int) {
+	at, found := slices.BinarySearch(s.placed, int16(i))
+	if !found {
+		s.placed = slices.Insert(s.placed, at, int16(i))
+	}
 }

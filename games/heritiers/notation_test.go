@@ -149,6 +149,7 @@ func TestRuleErrors(t *testing.T) {
 		doc := strings.Replace(notationPos, "hand: [auberge-1, guet-1, guet-2]", "hand: [auberge-1, guet-1]", 1)
 		st := mustLoad(t, []string{"alice", "bob"}, doc+"    reserve: 1\n")
 		st.cells[12*frameW+10] = cell{tile: 30, open: true, owner: -1, treasure: -1} // k13, so that troops may go there
+		st.noteTile(12*frameW + 10)
 		err := try(st, "alice", c.steps)
 		var re *adjudicator.RuleError
 		if !errors.As(err, &re) {

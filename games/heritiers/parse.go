@@ -89,7 +89,7 @@ var buildingPhrases = func() map[string]struct {
 
 // Square names a cell of the frame: column a-y, row 1-25.
 func squareName(i int) string {
-	return fmt.Sprintf("%c%d", 'a'+i%frameW, i/frameW+1)
+	return string(rune('a'+i%frameW)) + strconv.Itoa(i/frameW+1)
 }
 
 // parseSquare reads "m13". Squares run from a1 to y25 (DH-7).

@@ -56,7 +56,8 @@ func (s *State) Position() any {
 	add(root, "stack", flow(s.ids(s.stack)))
 	add(root, "removed", flow(s.ids(s.removed)))
 	board := mapping()
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		c := &s.cells[i]
 		if c.tile < 0 {
 			continue
@@ -450,7 +451,8 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 				count[k]++
 			}
 		}
-		for i := range s.cells {
+		for _, at := range s.placed {
+			i := int(at)
 			if k := s.cells[i].treasure; k >= 0 {
 				count[k]++
 			}
@@ -529,6 +531,7 @@ func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
 	}
 	c := &s.cells[q]
 	c.tile = t
+	s.noteTile(q)
 	if f[1] == "open" {
 		c.open = true
 	} else {

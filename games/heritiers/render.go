@@ -201,7 +201,8 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 	b.WriteString("turn, $ a treasure; roads as they lie, = and # where they join\n")
 	var codes []string
 	seen := map[Building]bool{}
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		if bl, _, ok := s.building(i); ok && !seen[bl] {
 			seen[bl] = true
 		}
@@ -253,7 +254,8 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 			s.inReserveCount(seat), s.reach(seat), len(s.hands[seat]))
 	}
 	if s.solo {
-		for i := range s.cells {
+		for _, at := range s.placed {
+			i := int(at)
 			if t := s.cells[i].treasure; t >= 0 {
 				fmt.Fprintf(b, "treasure on %s: comes off with %s\n", squareName(i), treasureKinds[t].describe())
 			}
@@ -399,7 +401,8 @@ func (s *State) troopName(seat, k int) string {
 // Board returns the public board for JSON; see the package doc.
 func (s *State) Board() any {
 	v := boardView{Squares: map[string]squareView{}, Reach: map[string]int{}, Hands: map[string]int{}, Stack: len(s.stack), Taken: s.taken, Last: s.last}
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		c := &s.cells[i]
 		if c.tile < 0 {
 			continue

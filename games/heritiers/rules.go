@@ -42,6 +42,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		s.removeFromHand(seat, m.Tile)
 		c := &s.cells[m.Square]
 		c.tile, c.open, c.owner = m.Tile, true, -1
+		s.noteTile(m.Square)
 		s.discounts++
 	case Move:
 		if err = s.checkMove(seat, m); err != nil {
@@ -369,6 +370,7 @@ func (s *State) build(seat int, m Build) {
 func (s *State) place(seat int, t int16, q int) {
 	c := &s.cells[q]
 	c.tile, c.open, c.owner = t, false, int8(seat)
+	s.noteTile(q)
 }
 
 // siegeTargets returns the opponent's buildings edge to edge with the
@@ -631,7 +633,8 @@ func (s *State) paySquares(seat int) []int {
 			out = append(out, int(t.at))
 		}
 	}
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		if b, o, ok := s.building(i); ok && o == seat && (b == Ferme || b == Scierie || b == Carriere) && !slices.Contains(out, i) {
 			out = append(out, i)
 		}
@@ -649,7 +652,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 		return nil
 	}
 	if s.solo && seat == 1 {
-		steps, err := s.AutoSteps(Henri)
+		steps, err := s.henriSteps(false)
 		if err != nil || len(steps) == 0 {
 			return nil
 		}
@@ -685,7 +688,8 @@ func (s *State) Legal(player string) []adjudicator.Move {
 		}
 	}
 	if s.taken {
-		for i := range s.cells {
+		for _, at := range s.placed {
+			i := int(at)
 			if b, o, ok := s.building(i); ok && b == Campement && o == seat {
 				out = append(out, Camp{Square: i})
 			}
@@ -706,7 +710,8 @@ func (s *State) Legal(player string) []adjudicator.Move {
 		}
 	}
 	if s.readyInReserve(seat) >= 0 {
-		for i := range s.cells {
+		for _, at := range s.placed {
+			i := int(at)
 			if s.hasTile(i) && !s.occupied(i) && s.besideTroop(seat, i) {
 				out = append(out, Deploy{To: i})
 			}

@@ -91,7 +91,8 @@ func (s *State) endpoint(i int) bool {
 func (s *State) roadsOn() [][]int {
 	var out [][]int
 	seen := make(map[int]bool)
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		if s.exits(i) == 0 || seen[i] || s.endpoint(i) {
 			continue
 		}
@@ -126,7 +127,8 @@ func (s *State) roadsOn() [][]int {
 		out = append(out, road)
 	}
 	// Two endpoints joined directly make a road of two tiles.
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		if s.exits(i) == 0 || !s.endpoint(i) {
 			continue
 		}
@@ -156,7 +158,8 @@ func (s *State) score() [2]seatScore {
 	for seat := range 2 {
 		out[seat].buildings = map[int]int{}
 	}
-	for i := range s.cells {
+	for _, at := range s.placed {
+		i := int(at)
 		_, owner, ok := s.building(i)
 		if !ok {
 			continue
@@ -359,7 +362,8 @@ func (s *State) region(i int, c Colour) int {
 // ownOn returns owner's buildings other than cell i on tiles of colour c.
 func (s *State) ownOn(i, owner int, c Colour) int {
 	n := 0
-	for j := range s.cells {
+	for _, at := range s.placed {
+		j := int(at)
 		if _, o, ok := s.building(j); ok && j != i && o == owner && s.tile(s.cells[j].tile).Colour == c {
 			n++
 		}
@@ -370,7 +374,8 @@ func (s *State) ownOn(i, owner int, c Colour) int {
 // countOwn returns owner's buildings for which f is true.
 func (s *State) countOwn(owner int, f func(Building) bool) int {
 	n := 0
-	for j := range s.cells {
+	for _, at := range s.placed {
+		j := int(at)
 		if b, o, ok := s.building(j); ok && o == owner && f(b) {
 			n++
 		}
@@ -397,7 +402,8 @@ func (s *State) pairs(i, owner int, t *Tile) int {
 	}
 	per := 3
 	if s.countOwn(owner, func(b Building) bool { return b == Hotel }) > 0 {
-		for j := range s.cells {
+		for _, at := range s.placed {
+			j := int(at)
 			if b, o, ok := s.building(j); ok && o == owner && b == Hotel && s.tile(s.cells[j].tile).Of == t.Building {
 				per = 4
 			}

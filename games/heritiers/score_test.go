@@ -41,6 +41,7 @@ func layout(t *testing.T, solo bool, entries ...string) *State {
 		}
 		c := &s.cells[q]
 		c.tile = int16(i)
+		s.noteTile(q)
 		switch f[2] {
 		case "open":
 			c.open = true
