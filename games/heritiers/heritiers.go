@@ -221,7 +221,7 @@ type State struct {
 	roads bool
 
 	cells  []cell
-	placed []int16   // the cells that hold a tile, ascending
+	placed []int16  // the cells that hold a tile, ascending
 	ring   [6]int16 // the royal reserve clockwise from the shield, -1 empty
 	stack  []int16  // the common stack, top first
 	hands  [2][]int16
