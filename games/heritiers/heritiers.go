@@ -62,15 +62,14 @@
 //	phase: play                 # [play] play or over
 //	turn: alice                 # [the first player] whose turn it is
 //	sets: [voyage, guerre, patrouille]  # the sets in play
-//	level: 2                    # solo only: Henri's level
 //	taken: false                # [false] the royal shield is flipped: the tile is taken
 //	discounts: 0                # [0] open terrains laid this turn, not yet used
-//	paid: [l13, 2]              # [none] what paid this turn: squares, reserve tiles by id
+//	paid: [l13, mine-1]         # [none] what paid this turn: squares, reserve tiles by id
 //	destroy: []                 # [none] buildings the siege towers just built may destroy
 //	last: 0                     # [-1] turns left after this one once the stack ran out
 //	lastbuilt: m12              # [none] solo: the player's last building
 //	reserve: [auberge-1, -, mine-1, guet-2, ferme-1, siège-3]  # clockwise from the shield
-//	stack: [forge-1, ...]       # top first; [the tiles named nowhere else, at the bottom in tiles.yaml's order]
+//	stack: [forge-1, ...]       # top first; [+ the tiles named nowhere, in tiles.yaml's order]
 //	removed: [garnison-2]       # [none] Henri's discarded tiles
 //	board:
 //	  m13: moulin-1 open / alice* bob   # tile, open or owner, / troops
@@ -80,7 +79,7 @@
 //	    hand: [guet-1]          # [empty]
 //	    reserve: 2              # [the troops not on the board] troops in the royal reserve
 //	    moved: [m13]            # [none] where the troops moved this turn stand ("reserve" for one withdrawn)
-//	  henri:                    # solo
+//	  henri:                    # solo (required): each of the 10 tokens once
 //	    treasures: [v-green, h-any]   # the pile, top first
 //	    aside: [d-nw-se]        # set aside by the level, unseen
 //	    won: []                 # taken back by the player
@@ -96,7 +95,7 @@
 // from the shield, "" for an empty place), board.reach (player to reach),
 // board.stack (tiles left) and board.next (the colour of the top of the
 // stack, which its back shows), board.hands (tiles in hand per player),
-// board.taken, board.last; `--as P` adds private.hand.
+// board.taken, board.last, board.sets; `--as P` adds private.hand.
 package heritiers
 
 import (
