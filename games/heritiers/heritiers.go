@@ -63,6 +63,7 @@
 //	turn: alice                 # [the first player] whose turn it is
 //	sets: [voyage, guerre, patrouille]  # the sets in play
 //	taken: false                # [false] the royal shield is flipped: the tile is taken
+//	took: true                  # [as taken] a tile was taken, the shield turned back by a Campement
 //	discounts: 0                # [0] open terrains laid this turn, not yet used
 //	paid: [l13, mine-1]         # [none] what paid this turn: squares, reserve tiles by id
 //	destroy: []                 # [none] buildings the siege towers just built may destroy
@@ -228,6 +229,7 @@ type State struct {
 
 	turn      int     // seat to move
 	taken     bool    // the shield is flipped: this turn's tile is taken
+	took      bool    // a tile was taken this turn (still true once a Campement turns the shield back)
 	discounts int     // open terrains laid this turn, not yet used
 	paidTiles []int16 // reserve tiles that paid this turn
 	paidCells []int16 // squares that paid this turn, once per resource

@@ -29,6 +29,9 @@ func (s *State) Position() any {
 	}
 	add(root, "sets", flow(sets))
 	add(root, "taken", scalar(strconv.FormatBool(s.taken)))
+	if s.took && !s.taken {
+		add(root, "took", scalar("true"))
+	}
 	add(root, "discounts", scalar(strconv.Itoa(s.discounts)))
 	var paid []string
 	for _, q := range s.paidCells {
@@ -151,7 +154,7 @@ func posError(n *yaml.Node, format string, args ...any) error {
 	return &notation.Error{Pos: notation.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
-var positionKeys = []string{"phase", "turn", "sets", "taken", "discounts", "paid", "destroy", "last", "lastbuilt",
+var positionKeys = []string{"phase", "turn", "sets", "taken", "took", "discounts", "paid", "destroy", "last", "lastbuilt",
 	"reserve", "stack", "removed", "board", "players"}
 var playerKeys = []string{"hand", "reserve", "moved"}
 var henriKeys = []string{"treasures", "aside", "won"}
@@ -317,7 +320,17 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		if e != nil {
 			return nil, posError(v, "taken: expected true or false")
 		}
-		s.taken = b
+		s.taken, s.took = b, b
+	}
+	if v := get(n, "took"); v != nil {
+		b, e := strconv.ParseBool(v.Value)
+		if e != nil {
+			return nil, posError(v, "took: expected true or false")
+		}
+		if s.taken && !b {
+			return nil, posError(v, "took: false, but taken is true: the tile of the turn is taken")
+		}
+		s.took = b || s.taken
 	}
 	if v := get(n, "discounts"); v != nil {
 		if s.discounts, err = intValue(v, "discounts", 0, 54); err != nil {

@@ -149,7 +149,7 @@ func (s *State) take(seat, p int) {
 	ring[n] = refill
 	copy(ring[n+1:], s.ring[:p-1])
 	s.ring = ring
-	s.taken = true
+	s.taken, s.took = true, true
 	if refill >= 0 && len(s.stack) == 0 && s.last < 0 {
 		s.last = 2
 	}
@@ -496,8 +496,8 @@ func (s *State) checkCamp(seat int, m Camp) *adjudicator.RuleError {
 // action A is mandatory (deux-heritiers-fr.txt:102) while a tile is within
 // reach and the hand has room, or can be made room by laying a tile (DH-9).
 func (s *State) mustTake(seat int) bool {
-	if s.taken {
-		return false
+	if s.took {
+		return false // a Campement's second take is a choice
 	}
 	any := false
 	for p := 1; p <= 6; p++ {
@@ -531,7 +531,7 @@ func (s *State) endTurn() {
 	for k := range s.troops[s.turn] {
 		s.troops[s.turn][k].moved = false
 	}
-	s.taken = false
+	s.taken, s.took = false, false
 	s.discounts = 0
 	s.paidTiles, s.paidCells, s.destroy = nil, nil, nil
 	if s.last == 0 {
