@@ -27,6 +27,8 @@
 // Solo: a game with one player is the solo game against Henri (option
 // level, 1 to 3). Henri moves right after each of the player's turns, by
 // the rules of the solo booklet, as the seat "henri" (adjudicator.Automaton).
+// He draws nothing: his choices follow from the position alone, the stack
+// and his treasure pile having been shuffled at the setup from the seed.
 //
 // # Notation
 //
@@ -105,6 +107,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 )
 
 // Game is Les Deux Héritiers' descriptor.
@@ -298,6 +301,13 @@ func parseSets(v string) ([]Set, error) {
 			} else if strings.HasPrefix(w2, "commerce") {
 				i = int(Commerce)
 			} else {
+				var v notation.Vocabulary
+				for _, n := range setNames {
+					v = append(v, notation.Term{Name: n})
+				}
+				if sug := v.Suggest(w, notation.English); len(sug) > 0 {
+					return nil, fmt.Errorf("option sets: %q is not a set; did you mean %q? (sets: %s)", w, sug[0], strings.Join(setNames[:], ", "))
+				}
 				return nil, fmt.Errorf("option sets: %q is not a set (sets: %s)", w, strings.Join(setNames[:], ", "))
 			}
 		}
