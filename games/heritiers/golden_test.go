@@ -120,7 +120,8 @@ func TestGoldenBoards(t *testing.T) {
 }
 
 // TestTextWidth checks every board of many games in progress, as each
-// player sees it, fits in 72 columns, with the longest names allowed.
+// player sees it, fits in 72 columns, with the longest names allowed, and
+// is the shared board followed by the player's lines (PrivateTexter).
 func TestTextWidth(t *testing.T) {
 	long := strings.Repeat("x", 64)
 	for i := range 40 {
@@ -129,6 +130,11 @@ func TestTextWidth(t *testing.T) {
 		st.names[0] = long
 		if n == 2 {
 			st.names[1] = strings.Repeat("y", 64)
+		}
+		for _, as := range []string{st.names[0], st.names[1]} {
+			if got, want := st.Text(as), st.Text("")+st.PrivateText(as); got != want {
+				t.Fatalf("width-%d: Text(%q) is not Text(\"\") + PrivateText", i, as)
+			}
 		}
 		for _, as := range []string{"", st.names[0], st.names[1]} {
 			for j, line := range strings.Split(st.Text(as), "\n") {
