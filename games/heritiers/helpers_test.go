@@ -188,3 +188,8 @@ func moveStrings(moves []adjudicator.Move) []string {
 	}
 	return out
 }
+
+// setupFor returns a setup of players with options o.
+func setupFor(players []string, o adjudicator.Options) adjudicator.Setup {
+	return adjudicator.Setup{Players: players, Options: o, RNG: adjudicator.NewRNG("setup")}
+}
