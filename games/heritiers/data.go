@@ -12,7 +12,7 @@ import (
 )
 
 // Colour is a tile's terrain: it is printed on both faces, and it is the
-// resource the tile gives (deux-heritiers-fr.txt:63-75).
+// resource the tile gives (deux-heritiers-fr.txt:52, 58-70).
 type Colour uint8
 
 // The colours, and the resource each gives.
@@ -40,7 +40,7 @@ func (c Colour) Words() adjudicator.Words {
 	return adjudicator.Words{EN: resourceNames[c], FR: resourceNameFR[c]}
 }
 
-// Set is one of the six sets of nine tiles (deux-heritiers-fr.txt:17-41).
+// Set is one of the six sets of nine tiles (deux-heritiers-fr.txt:7-8, 21-45).
 type Set uint8
 
 // The sets, in the rulebook's order of effects.
@@ -64,7 +64,7 @@ func (s Set) String() string { return setNames[s] }
 // Building is what a tile's face shows.
 type Building uint8
 
-// The buildings, by set (DATA-NOTES.md; deux-heritiers-fr.txt:197-370).
+// The buildings, by set (DATA-NOTES.md; deux-heritiers-fr.txt:195-370).
 const (
 	Auberge Building = iota
 	Marche

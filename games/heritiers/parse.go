@@ -87,7 +87,7 @@ var buildingPhrases = func() map[string]struct {
 	return m
 }()
 
-// Square names a cell of the frame: column a-y, row 1-25.
+// squareName names a cell of the frame: column a-y, row 1-25: "m13".
 func squareName(i int) string {
 	return string(rune('a'+i%frameW)) + strconv.Itoa(i/frameW+1)
 }

@@ -229,7 +229,7 @@ func (s *State) troopOf(seat, i int) bool {
 }
 
 // value returns what the building on cell i scores for its owner, before
-// any doubling: its effect (deux-heritiers-fr.txt:197-370).
+// any doubling: its effect (deux-heritiers-fr.txt:195-370).
 func (s *State) value(i, owner int, roads [][]int) int {
 	t := s.tile(s.cells[i].tile)
 	switch t.Building {

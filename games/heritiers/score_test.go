@@ -74,7 +74,7 @@ func valueAt(t *testing.T, s *State, q string) int {
 }
 
 // TestBuildingValues checks each building's effect at its bounds
-// (deux-heritiers-fr.txt:197-370; RULINGS.md DH-13 to DH-15). Opponent is
+// (deux-heritiers-fr.txt:195-370; RULINGS.md DH-13 to DH-15). Opponent is
 // b; open terrain is written open. Colours: auberge-1 grey, auberge-2
 // green, marché-1 yellow, moulin-1 yellow, mine-1 grey, étable-1 green,
 // ferme-1 yellow, scierie-1 green, carrière-1 grey, cathédrale-1 green,
