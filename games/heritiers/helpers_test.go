@@ -193,3 +193,23 @@ func moveStrings(moves []adjudicator.Move) []string {
 func setupFor(players []string, o adjudicator.Options) adjudicator.Setup {
 	return adjudicator.Setup{Players: players, Options: o, RNG: adjudicator.NewRNG("setup")}
 }
+
+// matchFrom returns a match started from st's position, as `herald new
+// --position` starts one.
+func matchFrom(t testing.TB, st *State) *adjudicator.Match {
+	t.Helper()
+	var node yaml.Node
+	if err := node.Encode(st.Position()); err != nil {
+		t.Fatal(err)
+	}
+	players := []string{st.names[0], st.names[1]}[:st.players()]
+	rec, err := adjudicator.NewRecord(Game, players, nil, "test", &node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -202,7 +202,14 @@ func (s *State) henriSteps(why bool) ([]adjudicator.AutoStep, error) {
 	if t < 0 {
 		p, rule, col, err := s.henriTake()
 		if err != nil {
-			return nil, err
+			// Campements can empty the reserve in the last round: with
+			// nothing to take, Henri's turn is over (RULINGS.md DH-19).
+			st := adjudicator.AutoStep{Move: End{}}
+			if why {
+				st.Why = "the royal reserve is empty: Henri has nothing to take and passes"
+				st.WhyFR = "la réserve royale est vide : Henri n'a rien à prendre et passe"
+			}
+			return []adjudicator.AutoStep{st}, nil
 		}
 		st := adjudicator.AutoStep{Move: Take{Place: p}}
 		if why {
@@ -263,6 +270,8 @@ func (s *State) applyHenri(m adjudicator.Move) error {
 	case Discard:
 		s.henriTile = -1
 		s.removed = append(s.removed, m.Tile)
+		s.endTurn()
+	case End:
 		s.endTurn()
 	}
 	return nil
