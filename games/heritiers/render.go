@@ -61,7 +61,8 @@ func (t *Tile) describe() string {
 }
 
 // window returns the rows and columns to draw: the tiles and one square
-// around them.
+// around them, but for the columns of the margins that would start a strip
+// of their own.
 func (s *State) window() (r0, r1, c0, c1 int) {
 	r0, c0, r1, c1 = frameH, frameW, -1, -1
 	for i := range s.cells {
@@ -71,7 +72,16 @@ func (s *State) window() (r0, r1, c0, c1 int) {
 		r, c := i/frameW, i%frameW
 		r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
 	}
-	return max(r0-1, 0), min(r1+1, frameH-1), max(c0-1, 0), min(c1+1, frameW-1)
+	w0, w1 := max(c0-1, 0), min(c1+1, frameW-1)
+	// The margins give way first when the landscape would need one more
+	// strip for them alone.
+	if w1-w0+1 > perStrip && w0 < c0 {
+		w0++
+	}
+	if w1-w0+1 > perStrip && w1 > c1 {
+		w1--
+	}
+	return max(r0-1, 0), min(r1+1, frameH-1), w0, w1
 }
 
 // Text renders the board in at most 72 columns, then the royal reserve,
