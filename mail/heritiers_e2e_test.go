@@ -2,9 +2,6 @@ package mail
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,52 +12,9 @@ import (
 	"github.com/heraldgames/herald/games/heritiers"
 )
 
-// TestEmbeddedHeritiers plays Les Deux Héritiers by mail on the embedded
-// servers, the 2-player game and the solo game against Henri, whose moves
-// herald plays itself right after the player's: the checks of
-// TestEmbeddedGames, and in the solo game Henri's moves in the record.
-func TestEmbeddedHeritiers(t *testing.T) {
-	reg := adjudicator.NewRegistry(heritiers.Game)
-	for n := 1; n <= 2; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			seed := fmt.Sprintf("e2e-heritiers-%d", n)
-			r, err := Start(ctx, RunConfig{
-				Dir: t.TempDir(), Registry: reg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-				PlayerPassword: func(string) string { return "pw" },
-				NewSeed:        func() string { return seed },
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			var players []string
-			for i := 1; i <= n; i++ {
-				players = append(players, fmt.Sprintf("p%d@herald.local", i))
-			}
-			for _, a := range append([]string{"host@herald.local"}, players...) {
-				if err := r.Embedded.AddAccount(a, "pw"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			res, err := RunDemo(ctx, DemoConfig{
-				Game: "heritiers", Players: players, Host: "host@herald.local", Herald: r.Address,
-				Options:  map[string]string{"level": "2"},
-				Password: func(string) string { return "pw" },
-				IMAPAddr: r.Embedded.IMAPAddr(), SMTPAddr: r.Embedded.SMTPAddr(), Seed: seed,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDemo(t, reg, res, players)
-			checkHenri(t, res, n)
-		})
-	}
-}
-
 // checkHenri checks that a solo game's record holds Henri's moves, played
-// by the game, and none in a 2-player game.
+// by the game, and none in a 2-player game. (TestEmbeddedGames plays both
+// modes on the embedded servers.)
 func checkHenri(t *testing.T, res *DemoResult, players int) {
 	t.Helper()
 	henri := 0
