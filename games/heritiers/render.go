@@ -287,6 +287,14 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 		if s.discounts > 0 {
 			fmt.Fprintf(b, ", %d discount(s)", s.discounts)
 		}
+		if len(s.paidCells)+len(s.paidTiles) > 0 {
+			var paid []string
+			for _, q := range s.paidCells {
+				paid = append(paid, squareName(int(q)))
+			}
+			paid = append(paid, s.ids(s.paidTiles)...)
+			fmt.Fprintf(b, ", paid this turn: %s", strings.Join(paid, " "))
+		}
 		if len(s.destroy) > 0 {
 			var d []string
 			for _, q := range s.destroy {
