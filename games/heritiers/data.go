@@ -226,7 +226,11 @@ func (t *Tile) costWords() adjudicator.Words {
 	for c := range 3 {
 		if n := t.Cost[c]; n > 0 {
 			en = append(en, fmt.Sprintf("%d %s", n, resourceNames[c]))
-			fr = append(fr, fmt.Sprintf("%d %s", n, resourceNameFR[c]))
+			w := resourceNameFR[c]
+			if n > 1 && c != int(Green) {
+				w += "s" // 2 pierres, 2 blés; bois is both
+			}
+			fr = append(fr, fmt.Sprintf("%d %s", n, w))
 		}
 	}
 	if len(en) == 0 {
