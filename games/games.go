@@ -4,6 +4,7 @@ package games
 
 import (
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -14,4 +15,5 @@ var All = adjudicator.NewRegistry(
 	raubritter.Game,
 	lowenherz.Game,
 	lowenherz97.Game,
+	heritiers.Game,
 )

@@ -5,22 +5,26 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz"
+	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
-// TestEmbeddedGames plays a complete game of every game for 2, 3 and 4
-// players by mail on the embedded IMAP and SMTP servers: herald's intake,
-// service and outbox on one side, one scripted mail client per player on
-// the other. Every player's final mail must show the same final board, the
-// mailed record must adjudicate, and no mail may hold another player's hand
-// or key.
+// TestEmbeddedGames plays a complete game of every game for each number
+// of players it allows by mail on the embedded IMAP and SMTP servers:
+// herald's intake, service and outbox on one side, one scripted mail client
+// per player on the other. Every player's final mail must show the same
+// final board, the mailed record must adjudicate, no mail may hold another
+// player's hand or key, and the moves of the seats the game plays itself
+// (Henri in Les Deux Héritiers' solo game) are recorded as the automaton's.
 func TestEmbeddedGames(t *testing.T) {
-	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game)
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, lowenherz97.Game, heritiers.Game)
 	for _, g := range reg.Games() {
 		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
 			t.Run(fmt.Sprintf("%s-%dp", g.Name, n), func(t *testing.T) {
@@ -54,10 +58,22 @@ func TestEmbeddedGames(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkDemo(t, reg, res, players)
+				checkAutomatonMoves(t, res)
 				if res.Record.Seed != seed {
 					t.Errorf("the final record reveals seed %q, want %q", res.Record.Seed, seed)
 				}
 			})
+		}
+	}
+}
+
+// checkAutomatonMoves checks that every recorded move of a seat that is not
+// one of the record's players is an automaton's move.
+func checkAutomatonMoves(t *testing.T, res *DemoResult) {
+	t.Helper()
+	for i, mv := range res.Record.Moves {
+		if !slices.Contains(res.Record.Players, mv.Player) && mv.Source != adjudicator.AutomatonSource {
+			t.Errorf("move %d by %s, not a player, has source %q, want %q", i+1, mv.Player, mv.Source, adjudicator.AutomatonSource)
 		}
 	}
 }
