@@ -24,6 +24,7 @@ import (
 // player's hand or key, and the moves of the seats the game plays itself
 // (Henri in Les Deux Héritiers' solo game) are recorded as the automaton's.
 func TestEmbeddedGames(t *testing.T) {
+	t.Parallel() // beside TestRealmail, which waits on the real servers
 	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, lowenherz97.Game, heritiers.Game)
 	for _, g := range reg.Games() {
 		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {

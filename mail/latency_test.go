@@ -141,7 +141,7 @@ func embeddedRig(b *testing.B, players int) *latencyRig {
 }
 
 // BenchmarkRealmailTurnLatency is BenchmarkTurnLatency on the real Postfix
-// and Dovecot of ../shared/realmail (run it under flock, see COMMON.md):
+// and Dovecot of ../shared/realmail:
 // herald reads Dovecot over IMAP and sends through Postfix with SMTP AUTH;
 // the bare delivery goes through Postfix to Dovecot too.
 func BenchmarkRealmailTurnLatency(b *testing.B) {

@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz"
 	"github.com/heraldgames/herald/games/raubritter"
 )
@@ -47,24 +48,38 @@ func needRealmail(t testing.TB) {
 	}
 }
 
-// TestRealmailGame plays a whole game of Raubritter by mail through a real
-// Postfix and Dovecot: herald reads its mailbox over IMAP (IDLE), sends
-// over SMTP with AUTH, and two scripted players answer from their own
-// accounts.
-func TestRealmailGame(t *testing.T) {
-	realmailGame(t, "raubritter", []string{"alice@herald.test", "bob@herald.test"}, map[string]string{"setup": "random"}, 3*time.Minute)
+// TestRealmail plays whole games by mail through a real Postfix and
+// Dovecot (../shared/realmail): herald reads its mailbox over IMAP (IDLE),
+// sends over SMTP with AUTH, and scripted players answer from their own
+// accounts. The accounts are shared, so the games run one after the
+// other; the whole test runs beside TestEmbeddedGames.
+//
+// A delivery through the real servers takes about half a second (see
+// BenchmarkRealmailTurnLatency), so a whole Löwenherz game (some 380 mails)
+// takes minutes: it runs only with HERALD_REALMAIL_LONG set, which .ci/run
+// does after the main test command, keeping `go test ./...` short.
+func TestRealmail(t *testing.T) {
+	t.Parallel()
+	needRealmail(t)
+	t.Run("raubritter-2p", func(t *testing.T) {
+		realmailGame(t, "raubritter", []string{"alice@herald.test", "bob@herald.test"}, map[string]string{"setup": "random"}, 3*time.Minute)
+	})
+	t.Run("heritiers-solo", func(t *testing.T) {
+		res := realmailGame(t, "heritiers", []string{"alice@herald.test"}, map[string]string{"level": "2"}, 3*time.Minute)
+		checkHenri(t, res, 1)
+	})
+	t.Run("huge-mail", testRealmailHugeMail)
+	t.Run("lowenherz-3p", func(t *testing.T) {
+		if os.Getenv("HERALD_REALMAIL_LONG") == "" {
+			t.Skip("a whole Löwenherz game by real mail takes about 4 minutes; HERALD_REALMAIL_LONG=1 runs it (.ci/run does)")
+		}
+		realmailGame(t, "lowenherz", []string{"alice@herald.test", "bob@herald.test", "carol@herald.test"}, nil, 8*time.Minute)
+	})
 }
 
-// TestRealmailLowenherz plays a whole 3-player game of Löwenherz the same
-// way: some 380 moves, about 4 minutes; -short skips it.
-func TestRealmailLowenherz(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a whole Löwenherz game by real mail takes minutes")
-	}
-	realmailGame(t, "lowenherz", []string{"alice@herald.test", "bob@herald.test", "carol@herald.test"}, nil, 8*time.Minute)
-}
-
-func realmailGame(t *testing.T, game string, players []string, options map[string]string, limit time.Duration) {
+// realmailGame plays a whole game of game by mail through the real servers
+// and checks it with checkDemo; dave hosts it.
+func realmailGame(t *testing.T, game string, players []string, options map[string]string, limit time.Duration) *DemoResult {
 	needRealmail(t)
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -73,7 +88,7 @@ func realmailGame(t *testing.T, game string, players []string, options map[strin
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game)
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, heritiers.Game)
 	svc, err := NewService(Config{Address: "herald@herald.test", Registry: reg, Store: st, Logger: testLogger(t),
 		NewSeed: func() string { return "realmail" }})
 	if err != nil {
@@ -102,6 +117,7 @@ func realmailGame(t *testing.T, game string, players []string, options map[strin
 		t.Fatal(err)
 	}
 	checkDemo(t, reg, res, players)
+	return res
 }
 
 // checkDemo checks what the scripted players saw: the same final board
@@ -173,10 +189,10 @@ func (w tWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestRealmailHugeMail is TestHugeMailMemory on the real Dovecot: a
+// testRealmailHugeMail is TestHugeMailMemory on the real Dovecot: a
 // 100 MB mail appended to herald's INBOX is answered and moved away while
 // herald's heap stays flat.
-func TestRealmailHugeMail(t *testing.T) {
+func testRealmailHugeMail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("appends a 100 MB mail")
 	}
