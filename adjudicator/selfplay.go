@@ -12,8 +12,8 @@ import (
 // submission goes through the notation (each step printed, then parsed
 // back) exactly as a player's would. The players' choices come from their
 // own RNG seeded from seed, so the same seed gives the same game. clock
-// gives the time recorded with each move. In a sealed round (a State with
-// a SealedIn(player) bool method, as Löwenherz 1997's confrontations) a
+// gives the time recorded with each move. In a sealed round (see
+// [SealedIn], as in Löwenherz 1997's confrontations) a
 // player whose sealed step is in stays to move only to replace it: their
 // submission ends with that step, and they are not picked again until the
 // round closes.
@@ -41,14 +41,14 @@ func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]str
 		to = slices.DeleteFunc(slices.Clone(to), func(p string) bool { return slices.Contains(Automata(m.State), p) })
 		// A player whose sealed step is in stays to move only to replace
 		// it: the others are waited for.
-		to = slices.DeleteFunc(to, func(p string) bool { return sealedIn(m.State, p) })
+		to = slices.DeleteFunc(to, func(p string) bool { return SealedIn(m.State, p) })
 		if len(to) == 0 {
 			return m, fmt.Errorf("self-play: move %d: only the game's own seats are to move, and none moved", m.MoveNumber())
 		}
 		p := to[rng.IntN(len(to))]
 		scratch := m.State.Clone()
 		var steps []string
-		for slices.Contains(scratch.ToMove(), p) && !sealedIn(scratch, p) {
+		for slices.Contains(scratch.ToMove(), p) && !SealedIn(scratch, p) {
 			legal := scratch.Legal(p)
 			if len(legal) == 0 {
 				return m, fmt.Errorf("self-play: %s must act at move %d but has no legal step", p, m.MoveNumber())
@@ -64,11 +64,4 @@ func SelfPlay(g *Game, reg *Registry, n int, seed string, options map[string]str
 		}
 	}
 	return m, fmt.Errorf("self-play: no end after %d submissions", maxSubmissions)
-}
-
-// sealedIn reports whether player has a sealed step in an open sealed round
-// of st (a bid in a confrontation), for games that have such rounds.
-func sealedIn(st State, player string) bool {
-	s, ok := st.(interface{ SealedIn(player string) bool })
-	return ok && s.SealedIn(player)
 }

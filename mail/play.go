@@ -149,7 +149,8 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 		} else {
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
 			for _, mv := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", mv)
+				// A sealed bid reads "alice has bid" to the others.
+				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
 			}
 			if slices.Contains(m.State.ToMove(), p.Name) {
 				what = "your turn"
@@ -210,8 +211,14 @@ func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *
 				fmt.Fprintf(&b, "%s\n", mv)
 			}
 		case "history":
+			// Through History, so that a bid still sealed reads "alice
+			// has bid" to everyone but alice.
+			texts, err := m.History(s.cfg.Registry, player, env.Lang)
+			if err != nil {
+				return "", 0, "", err
+			}
 			for i, mv := range m.Record.Moves {
-				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, strings.ReplaceAll(mv.Text, "\n", "; "))
+				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, texts[i])
 			}
 			if len(m.Record.Moves) == 0 {
 				b.WriteString("No move yet.\n")

@@ -53,3 +53,7 @@ func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang
 	}
 	return m.String()
 }
+
+// The host shows a step to other players through adjudicator.StepText and
+// Match.History, which rely on these methods.
+var _ adjudicator.Sealer = (*State)(nil)

@@ -1,0 +1,98 @@
+package adjudicator_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+)
+
+// sealedCount is the counting game in which every "add" stays sealed
+// while the total is under 6: a stand-in for a round of sealed bids that
+// closes when enough is in.
+type sealedCount struct{ *countState }
+
+func (s sealedCount) Sealed(player string, m adjudicator.Move) bool {
+	_, ok := m.(add)
+	return ok && s.total < 6
+}
+
+func (s sealedCount) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
+	if lang == notation.French {
+		return player + " a ajouté"
+	}
+	return player + " has added"
+}
+
+func (s sealedCount) Clone() adjudicator.State {
+	return sealedCount{s.countState.Clone().(*countState)}
+}
+
+var sealedGame = &adjudicator.Game{
+	Name: "sealed", Title: "Sealed counting", Rulebook: "COUNTING.md", MinPlayers: 2, MaxPlayers: 2,
+	Options: counting.Options,
+	New: func(s adjudicator.Setup) (adjudicator.State, error) {
+		st, err := counting.New(s)
+		if err != nil {
+			return nil, err
+		}
+		c := st.(*countState)
+		c.turn = 0
+		return sealedCount{c}, nil
+	},
+}
+
+// TestStepTextHidesSealedSteps checks that another player sees a sealed
+// step in its public form, and its author the step itself.
+func TestStepTextHidesSealedSteps(t *testing.T) {
+	opts, err := counting.ResolveOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := sealedGame.New(adjudicator.Setup{Players: []string{"alice", "bob"}, Options: opts, RNG: adjudicator.NewRNG("s")})
+	if err := st.Apply("alice", add{n: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ viewer, want string }{
+		{"alice", "add 2"}, {"bob", "alice has added"}, {"", "alice has added"},
+	} {
+		if got := adjudicator.StepText(st, "alice", add{n: 2}, c.viewer, notation.English); got != c.want {
+			t.Errorf("StepText(viewer %q) = %q, want %q", c.viewer, got, c.want)
+		}
+	}
+	if got := adjudicator.StepText(st, "alice", end{}, "bob", notation.English); got != "end" {
+		t.Errorf("StepText(end) = %q, want end", got)
+	}
+}
+
+// TestHistoryRevealsClosedRounds checks that History keeps a step hidden
+// only while every state since it seals it.
+func TestHistoryRevealsClosedRounds(t *testing.T) {
+	reg := adjudicator.NewRegistry(sealedGame)
+	rec, err := adjudicator.NewRecord(sealedGame, []string{"alice", "bob"}, nil, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []string{"add 2; end", "add 2; end"} {
+		if _, err := m.Submit([]string{"alice", "bob"}[i%2], s, "", "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := m.History(reg, "bob", notation.French)
+	if want := []string{"alice a ajouté; end", "add 2; end"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("History(bob) = %q, %v; want %q", got, err, want)
+	}
+	// The total reaches 6: every earlier step is revealed for good.
+	if _, err := m.Submit("alice", "add 2; end", "", "test"); err != nil {
+		t.Fatal(err)
+	}
+	got, err = m.History(reg, "", notation.English)
+	if want := []string{"add 2; end", "add 2; end", "add 2; end"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("History(public) after the reveal = %q, %v; want %q", got, err, want)
+	}
+}
