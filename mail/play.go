@@ -86,6 +86,10 @@ func (s *Service) gamesList() string {
 	return b.String()
 }
 
+// maxListedSteps is how many legal steps a mail that asks for a move
+// lists: a Löwenherz border step can have hundreds.
+const maxListedSteps = 40
+
 // stateText is what a player sees of the game now: whose turn, the board
 // with their own hand, and their legal steps when it is their turn.
 func (s *Service) stateText(g *store.Game, m *adjudicator.Match, player string) string {
@@ -113,11 +117,16 @@ func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, boa
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
 		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
-		for _, mv := range legal {
+		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
 			b.WriteString(mv.String())
 			b.WriteByte('\n')
 		}
+		if more := len(legal) - maxListedSteps; more > 0 {
+			fmt.Fprintf(&b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
+		}
+		// How to answer, in one line, never with the key itself.
+		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps, one per line.\n")
 	}
 	return b.String()
 }
@@ -152,9 +161,9 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 				// A sealed bid reads "alice has bid" to the others.
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
 			}
-			if slices.Contains(m.State.ToMove(), p.Name) {
-				what = "your turn"
-			}
+		}
+		if slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name) {
+			what = "your turn" // the mover's too, while their turn goes on
 		}
 		b.WriteString("\n")
 		b.WriteString(s.stateTextWith(g, m, p.Name, boards[i]))
@@ -168,6 +177,17 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 			out.InReplyTo = msg.MessageID
 			out.References = refs(msg.MessageID, g.ID, s.domain)
 		}
+		if err := s.queue(ctx, tx, out, g.ID); err != nil {
+			return err
+		}
+	}
+	// The host who does not play gets the end too: the public board, the
+	// revealed seed and the record.
+	if finished && g.Host != "" && !slices.ContainsFunc(g.Players, func(p store.Player) bool { return p.Address == g.Host }) {
+		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			gameTag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
+			g.Record.Seed, g.Record.SeedSHA256, att.Name)
+		out := outMail{To: g.Host, Subject: s.subject(g, "game over"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: recordOf}
 		if err := s.queue(ctx, tx, out, g.ID); err != nil {
 			return err
 		}

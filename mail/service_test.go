@@ -308,6 +308,23 @@ func TestGameToTheEnd(t *testing.T) {
 	if finals[0] != finals[1] {
 		t.Errorf("the two players' final records differ")
 	}
+	// The host, who does not play, gets the end with the record too, and
+	// no hand (issue 15, item 15).
+	if h := got["host@herald.test"]; len(h) != 1 || !strings.Contains(h[0], "which you host, is over") || !strings.Contains(h[0], "herald-g1-raubritter.yaml") || strings.Contains(h[0], "'s hand") {
+		t.Errorf("the host's mails at the end: %q", h)
+	}
+	// Every mail that asks for a move says how to answer, never with a key
+	// (item 13), and its subject says it is the recipient's turn (item 12).
+	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		for _, m := range got[who] {
+			if strings.Contains(m, "IT IS YOUR TURN") != strings.Contains(m, "To play, reply with your key line (key YOUR-KEY)") {
+				t.Fatalf("a mail to %s asks for a move without saying how, or says how without asking:\n%s", who, m)
+			}
+			if strings.Contains(m, "IT IS YOUR TURN") && !strings.Contains(m, "your turn") {
+				t.Fatalf("a mail to %s asks for a move but its subject does not say so:\n%s", who, m)
+			}
+		}
+	}
 	// A mail to a finished game.
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nshow"), Rejected)
 	io.Discard.Write(nil)
