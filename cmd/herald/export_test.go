@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,6 +70,48 @@ func TestExportVerifies(t *testing.T) {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("adjudicate %s:\n%s\nwant it to hold %q", tt.game, r.stdout, want)
 			}
+		}
+	}
+}
+
+// TestStoredGameErrors checks that export and show --db tell a game that
+// is not there from a game the store cannot read, and give the store's own
+// reason for the latter (issue 15, item 19).
+func TestStoredGameErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := adjudicator.NewRecord(raubritter.Game, []string{"p1", "p2"}, nil, "s", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Process(ctx, store.Intake{MessageID: "x", Received: time.Now()}, func(tx *store.Tx) error {
+		_, err := tx.CreateGame(ctx, "host@x", "hk", rec, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE games SET record = 'game: [' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, args := range [][]string{{"export", "--db", dir}, {"show", "--db", dir}} {
+		r := herald(t, "", append(args, "G9")...)
+		if r.code != 1 || !strings.Contains(r.stderr, "no game G9") {
+			t.Errorf("%v G9: exit %d, %q; want 1 and no game G9", args, r.code, r.stderr)
+		}
+		r = herald(t, "", append(args, "G1")...)
+		if r.code == 0 || strings.Contains(r.stderr, "no game") || !strings.Contains(r.stderr, "G1") {
+			t.Errorf("%v G1 with a damaged record: exit %d, %q; want the store's reason", args, r.code, r.stderr)
 		}
 	}
 }

@@ -55,6 +55,17 @@ func listStored(ctx context.Context, e *env, dir string) error {
 	return nil
 }
 
+// storedGameErr is the error of reading game id from the store in dir:
+// "no game G3" when there is none, the store's own error otherwise (a
+// damaged record, a database a newer herald wrote), never hidden behind
+// "no game".
+func storedGameErr(dir string, id int64, err error) error {
+	if errors.Is(err, store.ErrNoGame) {
+		return &rejected{fmt.Sprintf("%s: no game G%d", dir, id)}
+	}
+	return fmt.Errorf("%s: game G%d: %w", dir, id, err)
+}
+
 func loadStored(ctx context.Context, dir, gameID string) (*adjudicator.Match, error) {
 	id, err := parseGameID(gameID)
 	if err != nil {
@@ -67,7 +78,7 @@ func loadStored(ctx context.Context, dir, gameID string) (*adjudicator.Match, er
 	defer st.Close()
 	g, err := st.Game(ctx, id)
 	if err != nil {
-		return nil, &rejected{fmt.Sprintf("%s: no game G%d", dir, id)}
+		return nil, storedGameErr(dir, id, err)
 	}
 	return adjudicator.Start(games.All, g.Record)
 }
@@ -98,7 +109,7 @@ var cmdExport = &command{
 		defer st.Close()
 		g, err := st.Game(ctx, id)
 		if err != nil {
-			return &rejected{fmt.Sprintf("%s: no game G%d", e.str("db"), id)}
+			return storedGameErr(e.str("db"), id, err)
 		}
 		rec := *g.Record
 		if e.bool("public") && g.Status == store.Playing {
