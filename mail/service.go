@@ -411,14 +411,14 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg
 		// No detail about any game: the sender may not be who they say.
 		body := "herald did not find which game your mail is for.\n\n" + why +
 			"\n\nReply to a mail from herald (the subject keeps the game's tag), or\nwrite \"game G12\" and \"key YOUR-KEY\" on lines of their own.\n\n" + s.helpText(env.Lang)
-		return Rejected, 0, why, s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] which game?", body, 0, now, nil)
+		return Rejected, 0, why, s.authNotice(ctx, tx, msg, "[herald] which game?", body, now)
 	}
 	seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == msg.From })
 	isHost := g.Host == msg.From
 	if seat < 0 && !isHost || seat >= 0 && !keyOK(env.Key, g.Players[seat].Secret) || seat < 0 && isHost && !s.hostKeyOK(g, env) {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		return Rejected, 0, "authentication failed", s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] mail not authenticated", authFailureBody(env), 0, now, nil)
+		return Rejected, 0, "authentication failed", s.authNotice(ctx, tx, msg, "[herald] mail not authenticated", authFailureBody(env), now)
 	}
 	player := ""
 	if seat >= 0 {
@@ -626,6 +626,32 @@ func (s *Service) reply(ctx context.Context, tx *store.Tx, to, inReplyTo, subjec
 	m := outMail{To: to, Subject: subject, InReplyTo: inReplyTo, References: refs(inReplyTo, gameID, s.domain), Body: body, Attachment: att}
 	return s.enqueue(ctx, tx, m, gameID, true)
 }
+
+// authNotice answers a mail that failed authentication (or named no game
+// its sender plays). Its From may be forged, so such answers do not use
+// the address's replies (a forger could silence a player by using them
+// up): they have their own allowance, AuthNoticesPerHour.
+func (s *Service) authNotice(ctx context.Context, tx *store.Tx, msg *Message, subject, body string, now time.Time) error {
+	n, err := tx.AuthNoticesSince(ctx, msg.From, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	if n >= AuthNoticesPerHour {
+		s.log.Warn("a notice for an unauthenticated mail was sent within the hour; not answering", "to", msg.From)
+		return nil
+	}
+	m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}
+	m.MessageID = newMessageID(s.domain)
+	d, err := m.draft()
+	if err != nil {
+		return err
+	}
+	return tx.Queue(ctx, store.Mail{Recipient: m.To, Draft: d, AuthNotice: true})
+}
+
+// AuthNoticesPerHour is how many answers to unauthenticated mails an
+// address gets in an hour.
+const AuthNoticesPerHour = 1
 
 // queue queues a mail that is not a reply to its recipient's own mail (the
 // rate limit does not count it).

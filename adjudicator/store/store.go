@@ -406,6 +406,10 @@ type Mail struct {
 	// Reply marks an answer to the recipient's own mail, which
 	// RepliesSince counts for the rate limit.
 	Reply bool
+	// AuthNotice marks an answer to a mail that failed authentication
+	// (outbox.reply = 2): anyone can forge a From, so these have their own
+	// count, AuthNoticesSince, and never use up the player's replies.
+	AuthNotice bool
 }
 
 // Intake identifies an incoming mail for the processed-mail log.
@@ -938,7 +942,10 @@ func (t *Tx) Queue(ctx context.Context, m Mail) error {
 		draft = m.Draft
 	}
 	reply := 0
-	if m.Reply {
+	switch {
+	case m.AuthNotice:
+		reply = 2
+	case m.Reply:
 		reply = 1
 	}
 	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -955,6 +962,18 @@ func (t *Tx) Queue(ctx context.Context, m Mail) error {
 func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
 	var n int
 	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 1 AND created >= ?`,
+		strings.ToLower(recipient), stamp(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+// AuthNoticesSince counts the answers to mails that failed
+// authentication (Mail.AuthNotice) queued to recipient since t.
+func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 2 AND created >= ?`,
 		strings.ToLower(recipient), stamp(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
