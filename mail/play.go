@@ -169,7 +169,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 		b.WriteString(s.stateTextWith(g, m, p.Name, boards[i]))
 		if finished {
 			what = "game over"
-			fmt.Fprintf(&b, "\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 				g.Record.Seed, g.Record.SeedSHA256, att.Name)
 		}
 		out := outMail{To: p.Address, Subject: s.subject(g, what), References: refs("", g.ID, s.domain), Body: b.String(), Attachment: att, RecordOf: recordOf}
@@ -184,7 +184,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 	// The host who does not play gets the end too: the public board, the
 	// revealed seed and the record.
 	if finished && g.Host != "" && !slices.ContainsFunc(g.Players, func(p store.Player) bool { return p.Address == g.Host }) {
-		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was %q. Its sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 			gameTag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
 			g.Record.Seed, g.Record.SeedSHA256, att.Name)
 		out := outMail{To: g.Host, Subject: s.subject(g, "game over"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: recordOf}
@@ -294,7 +294,7 @@ func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjud
 		recipients = append(slices.Clone(recipients), store.Player{Address: g.Host})
 	}
 	for _, p := range recipients {
-		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was %q (sha256 %s); the record is attached.\n",
+		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			gameTag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		out := outMail{To: p.Address, Subject: s.subject(g, "game ended"), References: refs("", g.ID, s.domain), Body: body, Attachment: att, RecordOf: g.ID}
 		if err := s.queue(ctx, tx, out, g.ID); err != nil {
@@ -374,7 +374,9 @@ func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo 
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
 		gameTag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
 	if !slices.Contains(addrs, host) {
-		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is %s: write\n\"key %s\" in a mail with \"abandon\" to end the game early.\n", hostKey, hostKey)
+		// Short lines: the key is long, and a line over 72 columns would be
+		// wrapped in the middle of the sentence.
+		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is:\n\n  %s\n\nTo end the game early, send herald a mail with these two lines:\n\n  key %s\n  abandon\n", hostKey, hostKey)
 	}
 	// Never dropped by the rate limit, though it answers the host's mail: it
 	// is the only mail with the host's key. (Starting a game is itself

@@ -308,6 +308,11 @@ func TestGameToTheEnd(t *testing.T) {
 	if finals[0] != finals[1] {
 		t.Errorf("the two players' final records differ")
 	}
+	for _, m := range got["alice@herald.test"][len(got["alice@herald.test"])-1:] {
+		if c := strings.ReplaceAll(m, "\r\n", "\n"); !strings.Contains(c, "\nThe seed was:\n  \"") || !strings.Contains(c, "\nIts sha256, announced at the start:\n  ") {
+			t.Errorf("the final mail's seed lines are wrapped or missing:\n%s", c)
+		}
+	}
 	// The host, who does not play, gets the end with the record too, and
 	// no hand (issue 15, item 15).
 	if h := got["host@herald.test"]; len(h) != 1 || !strings.Contains(h[0], "which you host, is over") || !strings.Contains(h[0], "herald-g1-raubritter.yaml") || strings.Contains(h[0], "'s hand") {
@@ -330,7 +335,7 @@ func TestGameToTheEnd(t *testing.T) {
 	io.Discard.Write(nil)
 }
 
-var hostKeyLine = regexp.MustCompile(`Your host key is (\S+):`)
+var hostKeyLine = regexp.MustCompile(`Your host key is:\s+(\S+)`)
 
 func TestResignAndAbandon(t *testing.T) {
 	f := newFixture(t)
@@ -339,6 +344,10 @@ func TestResignAndAbandon(t *testing.T) {
 	hk := hostKeyLine.FindStringSubmatch(got["host@herald.test"][0])
 	if hk == nil {
 		t.Fatalf("no host key in the confirmation:\n%s", got["host@herald.test"][0])
+	}
+	// Lines short enough that no sentence is wrapped (issue 15, item 14).
+	if c := strings.ReplaceAll(got["host@herald.test"][0], "\r\n", "\n"); !strings.Contains(c, "\n  key "+hk[1]+"\n  abandon\n") {
+		t.Errorf("the host's confirmation does not give the two lines to write:\n%s", c)
 	}
 	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
 		f.keys[who] = keyLine.FindStringSubmatch(got[who][0])[1]
