@@ -1,0 +1,138 @@
+package mail
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
+
+// TestGoldenMails renders every kind of mail herald sends, from fixed
+// games (fixed keys, seed and clock), and compares what a player reads of
+// each (its subject and text) with testdata/golden/KIND.txt. go test
+// -run TestGoldenMails -update rewrites them; review the diff.
+func TestGoldenMails(t *testing.T) {
+	golden := map[string]string{}
+	keep := func(kind, raw string) {
+		t.Helper()
+		subject, mime, _ := strings.Cut(raw, "\n")
+		msg, err := Extract(strings.NewReader(mime), &ExtractOptions{MaxAttachment: 1 << 20})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		var b strings.Builder
+		b.WriteString("Subject: " + subject + "\n")
+		for _, a := range msg.Attachments {
+			b.WriteString("Attachment: " + a.Name + "\n")
+		}
+		b.WriteString("\n" + msg.Body)
+		golden[kind] = b.String()
+	}
+	last := func(ms []string) string { return ms[len(ms)-1] }
+
+	// A game played to its end: the welcome, the host's confirmation, the
+	// news, a turn, each command, a refusal, an unauthenticated mail and
+	// the final mails.
+	f := newFixture(t)
+	f.handle(f.mail("host@herald.test", "new game", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	got := f.sent()
+	keep("welcome", got["alice@herald.test"][0])
+	keep("host-confirmation", got["host@herald.test"][0])
+	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		f.keys[who] = keyLine.FindStringSubmatch(got[who][0])[1]
+	}
+	a, b := "key "+f.keys["alice@herald.test"]+"\n", "key "+f.keys["bob@herald.test"]+"\n"
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", a+"keep plain village"), Applied)
+	got = f.sent()
+	keep("applied", got["alice@herald.test"][0])
+	keep("your-turn", got["bob@herald.test"][0])
+	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "Hi herald,\n"+b+"garde forêt village\nThanks!"), Applied)
+	got = f.sent()
+	keep("applied-prose-ignored", got["bob@herald.test"][0])
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", a+"plain castle f5; knights east 2 2"), Rejected)
+	keep("refused", f.sent()["alice@herald.test"][0])
+	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", b+"plain castle f5"), Rejected)
+	keep("refused-not-your-turn", f.sent()["bob@herald.test"][0])
+	for _, c := range []string{"show", "legal", "history", "help", "abandon"} {
+		f.handle(f.mail("alice@herald.test", "Re: [herald G1]", a+c), Answered)
+		keep("command-"+c, f.sent()["alice@herald.test"][0])
+	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key 0000\nshow"), Rejected)
+	keep("not-authenticated", f.sent()["alice@herald.test"][0])
+	f.handle(f.mail("carol@herald.test", "hello", "show"), Rejected)
+	keep("which-game", f.sent()["carol@herald.test"][0])
+	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
+	rng := adjudicator.NewRNG("golden")
+	for range 400 {
+		g, err := f.st.Game(t.Context(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			break
+		}
+		who := m.State.ToMove()[0]
+		legal := m.State.Legal(who)
+		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+f.keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
+	}
+	got = f.sent()
+	keep("game-over", last(got["alice@herald.test"]))
+	keep("game-over-host", last(got["host@herald.test"]))
+
+	// A second game, ended early: a resignation, then the host abandons a
+	// third.
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	got = f.sent()
+	kb := keyLine.FindStringSubmatch(got["bob@herald.test"][0])[1]
+	f.handle(f.mail("bob@herald.test", "Re: [herald G2]", "key "+kb+"\nresign"), Ended)
+	keep("resigned", f.sent()["alice@herald.test"][0])
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	hk := hostKeyLine.FindStringSubmatch(f.sent()["host@herald.test"][0])[1]
+	f.handle(f.mail("host@herald.test", "Re: [herald G3]", "key "+hk+"\nabandon"), Ended)
+	keep("abandoned", f.sent()["host@herald.test"][0])
+	f.handle(f.mail("host@herald.test", "new", "new chess players alice@herald.test bob@herald.test"), Rejected)
+	keep("new-refused", f.sent()["host@herald.test"][0])
+
+	for kind, text := range golden {
+		path := filepath.Join("testdata", "golden", kind+".txt")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update to create it)", kind, err)
+			continue
+		}
+		if !bytes.Equal(want, []byte(text)) {
+			t.Errorf("%s differs from %s at line %d; got:\n%s", kind, path, firstDiffLine(string(want), text), text)
+		}
+	}
+}
+
+// firstDiffLine returns the 1-based number of the first line where a and
+// b differ.
+func firstDiffLine(a, b string) int {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return i + 1
+		}
+	}
+	return min(len(al), len(bl)) + 1
+}
