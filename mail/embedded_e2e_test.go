@@ -59,6 +59,9 @@ func TestEmbeddedGames(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkDemo(t, reg, res, players)
+				if g.Name == heritiers.Game.Name {
+					checkHenri(t, res, n)
+				}
 				checkAutomatonMoves(t, res)
 				if res.Record.Seed != seed {
 					t.Errorf("the final record reveals seed %q, want %q", res.Record.Seed, seed)

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -23,5 +24,21 @@ func checkHenri(t *testing.T, res *DemoResult, players int) {
 	}
 	if (henri > 0) != (players == 1) {
 		t.Errorf("%d moves of Henri's in a %d-player game", henri, players)
+	}
+	if players != 1 {
+		return
+	}
+	// The player's mails say what Henri did and which of his rules chose
+	// each step (issue 17).
+	told := 0
+	for _, ms := range res.Mails {
+		for _, m := range ms {
+			if strings.Contains(m, "henri (played by the game) played move") && strings.Contains(m, "  (rule ") {
+				told++
+			}
+		}
+	}
+	if told == 0 {
+		t.Errorf("no mail says what Henri played and why")
 	}
 }

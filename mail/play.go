@@ -162,6 +162,20 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
 			}
 		}
+		// The moves the game played itself right after (Henri's turn), each
+		// step with the rule of the automaton that chose it.
+		for _, a := range sub.Auto {
+			fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
+			for j, mv := range a.Moves {
+				why := ""
+				if sub.Lang == notation.French && j < len(a.WhyFR) && a.WhyFR[j] != "" {
+					why = "  (" + a.WhyFR[j] + ")"
+				} else if j < len(a.Why) && a.Why[j] != "" {
+					why = "  (" + a.Why[j] + ")"
+				}
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a.Player, mv, p.Name, notation.English), why)
+			}
+		}
 		if slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name) {
 			what = "your turn" // the mover's too, while their turn goes on
 		}
