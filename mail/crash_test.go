@@ -23,6 +23,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -339,7 +340,7 @@ func TestLargeMailAlone(t *testing.T) {
 func (f *fixture) openRaw(t *testing.T) *sql.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "herald.db")
-	st, err := store.Open(context.Background(), path)
+	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // newGame starts a game from a mail: "new GAME players A B [C D] [seed S]
 // [opt k=v]...". Every player gets a welcome mail with their key; the host
 // gets a confirmation with the host key.
-func (s *Service) newGame(ctx context.Context, tx *store.Tx, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) newGame(ctx context.Context, tx store.Tx, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
 		return Rejected, 0, why, s.reply(ctx, tx, msg.From, msg.MessageID, "[herald] new game refused", body, 0, now, nil)
@@ -134,7 +134,7 @@ func (s *Service) stateTextWith(g *store.Game, m *adjudicator.Match, player, boa
 // broadcast tells everyone about an applied move: the mover gets the list
 // of what was applied, everyone their own view; at the end everyone gets
 // the revealed seed and the record.
-func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, sub *adjudicator.Submission, now time.Time) error {
+func (s *Service) broadcast(ctx context.Context, tx store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, sub *adjudicator.Submission, now time.Time) error {
 	finished := m.State.Result().Finished
 	var att *Attachment // the final record, attached when the mail is sent
 	var recordOf int64
@@ -211,7 +211,7 @@ func (s *Service) broadcast(ctx context.Context, tx *store.Tx, g *store.Game, m 
 
 // rejectMove answers the sender alone: what was wrong, where, the rule,
 // and the board as it still stands.
-func (s *Service) rejectMove(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, err error, lang notation.Lang, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) rejectMove(ctx context.Context, tx store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, err error, lang notation.Lang, now time.Time) (Outcome, int64, string, error) {
 	var b strings.Builder
 	if lang == notation.French {
 		b.WriteString("Votre coup n'a pas été appliqué ; rien n'a changé.\n\n")
@@ -228,7 +228,7 @@ func (s *Service) rejectMove(ctx context.Context, tx *store.Tx, g *store.Game, m
 }
 
 // commands answers show, legal, help and history, to the sender alone.
-func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) commands(ctx context.Context, tx store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player string, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	var b strings.Builder
 	var names []string
 	for _, c := range env.Commands {
@@ -274,7 +274,7 @@ func (s *Service) commands(ctx context.Context, tx *store.Tx, g *store.Game, m *
 
 // end ends a game by resignation or by the host abandoning it: no result
 // by the rules; everyone gets the board, the revealed seed and the record.
-func (s *Service) end(ctx context.Context, tx *store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player, how string, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) end(ctx context.Context, tx store.Tx, g *store.Game, m *adjudicator.Match, msg *Message, player, how string, now time.Time) (Outcome, int64, string, error) {
 	if how == "resign" && player == "" {
 		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
 		return Rejected, g.ID, "host resigned", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "not a player"), body, g.ID, now, nil)
@@ -338,7 +338,7 @@ func (r *RefusedError) Error() string { return r.Reason }
 
 // createGame creates a game of g between addrs, hosted by host, and queues
 // the host's confirmation and every player's welcome mail with their key.
-func (s *Service) createGame(ctx context.Context, tx *store.Tx, host, inReplyTo string, g *adjudicator.Game, addrs []string, opts map[string]string, now time.Time) (int64, error) {
+func (s *Service) createGame(ctx context.Context, tx store.Tx, host, inReplyTo string, g *adjudicator.Game, addrs []string, opts map[string]string, now time.Time) (int64, error) {
 	// Player names in the record are the local parts of the addresses when
 	// they differ, else the whole addresses.
 	names := make([]string, len(addrs))
@@ -426,7 +426,7 @@ func (s *Service) CreateGame(ctx context.Context, host, game string, addrs []str
 	now := s.cfg.Now().UTC()
 	var id int64
 	in := store.Intake{MessageID: "cli:" + newMessageID(s.domain), BodyHash: "cli", Sender: strings.ToLower(host), Received: now}
-	err = s.cfg.Store.Process(ctx, in, func(tx *store.Tx) error {
+	err = s.cfg.Store.Process(ctx, in, func(tx store.Tx) error {
 		var err error
 		id, err = s.createGame(ctx, tx, strings.ToLower(host), "", g, addrs, opts, now)
 		tx.SetOutcome(string(Created), id)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/mail/embedded"
 )
 
@@ -49,7 +50,7 @@ type RunConfig struct {
 // Running is a started mail service.
 type Running struct {
 	Service  *Service
-	Store    *store.Store
+	Store    store.Store
 	Outbox   *Outbox
 	Embedded *embedded.Server // nil with a real provider
 	Address  string
@@ -67,7 +68,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
+	st, err := sqlite.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
 	if err != nil {
 		return nil, err
 	}

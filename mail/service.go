@@ -34,7 +34,7 @@ type Config struct {
 	Registry *adjudicator.Registry
 
 	// Store is the database. Required.
-	Store *store.Store
+	Store store.Store
 
 	// Hosts are the addresses allowed to start games by mail. Empty means
 	// anyone may (fine on the embedded local setup, not on a public address).
@@ -318,7 +318,7 @@ func (s *Service) readOne(raw []byte) readMail {
 
 // handleOne processes one mail inside batch b. The log line it returns is
 // written once the batch is committed.
-func (s *Service) handleOne(ctx context.Context, b *store.Batch, bs *batchGames, raw []byte, r readMail) (Outcome, func(), error) {
+func (s *Service) handleOne(ctx context.Context, b store.Batch, bs *batchGames, raw []byte, r readMail) (Outcome, func(), error) {
 	now := s.cfg.Now().UTC()
 	hash, msg, xerr := r.hash, r.msg, r.xerr
 	if xerr != nil {
@@ -336,7 +336,7 @@ func (s *Service) handleOne(ctx context.Context, b *store.Batch, bs *batchGames,
 	var gameID int64
 	var reason string
 	bs.begin()
-	err := b.Process(ctx, in, func(tx *store.Tx) error {
+	err := b.Process(ctx, in, func(tx store.Tx) error {
 		var err error
 		outcome, gameID, reason, err = s.process(ctx, tx, bs, msg, r.env, now)
 		tx.SetOutcome(string(outcome), gameID)
@@ -358,7 +358,7 @@ func (s *Service) handleOne(ctx context.Context, b *store.Batch, bs *batchGames,
 
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty.
-func (s *Service) handleBroken(ctx context.Context, b *store.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
+func (s *Service) handleBroken(ctx context.Context, b store.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
 	// Extract returns what it read of the header with most errors.
 	from, id, auto := "", "sha256:"+hash, false
 	if msg != nil {
@@ -368,7 +368,7 @@ func (s *Service) handleBroken(ctx context.Context, b *store.Batch, msg *Message
 		}
 	}
 	outcome := Rejected
-	err := b.Process(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(tx *store.Tx) error {
+	err := b.Process(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(tx store.Tx) error {
 		if from == "" || auto || from == s.cfg.Address {
 			outcome = Ignored
 			tx.SetOutcome(string(outcome), 0)
@@ -391,7 +391,7 @@ func (s *Service) handleBroken(ctx context.Context, b *store.Batch, msg *Message
 }
 
 // process decides what to do with a readable mail, inside its transaction.
-func (s *Service) process(ctx context.Context, tx *store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) process(ctx context.Context, tx store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
@@ -518,7 +518,7 @@ func (s *Service) hostKeyOK(g *store.Game, env *notation.Envelope) bool {
 // findGame finds the game a mail is about: named in the body, tagged in
 // the subject, or the sender's only running game. The game it returns has
 // no record yet (see match).
-func (s *Service) findGame(ctx context.Context, tx *store.Tx, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
+func (s *Service) findGame(ctx context.Context, tx store.Tx, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
 	tag := env.Game
 	if tag == "" {
 		tag = notation.SubjectGame(msg.Subject)
@@ -564,7 +564,7 @@ func (s *Service) findGame(ctx context.Context, tx *store.Tx, msg *Message, env 
 // again (batchGames.stage) for as long as it is the stored game. It comes
 // from the cache when the cached copy has the game's stored revision and
 // number of moves; otherwise the stored record is replayed.
-func (s *Service) match(ctx context.Context, tx *store.Tx, bs *batchGames, g *store.Game) (*adjudicator.Match, error) {
+func (s *Service) match(ctx context.Context, tx store.Tx, bs *batchGames, g *store.Game) (*adjudicator.Match, error) {
 	if c, ok := bs.take(g.ID); ok && g.Moves >= 0 && c.rev == g.Rev && len(c.m.Record.Moves) == g.Moves {
 		g.Record = c.m.Record
 		return c.m, nil
@@ -614,7 +614,7 @@ func (s *Service) subject(g *store.Game, what string) string {
 
 // reply queues a mail to a sender in answer to their mail, unless the
 // sender has had RepliesPerHour replies in the last hour.
-func (s *Service) reply(ctx context.Context, tx *store.Tx, to, inReplyTo, subject, body string, gameID int64, now time.Time, att *Attachment) error {
+func (s *Service) reply(ctx context.Context, tx store.Tx, to, inReplyTo, subject, body string, gameID int64, now time.Time, att *Attachment) error {
 	n, err := tx.RepliesSince(ctx, to, now.Add(-time.Hour))
 	if err != nil {
 		return err
@@ -631,7 +631,7 @@ func (s *Service) reply(ctx context.Context, tx *store.Tx, to, inReplyTo, subjec
 // its sender plays). Its From may be forged, so such answers do not use
 // the address's replies (a forger could silence a player by using them
 // up): they have their own allowance, AuthNoticesPerHour.
-func (s *Service) authNotice(ctx context.Context, tx *store.Tx, msg *Message, subject, body string, now time.Time) error {
+func (s *Service) authNotice(ctx context.Context, tx store.Tx, msg *Message, subject, body string, now time.Time) error {
 	n, err := tx.AuthNoticesSince(ctx, msg.From, now.Add(-time.Hour))
 	if err != nil {
 		return err
@@ -655,14 +655,14 @@ const AuthNoticesPerHour = 1
 
 // queue queues a mail that is not a reply to its recipient's own mail (the
 // rate limit does not count it).
-func (s *Service) queue(ctx context.Context, tx *store.Tx, m outMail, gameID int64) error {
+func (s *Service) queue(ctx context.Context, tx store.Tx, m outMail, gameID int64) error {
 	return s.enqueue(ctx, tx, m, gameID, false)
 }
 
 // enqueue stores m in the outbox as a draft, with its Message-ID: the
 // outbox renders it as MIME when it sends it (Service.Render), outside the
 // incoming mail's transaction.
-func (s *Service) enqueue(ctx context.Context, tx *store.Tx, m outMail, gameID int64, reply bool) error {
+func (s *Service) enqueue(ctx context.Context, tx store.Tx, m outMail, gameID int64, reply bool) error {
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -23,7 +24,7 @@ import (
 type fixture struct {
 	t     testing.TB
 	svc   *Service
-	st    *store.Store
+	st    *sqlite.Store
 	seen  int // outbox rows already looked at
 	keys  map[string]string
 	clock time.Time
@@ -32,7 +33,7 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +548,7 @@ func TestComposedMail(t *testing.T) {
 func TestOutboxUnreadableDraft(t *testing.T) {
 	f := newFixture(t)
 	f.start()
-	err := f.st.Process(context.Background(), store.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx *store.Tx) error {
+	err := f.st.Process(context.Background(), store.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx store.Tx) error {
 		if err := tx.Queue(context.Background(), store.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)}); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -521,14 +522,24 @@ type OutboxConfig struct {
 	From   string        // envelope sender; default the service's address
 	Every  time.Duration // how often to look for due mail; default 2 s
 	Logger *slog.Logger
+	// Worker names this outbox when several serve processes share one
+	// store: each claims the mails it sends (store.Outbox.Claim), and a
+	// worker restarted under the same name takes back its own claims at
+	// once. Default: the machine's host name.
+	Worker string
 }
+
+// claimLease is how long a claimed mail stays reserved to the worker
+// sending it: longer than sending a batch takes, short enough that the
+// mail of a worker that died goes out from another soon after.
+const claimLease = 5 * time.Minute
 
 // Outbox sends queued mail over SMTP, retrying with exponential backoff, so
 // that a reply is never lost while the SMTP server is down.
 type Outbox struct {
 	cfg   OutboxConfig
 	svc   *Service // renders drafts
-	store *store.Store
+	store store.Store
 	log   *slog.Logger
 	now   func() time.Time
 	kick  chan struct{}
@@ -544,6 +555,12 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 	}
 	if cfg.Every <= 0 {
 		cfg.Every = 2 * time.Second
+	}
+	if cfg.Worker == "" {
+		cfg.Worker, _ = os.Hostname()
+		if cfg.Worker == "" {
+			cfg.Worker = "herald"
+		}
 	}
 	if cfg.Server.Security == "" {
 		cfg.Server.Security = TLS
@@ -610,7 +627,7 @@ const maxSenders = 4
 // of one recipient go in order on one SMTP connection; the recipients are
 // spread over up to maxSenders connections, used at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
-	due, err := o.store.Due(ctx, o.now(), 100)
+	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, 100)
 	if err != nil || len(due) == 0 {
 		return 0, err
 	}

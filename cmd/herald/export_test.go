@@ -10,6 +10,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/games/raubritter"
 )
@@ -21,7 +22,7 @@ import (
 func TestExportVerifies(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestExportVerifies(t *testing.T) {
 		status string
 	}{{full.Record, store.Finished}, {part.Record, store.Abandoned}} {
 		i++
-		err := st.Process(ctx, store.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx *store.Tx) error {
+		err := st.Process(ctx, store.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx store.Tx) error {
 			header := *g.rec
 			header.Moves, header.Ended = nil, nil
 			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
@@ -80,7 +81,7 @@ func TestExportVerifies(t *testing.T) {
 func TestStoredGameErrors(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestStoredGameErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Process(ctx, store.Intake{MessageID: "x", Received: time.Now()}, func(tx *store.Tx) error {
+	err = st.Process(ctx, store.Intake{MessageID: "x", Received: time.Now()}, func(tx store.Tx) error {
 		_, err := tx.CreateGame(ctx, "host@x", "hk", rec, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
 		return err
 	})

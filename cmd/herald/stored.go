@@ -13,18 +13,19 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
 
 // openStore opens the database of a serve data directory, which must
 // exist: a read must not create an empty one by mistake.
-func openStore(ctx context.Context, dir string) (*store.Store, error) {
+func openStore(ctx context.Context, dir string) (store.Store, error) {
 	path := filepath.Join(dir, "herald.db")
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("%s: no herald database here (herald serve --data %s creates it)", dir, dir)
 	}
-	return store.Open(ctx, path)
+	return sqlite.Open(ctx, path)
 }
 
 func parseGameID(s string) (int64, error) {
@@ -149,7 +150,7 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		return err
 	}

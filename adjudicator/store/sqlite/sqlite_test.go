@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -40,15 +41,15 @@ func record() *adjudicator.Record {
 func newGame(t testing.TB, s *Store, id string) int64 {
 	t.Helper()
 	var gid int64
-	err := s.Process(context.Background(), Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx *Tx) error {
+	err := s.Process(context.Background(), store.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx store.Tx) error {
 		var err error
-		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []Player{
+		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []store.Player{
 			{Name: "alice", Address: "Alice@X", Secret: "k1"}, {Name: "bob", Address: "bob@y", Secret: "k2"}})
 		if err != nil {
 			return err
 		}
 		tx.SetOutcome("created", gid)
-		return tx.Queue(context.Background(), Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
+		return tx.Queue(context.Background(), store.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -64,17 +65,17 @@ func TestProcessExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != Playing || g.Record.Game != "raubritter" || len(g.Players) != 2 || g.Players[0].Address != "alice@x" {
+	if g.Status != store.Playing || g.Record.Game != "raubritter" || len(g.Players) != 2 || g.Players[0].Address != "alice@x" {
 		t.Fatalf("Game(%d) = %+v", gid, g)
 	}
 	// The same Message-ID again: fn must not run.
 	ran := false
-	err = s.Process(ctx, Intake{MessageID: "<m1@x>", BodyHash: "h", Sender: "host@x", Received: t0}, func(tx *Tx) error {
+	err = s.Process(ctx, store.Intake{MessageID: "<m1@x>", BodyHash: "h", Sender: "host@x", Received: t0}, func(tx store.Tx) error {
 		ran = true
 		return nil
 	})
-	if !errors.Is(err, ErrDuplicate) || ran {
-		t.Fatalf("second Process = %v, ran %v; want ErrDuplicate and fn not run", err, ran)
+	if !errors.Is(err, store.ErrDuplicate) || ran {
+		t.Fatalf("second Process = %v, ran %v; want store.ErrDuplicate and fn not run", err, ran)
 	}
 	if ok, _ := s.Processed(ctx, "<m1@x>"); !ok {
 		t.Errorf("Processed(<m1@x>) = false")
@@ -85,11 +86,11 @@ func TestProcessRollsBackOnError(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
 	boom := errors.New("boom")
-	err := s.Process(ctx, Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx *Tx) error {
-		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
+	err := s.Process(ctx, store.Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
+		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []store.Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
 			return err
 		}
-		if err := tx.Queue(ctx, Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
+		if err := tx.Queue(ctx, store.Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
 			return err
 		}
 		return boom
@@ -112,19 +113,19 @@ func TestOutbox(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
 	gid := newGame(t, s, "<m3@x>")
-	due, err := s.Due(ctx, t0, 10)
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
 	if err != nil || len(due) != 1 || string(due[0].Raw) != "welcome" || due[0].GameID != gid {
-		t.Fatalf("Due = %+v, %v", due, err)
+		t.Fatalf("Claim = %+v, %v", due, err)
 	}
 	if err := s.MarkFailed(ctx, due[0].ID, t0.Add(time.Minute), errors.New("421 try later")); err != nil {
 		t.Fatal(err)
 	}
-	if due, _ := s.Due(ctx, t0.Add(30*time.Second), 10); len(due) != 0 {
-		t.Errorf("Due before the retry time = %d mails, want 0", len(due))
+	if due, _ := s.Claim(ctx, "w1", t0.Add(30*time.Second), time.Minute, 10); len(due) != 0 {
+		t.Errorf("Claim before the retry time = %d mails, want 0", len(due))
 	}
-	due, _ = s.Due(ctx, t0.Add(time.Minute), 10)
+	due, _ = s.Claim(ctx, "w1", t0.Add(time.Minute), time.Minute, 10)
 	if len(due) != 1 || due[0].Attempts != 1 {
-		t.Fatalf("Due at the retry time = %+v", due)
+		t.Fatalf("Claim at the retry time = %+v", due)
 	}
 	if err := s.MarkSent(ctx, due[0].ID, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
@@ -132,14 +133,14 @@ func TestOutbox(t *testing.T) {
 	if n, _ := s.Pending(ctx); n != 0 {
 		t.Errorf("Pending = %d after sending, want 0", n)
 	}
-	err = s.Process(ctx, Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx *Tx) error {
+	err = s.Process(ctx, store.Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx store.Tx) error {
 		// The welcome is not a reply; a reply and a drafted reply are, in
 		// any case of the address.
 		n, err := tx.RepliesSince(ctx, "ALICE@x", t0.Add(-time.Hour))
 		if err != nil || n != 0 {
 			t.Errorf("RepliesSince = %d, %v; want 0 (the welcome is no reply)", n, err)
 		}
-		for _, m := range []Mail{
+		for _, m := range []store.Mail{
 			{GameID: gid, Recipient: "Alice@X", Raw: []byte("a reply"), Reply: true},
 			{Recipient: "alice@x", Draft: []byte("a drafted reply"), Reply: true},
 			{Recipient: "alice@x", Draft: []byte("news")},
@@ -151,7 +152,7 @@ func TestOutbox(t *testing.T) {
 		if n, err := tx.RepliesSince(ctx, "alice@x", t0.Add(-time.Hour)); err != nil || n != 2 {
 			t.Errorf("RepliesSince = %d, %v; want 2", n, err)
 		}
-		for _, bad := range []Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
+		for _, bad := range []store.Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
 			if err := tx.Queue(ctx, bad); err == nil {
 				t.Errorf("Queue(%+v) = nil, want an error (a message or a draft)", bad)
 			}
@@ -178,7 +179,7 @@ func TestReadWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer reader.Close()
-	err = s.Process(ctx, Intake{MessageID: "<m6@x>", BodyHash: "h6", Sender: "a@x", Received: t0}, func(tx *Tx) error {
+	err = s.Process(ctx, store.Intake{MessageID: "<m6@x>", BodyHash: "h6", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
 		games, err := reader.Games(ctx)
 		if err != nil {
 			return err
@@ -233,17 +234,17 @@ func TestBatch(t *testing.T) {
 	}
 	defer b.Rollback()
 	move := func(id, who string, fail error) error {
-		return b.Process(ctx, Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx *Tx) error {
+		return b.Process(ctx, store.Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx store.Tx) error {
 			rec, err := tx.Record(ctx, gid)
 			if err != nil {
 				return err
 			}
 			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: who, Text: "keep plain " + id})
-			if _, err := tx.Save(ctx, gid, rec, Playing); err != nil {
+			if _, err := tx.Save(ctx, gid, rec, store.Playing); err != nil {
 				return err
 			}
 			tx.SetOutcome("applied", gid)
-			if err := tx.Queue(ctx, Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+			if err := tx.Queue(ctx, store.Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
 				return err
 			}
 			return fail
@@ -256,14 +257,14 @@ func TestBatch(t *testing.T) {
 	if err := move("<b2@x>", "bob", boom); !errors.Is(err, boom) {
 		t.Fatalf("failing mail: %v, want boom", err)
 	}
-	if err := move("<b1@x>", "alice", nil); !errors.Is(err, ErrDuplicate) {
-		t.Fatalf("the same Message-ID again in the batch: %v, want ErrDuplicate", err)
+	if err := move("<b1@x>", "alice", nil); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("the same Message-ID again in the batch: %v, want store.ErrDuplicate", err)
 	}
 	if err := move("<b3@x>", "bob", nil); err != nil {
 		t.Fatal(err)
 	}
 	// Inside the batch: the saved record, with the failed mail's move gone.
-	err = b.Process(ctx, Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx *Tx) error {
+	err = b.Process(ctx, store.Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx store.Tx) error {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
 			return err
@@ -295,7 +296,7 @@ func TestBatch(t *testing.T) {
 	if err := b.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Process(ctx, Intake{MessageID: "<b5@x>"}, func(*Tx) error { return nil }); err == nil {
+	if err := b.Process(ctx, store.Intake{MessageID: "<b5@x>"}, func(store.Tx) error { return nil }); err == nil {
 		t.Errorf("Process after Commit succeeded")
 	}
 	g, err := reader.Game(ctx, gid)
@@ -310,7 +311,7 @@ func TestBatch(t *testing.T) {
 			t.Errorf("Processed(%s) = %v, want %v", id, ok, want)
 		}
 	}
-	due, err := reader.Due(ctx, t0, 10)
+	due, err := reader.Claim(ctx, "w1", t0, time.Minute, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,13 +334,13 @@ func TestBatchRollback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
+	err = b.Process(ctx, store.Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
 		rec, err := tx.Record(ctx, gid)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "x"})
-		_, err = tx.Save(ctx, gid, rec, Finished)
+		_, err = tx.Save(ctx, gid, rec, store.Finished)
 		return err
 	})
 	if err != nil {
@@ -352,7 +353,7 @@ func TestBatchRollback(t *testing.T) {
 		t.Errorf("Commit after Rollback succeeded")
 	}
 	g, err := s.Game(ctx, gid)
-	if err != nil || len(g.Record.Moves) != 0 || g.Status != Playing || g.Moves != 0 {
+	if err != nil || len(g.Record.Moves) != 0 || g.Status != store.Playing || g.Moves != 0 {
 		t.Fatalf("after a rollback: %+v, %v", g, err)
 	}
 	if ok, _ := s.Processed(ctx, "<r1@x>"); ok {
@@ -366,26 +367,26 @@ func TestBatchRollback(t *testing.T) {
 	}
 	defer b.Rollback()
 	var two *adjudicator.Record
-	err = b.Process(ctx, Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
+	err = b.Process(ctx, store.Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
 		rec, err := tx.Record(ctx, gid)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "a"}, adjudicator.RecordMove{Player: "bob", Text: "b"})
 		two = rec
-		_, err = tx.Save(ctx, gid, rec, Playing)
+		_, err = tx.Save(ctx, gid, rec, store.Playing)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx *Tx) error {
-		if err := tx.Queue(ctx, Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
+	err = b.Process(ctx, store.Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
+		if err := tx.Queue(ctx, store.Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
 			return err
 		}
 		shorter := *two
 		shorter.Moves = two.Moves[:1]
-		_, err := tx.Save(ctx, gid, &shorter, Playing)
+		_, err := tx.Save(ctx, gid, &shorter, store.Playing)
 		return err
 	})
 	if err == nil || !strings.Contains(err.Error(), "never taken back") {
@@ -452,19 +453,19 @@ func TestMigrateFromVersion1(t *testing.T) {
 	if err := s.db.QueryRow(`SELECT record FROM games WHERE id = 1`).Scan(&header); err != nil || bytes.Contains(header, []byte("keep plain")) {
 		t.Fatalf("the stored header still holds moves (%v):\n%s", err, header)
 	}
-	err = s.Process(ctx, Intake{MessageID: "<m@x>", Received: t0}, func(tx *Tx) error {
+	err = s.Process(ctx, store.Intake{MessageID: "<m@x>", Received: t0}, func(tx store.Tx) error {
 		rec, err := tx.Record(ctx, 1)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "end"})
-		_, err = tx.Save(ctx, 1, rec, Finished)
+		_, err = tx.Save(ctx, 1, rec, store.Finished)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err := s.Game(ctx, 1); err != nil || len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "end" || g.Status != Finished {
+	if g, err := s.Game(ctx, 1); err != nil || len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "end" || g.Status != store.Finished {
 		t.Fatalf("after a move: %+v, %v", g, err)
 	}
 }
@@ -510,15 +511,15 @@ func BenchmarkBatch(b *testing.B) {
 			n++
 			id := fmt.Sprintf("<%d.%x@bench>", n, adjudicator.Commit(fmt.Sprint(n))[:16])
 			g := games[n%len(games)]
-			err := batch.Process(ctx, Intake{MessageID: id, BodyHash: adjudicator.Commit(id), Sender: "alice@x", Received: t0}, func(tx *Tx) error {
+			err := batch.Process(ctx, store.Intake{MessageID: id, BodyHash: adjudicator.Commit(id), Sender: "alice@x", Received: t0}, func(tx store.Tx) error {
 				rec := recs[g]
 				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "plain castle e5\nknights 1", Time: "2026-11-23T09:00:00Z", Source: "mail:" + id})
-				if _, err := tx.Save(ctx, g, rec, Playing); err != nil {
+				if _, err := tx.Save(ctx, g, rec, store.Playing); err != nil {
 					return err
 				}
 				tx.SetOutcome("applied", g)
 				for _, to := range []string{"alice@x", "bob@y"} {
-					if err := tx.Queue(ctx, Mail{GameID: g, Recipient: to, Draft: draft}); err != nil {
+					if err := tx.Queue(ctx, store.Mail{GameID: g, Recipient: to, Draft: draft}); err != nil {
 						return err
 					}
 				}
@@ -544,8 +545,8 @@ func TestCommitUnsynced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, Intake{MessageID: "<u1@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx *Tx) error {
-		return tx.Queue(ctx, Mail{Recipient: "a@x", Raw: []byte("reply")})
+	err = b.Process(ctx, store.Intake{MessageID: "<u1@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
+		return tx.Queue(ctx, store.Mail{Recipient: "a@x", Raw: []byte("reply")})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -587,12 +588,12 @@ func TestSaveChecksHistory(t *testing.T) {
 	ctx := context.Background()
 	gid := newGame(t, s, "<h0@x>")
 	save := func(id string, moves ...string) error {
-		return s.Process(ctx, Intake{MessageID: id, Received: t0}, func(tx *Tx) error {
+		return s.Process(ctx, store.Intake{MessageID: id, Received: t0}, func(tx store.Tx) error {
 			rec := record()
 			for _, m := range moves {
 				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: m})
 			}
-			_, err := tx.Save(ctx, gid, rec, Playing)
+			_, err := tx.Save(ctx, gid, rec, store.Playing)
 			return err
 		})
 	}
@@ -687,15 +688,15 @@ func TestStoredRecordVerifies(t *testing.T) {
 		{Player: "alice", Text: "keep plain village", Time: "t1", Source: "mail:<1@x>"},
 		{Player: "bob", Text: "keep plain\nend", Time: "t2", Source: "mail:<2@x>"},
 	}
-	if err := s.Process(ctx, Intake{MessageID: "<v1@x>", Received: t0}, func(tx *Tx) error {
-		_, err := tx.Save(ctx, gid, rec, Playing)
+	if err := s.Process(ctx, store.Intake{MessageID: "<v1@x>", Received: t0}, func(tx store.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, store.Playing)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "t3", Source: "mail:<3@x>"}
-	if err := s.Process(ctx, Intake{MessageID: "<v2@x>", Received: t0}, func(tx *Tx) error {
-		_, err := tx.Save(ctx, gid, rec, Abandoned)
+	if err := s.Process(ctx, store.Intake{MessageID: "<v2@x>", Received: t0}, func(tx store.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, store.Abandoned)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -718,5 +719,43 @@ func TestStoredRecordVerifies(t *testing.T) {
 	want, _ := rec.Marshal()
 	if !bytes.Equal(data, want) || back.Ended == nil {
 		t.Errorf("stored record =\n%s\nwant\n%s", data, want)
+	}
+}
+
+// TestClaimIsExclusive checks the outbox's claims: a second worker gets
+// none of the rows the first has claimed until the lease runs out or the
+// first gives a row back, so that two workers never send a mail twice.
+func TestClaimIsExclusive(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	newGame(t, s, "<c1@x>")
+	newGame(t, s, "<c2@x>")
+	a, err := s.Claim(ctx, "a", t0, time.Minute, 1)
+	if err != nil || len(a) != 1 {
+		t.Fatalf("worker a claimed %+v, %v; want 1 mail", a, err)
+	}
+	b, err := s.Claim(ctx, "b", t0, time.Minute, 10)
+	if err != nil || len(b) != 1 || b[0].ID == a[0].ID {
+		t.Fatalf("worker b claimed %+v, %v; want the other mail only", b, err)
+	}
+	if c, _ := s.Claim(ctx, "c", t0.Add(59*time.Second), time.Minute, 10); len(c) != 0 {
+		t.Errorf("worker c claimed %d mails within the lease, want 0", len(c))
+	}
+	if again, _ := s.Claim(ctx, "a", t0.Add(time.Second), time.Minute, 10); len(again) != 1 || again[0].ID != a[0].ID {
+		t.Errorf("worker a, restarted, claimed %+v; want its own mail back and not b's", again)
+	}
+	// a gives its mail back; b's lease runs out.
+	if err := s.MarkFailed(ctx, a[0].ID, t0.Add(10*time.Second), errors.New("421")); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Claim(ctx, "c", t0.Add(time.Minute), time.Minute, 10)
+	if len(c) != 2 || c[0].ID != a[0].ID || c[1].ID != b[0].ID {
+		t.Errorf("after a gave its mail back and b's lease ran out, c claimed %+v; want both, oldest first", c)
+	}
+	if err := s.MarkSent(ctx, c[0].ID, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := s.Claim(ctx, "d", t0.Add(time.Hour), time.Minute, 10); len(d) != 1 || d[0].ID != b[0].ID {
+		t.Errorf("an hour later d claimed %+v; want only the unsent mail", d)
 	}
 }
