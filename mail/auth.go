@@ -2,16 +2,9 @@ package mail
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/heraldgames/herald/notation"
 )
-
-// keyOK reports whether written, the value of a mail's key line, is the
-// key secret. Keys are compared in any case: "5F0C" is "5f0c".
-func keyOK(written, secret string) bool {
-	return written != "" && strings.EqualFold(written, secret)
-}
 
 // authFailureBody answers a mail that failed authentication: whether it
 // had a key line at all, and if so that its key is not the sender's, and

@@ -22,6 +22,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -346,6 +347,9 @@ func (f *fixture) openRaw(t *testing.T) *sql.DB {
 	}
 	t.Cleanup(func() { st.Close() })
 	f.st, f.svc.cfg.Store = st, st
+	if f.svc, err = NewService(f.svc.cfg); err != nil { // a host of the new store
+		t.Fatal(err)
+	}
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
@@ -458,7 +462,15 @@ func TestCommitFailureInBatch(t *testing.T) {
 // final record are the same.
 func TestGameCacheMatchesReplay(t *testing.T) {
 	ref := newFixture(t)
-	ref.svc.games.off = true
+	cfg := ref.svc.cfg
+	h, err := host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Host = h
+	if ref.svc, err = NewService(cfg); err != nil {
+		t.Fatal(err)
+	}
 	var raws [][]byte
 	var outs []Outcome
 	send := func(raw []byte) {

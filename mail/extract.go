@@ -46,7 +46,6 @@ import (
 	"github.com/emersion/go-message/charset"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
-	"github.com/heraldgames/herald/notation"
 )
 
 // Default limits used when [ExtractOptions] leaves a field zero.
@@ -97,10 +96,6 @@ func (o *ExtractOptions) withDefaults() ExtractOptions {
 
 // Message is what herald needs from one inbound mail.
 type Message struct {
-	// ignored are the lines of Body the service took for prose around the
-	// steps, to list in its reply; Extract leaves it nil.
-	ignored []notation.IgnoredLine
-
 	// MessageID is the Message-ID without angle brackets. If the header is
 	// missing or empty, it is "sha256:" followed by the hex SHA-256 of what
 	// the mail's sender wrote: the originator fields of the header

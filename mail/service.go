@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/notation"
 )
@@ -68,6 +69,10 @@ type Config struct {
 	// (128 secret random bits). The demo fixes it to replay a game.
 	NewSeed func() string
 
+	// Host hosts the games; default a host of Registry and Store with
+	// this Config's Now, NewKey and NewSeed.
+	Host *host.Host
+
 	// OnNewPlayer, if set, is called for every player address of a game
 	// created by mail, and for its host, before the welcome mails are
 	// queued. The embedded setup uses it to open a mailbox for each.
@@ -80,28 +85,22 @@ type Service struct {
 	cfg    Config
 	domain string
 	log    *slog.Logger
-	games  *gameCache
+	host   *host.Host
 }
 
-// Outcome is what became of an incoming mail.
-type Outcome string
+// Outcome is what became of an incoming mail (host.Outcome).
+type Outcome = host.Outcome
 
 // The outcomes, as logged and stored.
 const (
-	Applied   Outcome = "applied"   // a move was applied
-	Created   Outcome = "created"   // a game was started
-	Answered  Outcome = "answered"  // a command was answered (show, legal, help, history)
-	Ended     Outcome = "ended"     // resign or abandon ended a game
-	Rejected  Outcome = "rejected"  // refused, with a reply saying why
-	Ignored   Outcome = "ignored"   // not answered: auto-reply, bounce, list, rate limit
-	Duplicate Outcome = "duplicate" // already processed
+	Applied   = host.Applied   // a move was applied
+	Created   = host.Created   // a game was started
+	Answered  = host.Answered  // a command was answered (show, legal, help, history)
+	Ended     = host.Ended     // resign or abandon ended a game
+	Rejected  = host.Rejected  // refused, with a reply saying why
+	Ignored   = host.Ignored   // not answered: auto-reply, bounce, list, rate limit
+	Duplicate = host.Duplicate // already processed
 )
-
-// Processed reports whether the mail belongs in the processed folder (as
-// opposed to the rejected one).
-func (o Outcome) Processed() bool {
-	return o == Applied || o == Created || o == Answered || o == Ended || o == Duplicate
-}
 
 // NewService checks cfg and returns a service.
 func NewService(cfg Config) (*Service, error) {
@@ -139,7 +138,15 @@ func NewService(cfg Config) (*Service, error) {
 	if domain == "" {
 		domain = "herald.local"
 	}
-	return &Service{cfg: cfg, domain: domain, log: log, games: &gameCache{games: map[int64]cachedMatch{}}}, nil
+	h := cfg.Host
+	if h == nil {
+		var err error
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &Service{cfg: cfg, domain: domain, log: log, host: h}, nil
 }
 
 // Handle processes one raw incoming mail. It returns an error only when
@@ -207,7 +214,7 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	if reads == nil {
 		reads = s.read(raws)
 	}
-	b, berr := s.cfg.Store.Begin(ctx)
+	b, berr := s.host.Begin(ctx)
 	if berr != nil {
 		if len(raws) == 1 {
 			s.failLog(raws[0])(berr)
@@ -215,7 +222,6 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 		return nil, nil, berr
 	}
 	defer b.Rollback()
-	bs := s.games.batch()
 	var logs []func()
 	for i, r := range reads {
 		if i > 0 && ctx.Err() != nil {
@@ -223,7 +229,7 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 			err = ctx.Err()
 			break
 		}
-		out, logf, merr := s.handleOne(ctx, b, bs, raws[i], r)
+		out, logf, merr := s.handleOne(ctx, b, raws[i], r)
 		if merr != nil {
 			err = merr
 			break
@@ -244,7 +250,6 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 		}
 		return nil, nil, cerr
 	}
-	s.games.publish(bs)
 	for _, l := range logs {
 		l()
 	}
@@ -318,7 +323,7 @@ func (s *Service) readOne(raw []byte) readMail {
 
 // handleOne processes one mail inside batch b. The log line it returns is
 // written once the batch is committed.
-func (s *Service) handleOne(ctx context.Context, b store.Batch, bs *batchGames, raw []byte, r readMail) (Outcome, func(), error) {
+func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r readMail) (Outcome, func(), error) {
 	now := s.cfg.Now().UTC()
 	hash, msg, xerr := r.hash, r.msg, r.xerr
 	if xerr != nil {
@@ -335,22 +340,19 @@ func (s *Service) handleOne(ctx context.Context, b store.Batch, bs *batchGames, 
 	var outcome Outcome
 	var gameID int64
 	var reason string
-	bs.begin()
-	err := b.Process(ctx, in, func(tx store.Tx) error {
+	err := b.Do(ctx, in, func(ses *host.Session) error {
 		var err error
-		outcome, gameID, reason, err = s.process(ctx, tx, bs, msg, r.env, now)
-		tx.SetOutcome(string(outcome), gameID)
+		outcome, gameID, reason, err = s.process(ctx, ses, msg, r.env, now)
+		ses.Tx().SetOutcome(string(outcome), gameID)
 		return err
 	})
 	if errors.Is(err, store.ErrDuplicate) {
 		outcome, err = Duplicate, nil
 	}
 	if err != nil {
-		bs.drop()
 		s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)
 		return "", nil, err
 	}
-	bs.keep()
 	return outcome, func() {
 		s.log.Info("mail", "message_id", msg.MessageID, "from", msg.From, "game", gameID, "outcome", string(outcome), "reason", reason)
 	}, nil
@@ -358,7 +360,7 @@ func (s *Service) handleOne(ctx context.Context, b store.Batch, bs *batchGames, 
 
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty.
-func (s *Service) handleBroken(ctx context.Context, b store.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
+func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
 	// Extract returns what it read of the header with most errors.
 	from, id, auto := "", "sha256:"+hash, false
 	if msg != nil {
@@ -368,7 +370,8 @@ func (s *Service) handleBroken(ctx context.Context, b store.Batch, msg *Message,
 		}
 	}
 	outcome := Rejected
-	err := b.Process(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(tx store.Tx) error {
+	err := b.Do(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {
+		tx := ses.Tx()
 		if from == "" || auto || from == s.cfg.Address {
 			outcome = Ignored
 			tx.SetOutcome(string(outcome), 0)
@@ -377,7 +380,7 @@ func (s *Service) handleBroken(ctx context.Context, b store.Batch, msg *Message,
 		tx.SetOutcome(string(outcome), 0)
 		body := fmt.Sprintf("herald could not read your mail, so nothing was done with it:\n\n  %v\n\n%s",
 			xerr, "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file.")
-		return s.reply(ctx, tx, from, id, "[herald] your mail could not be read", body, 0, now, nil)
+		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now)
 	})
 	if errors.Is(err, store.ErrDuplicate) {
 		return Duplicate, func() {}, nil
@@ -390,8 +393,9 @@ func (s *Service) handleBroken(ctx context.Context, b store.Batch, msg *Message,
 	}, nil
 }
 
-// process decides what to do with a readable mail, inside its transaction.
-func (s *Service) process(ctx context.Context, tx store.Tx, bs *batchGames, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
+// process decides what to do with a readable mail, inside its transaction:
+// the address check and the game it is about here, the rest by the host.
+func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
@@ -400,125 +404,43 @@ func (s *Service) process(ctx context.Context, tx store.Tx, bs *batchGames, msg 
 	}
 	for _, c := range env.Commands {
 		if c.Name == "new" {
-			return s.newGame(ctx, tx, msg, env, c, now)
+			return s.newGame(ctx, ses, msg, env, c, now)
 		}
 	}
-	g, why, err := s.findGame(ctx, tx, msg, env)
+	g, why, err := s.findGame(ctx, ses, msg, env)
 	if err != nil {
 		return "", 0, "", err
 	}
 	if g == nil {
 		// No detail about any game: the sender may not be who they say.
 		body := "herald did not find which game your mail is for.\n\n" + why +
-			"\n\nReply to a mail from herald (the subject keeps the game's tag), or\nwrite \"game G12\" and \"key YOUR-KEY\" on lines of their own.\n\n" + s.helpText(env.Lang)
-		return Rejected, 0, why, s.authNotice(ctx, tx, msg, "[herald] which game?", body, now)
+			"\n\nReply to a mail from herald (the subject keeps the game's tag), or\nwrite \"game G12\" and \"key YOUR-KEY\" on lines of their own.\n\n" + host.Help(env.Lang)
+		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, "[herald] which game?", body, now)
 	}
 	seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == msg.From })
-	isHost := g.Host == msg.From
-	if seat < 0 && !isHost || seat >= 0 && !keyOK(env.Key, g.Players[seat].Secret) || seat < 0 && isHost && !s.hostKeyOK(g, env) {
+	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		return Rejected, 0, "authentication failed", s.authNotice(ctx, tx, msg, "[herald] mail not authenticated", authFailureBody(env), now)
+		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env), now)
 	}
-	player := ""
-	if seat >= 0 {
-		player = g.Players[seat].Name
+	req := host.Request{Game: g, From: msg.From, Seat: seat, Env: env, Source: "mail:" + msg.MessageID}
+	for _, a := range msg.Attachments {
+		req.TurnFiles = append(req.TurnFiles, host.TurnFile{Name: a.Name, Data: a.Data})
 	}
-	if g.Status != store.Playing {
-		if g.Record, err = tx.Record(ctx, g.ID); err != nil {
-			return "", 0, "", err
-		}
-		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", gameTag(g.ID), g.Status)
-		return Rejected, g.ID, "game over", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "game over"), body, g.ID, now, nil)
-	}
-	m, err := s.match(ctx, tx, bs, g)
+	rep, err := ses.Handle(ctx, req)
 	if err != nil {
 		return "", 0, "", err
 	}
-	// Unless the game changes, m is still the game as stored once this mail
-	// commits: keep it for the next mail (no outcome below changes m without
-	// saving the game, and an error drops it).
-	bs.stage(g.ID, g.Rev, m)
-	for _, c := range env.Commands {
-		switch c.Name {
-		case "abandon", "resign":
-			if c.Name == "abandon" && !isHost {
-				break
-			}
-			bs.unstage(g.ID)
-			return s.end(ctx, tx, g, m, msg, player, c.Name, now)
-		}
-	}
-	if game, err := s.cfg.Registry.Lookup(g.Record.Game); err == nil {
-		msg.ignored = env.IgnoreProse(game.Keywords)
-	}
-	hasMove := len(env.Steps) > 0 || len(msg.Attachments) > 0
-	if !hasMove || len(env.Errors) > 0 {
-		if len(env.Errors) > 0 {
-			return s.rejectMove(ctx, tx, g, m, msg, player, env.Errors, env.Lang, now)
-		}
-		return s.commands(ctx, tx, g, m, msg, player, env, now)
-	}
-	if player == "" {
-		body := "You host this game but do not play in it: you may send show, history,\nhelp or abandon, but no moves."
-		return Rejected, g.ID, "host sent a move", s.reply(ctx, tx, msg.From, msg.MessageID, s.subject(g, "not a player"), body, g.ID, now, nil)
-	}
-	steps := env.Steps
-	source := "mail:" + msg.MessageID
-	if len(msg.Attachments) > 0 {
-		tf, err := notation.ParseTurnFile(msg.Attachments[0].Name, msg.Attachments[0].Data)
-		if err != nil {
-			return s.rejectMove(ctx, tx, g, m, msg, player, err, env.Lang, now)
-		}
-		switch {
-		case tf.Game != g.Record.Game:
-			return s.rejectMove(ctx, tx, g, m, msg, player, fmt.Errorf("the turn file is for %q, but game %s is %s", tf.Game, gameTag(g.ID), g.Record.Game), env.Lang, now)
-		case tf.Player != player:
-			return s.rejectMove(ctx, tx, g, m, msg, player, fmt.Errorf("the turn file is for player %q, but you are %q", tf.Player, player), env.Lang, now)
-		case tf.Move != m.MoveNumber():
-			return s.rejectMove(ctx, tx, g, m, msg, player, fmt.Errorf("the turn file answers move %d, but the game is at move %d: it is stale", tf.Move, m.MoveNumber()), env.Lang, now)
-		}
-		steps = append(steps, tf.Steps...)
-		source = "mail:" + msg.MessageID + " turn:" + msg.Attachments[0].Name
-	}
-	sub, err := m.SubmitSteps(player, steps, now.Format(time.RFC3339), source)
-	if err != nil {
-		lang := adjudicator.SubmissionLang(err)
-		if env.Lang == notation.French {
-			lang = notation.French
-		}
-		return s.rejectMove(ctx, tx, g, m, msg, player, err, lang, now)
-	}
-	status := store.Playing
-	if m.State.Result().Finished {
-		status = store.Finished
-	}
-	rev, err := tx.Save(ctx, g.ID, m.Record, status)
-	if err != nil {
+	if err := s.deliver(ctx, ses.Tx(), msg.From, msg.MessageID, rep.Notices, now); err != nil {
 		return "", 0, "", err
 	}
-	g.Record, g.Status = m.Record, status
-	if status == store.Playing {
-		bs.stage(g.ID, rev, m)
-	} else {
-		bs.unstage(g.ID)
-	}
-	if err := s.broadcast(ctx, tx, g, m, msg, sub, now); err != nil {
-		return "", 0, "", err
-	}
-	return Applied, g.ID, fmt.Sprintf("move %d", sub.Number), nil
-}
-
-// hostKeyOK reports whether a host who does not play the game gave the
-// host key herald sent them when the game was created.
-func (s *Service) hostKeyOK(g *store.Game, env *notation.Envelope) bool {
-	return keyOK(env.Key, g.HostKey)
+	return rep.Outcome, rep.Game, rep.Reason, nil
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in
 // the subject, or the sender's only running game. The game it returns has
 // no record yet (see match).
-func (s *Service) findGame(ctx context.Context, tx store.Tx, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
+func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
 	tag := env.Game
 	if tag == "" {
 		tag = notation.SubjectGame(msg.Subject)
@@ -529,7 +451,7 @@ func (s *Service) findGame(ctx context.Context, tx store.Tx, msg *Message, env *
 		if err != nil || id <= 0 {
 			return nil, fmt.Sprintf("%q is not a game id; ids look like G12.", tag), nil
 		}
-		g, err := tx.GameInfo(ctx, id)
+		g, err := ses.Game(ctx, id)
 		if err != nil {
 			return nil, "", err
 		}
@@ -538,13 +460,13 @@ func (s *Service) findGame(ctx context.Context, tx store.Tx, msg *Message, env *
 		}
 		return g, "", nil
 	}
-	ids, err := tx.PlayingGamesOf(ctx, from)
+	ids, err := ses.PlayingGamesOf(ctx, from)
 	if err != nil {
 		return nil, "", err
 	}
 	switch len(ids) {
 	case 1:
-		g, err := tx.GameInfo(ctx, ids[0])
+		g, err := ses.Game(ctx, ids[0])
 		if err == nil && g == nil {
 			err = fmt.Errorf("store: no game %d", ids[0])
 		}
@@ -557,28 +479,6 @@ func (s *Service) findGame(ctx context.Context, tx store.Tx, msg *Message, env *
 		tags[i] = gameTag(id)
 	}
 	return nil, "You play in several games (" + strings.Join(tags, ", ") + "); say which.", nil
-}
-
-// match returns the match of a playing game, sets g.Record to its record,
-// and takes it out of the cache: the caller may change it, and stages it
-// again (batchGames.stage) for as long as it is the stored game. It comes
-// from the cache when the cached copy has the game's stored revision and
-// number of moves; otherwise the stored record is replayed.
-func (s *Service) match(ctx context.Context, tx store.Tx, bs *batchGames, g *store.Game) (*adjudicator.Match, error) {
-	if c, ok := bs.take(g.ID); ok && g.Moves >= 0 && c.rev == g.Rev && len(c.m.Record.Moves) == g.Moves {
-		g.Record = c.m.Record
-		return c.m, nil
-	}
-	rec, err := tx.Record(ctx, g.ID)
-	if err != nil {
-		return nil, err
-	}
-	g.Record = rec
-	m, err := adjudicator.Start(s.cfg.Registry, rec)
-	if err != nil {
-		return nil, fmt.Errorf("game %d does not replay: %w", g.ID, err)
-	}
-	return m, nil
 }
 
 // remapLines turns the body line numbers of steps and errors into the line
@@ -604,26 +504,27 @@ func remapLines(env *notation.Envelope, lines []Line) {
 	fix(&env.KeyPos)
 }
 
-func (s *Service) subject(g *store.Game, what string) string {
-	title := g.Record.Game
-	if game, err := s.cfg.Registry.Lookup(g.Record.Game); err == nil {
+// subject is the subject of a mail about game id of the game named name:
+// "[herald G12] Raubritter (Robber Knights): your turn".
+func (s *Service) subject(id int64, name, what string) string {
+	title := name
+	if game, err := s.cfg.Registry.Lookup(name); err == nil {
 		title = game.Title
 	}
-	return fmt.Sprintf("[herald %s] %s: %s", gameTag(g.ID), title, what)
+	return fmt.Sprintf("[herald %s] %s: %s", gameTag(id), title, what)
 }
 
-// reply queues a mail to a sender in answer to their mail, unless the
-// sender has had RepliesPerHour replies in the last hour.
-func (s *Service) reply(ctx context.Context, tx store.Tx, to, inReplyTo, subject, body string, gameID int64, now time.Time, att *Attachment) error {
-	n, err := tx.RepliesSince(ctx, to, now.Add(-time.Hour))
+// reply queues m, an answer to its recipient's own mail, unless they have
+// had RepliesPerHour replies in the last hour.
+func (s *Service) reply(ctx context.Context, tx store.Tx, m outMail, gameID int64, now time.Time) error {
+	n, err := tx.RepliesSince(ctx, m.To, now.Add(-time.Hour))
 	if err != nil {
 		return err
 	}
 	if n >= s.cfg.RepliesPerHour {
-		s.log.Warn("reply rate limit reached; not answering", "to", to, "limit", s.cfg.RepliesPerHour)
+		s.log.Warn("reply rate limit reached; not answering", "to", m.To, "limit", s.cfg.RepliesPerHour)
 		return nil
 	}
-	m := outMail{To: to, Subject: subject, InReplyTo: inReplyTo, References: refs(inReplyTo, gameID, s.domain), Body: body, Attachment: att}
 	return s.enqueue(ctx, tx, m, gameID, true)
 }
 
@@ -682,104 +583,3 @@ func refs(inReplyTo string, gameID int64, domain string) []string {
 	}
 	return r
 }
-
-// maxCachedGames bounds the replayed games the service keeps in memory.
-const maxCachedGames = 1024
-
-// gameCache keeps the match of each playing game as the last mail about it
-// left it, so that the next mail need not decode the record and replay
-// every move. An entry is used only when its revision and number of moves
-// are the stored game's; it is taken out of the cache while a mail uses it
-// (the mail may change it) and put back only once that mail's batch has
-// committed, so the cache never holds a match that differs from its
-// revision, whatever fails.
-type gameCache struct {
-	mu    sync.Mutex
-	games map[int64]cachedMatch
-	off   bool // replay every game, as without the cache (tests)
-}
-
-type cachedMatch struct {
-	rev int64
-	m   *adjudicator.Match // nil: forget the game
-}
-
-// batch returns the cache as a new batch sees it.
-func (c *gameCache) batch() *batchGames {
-	return &batchGames{c: c, staged: map[int64]cachedMatch{}, mail: map[int64]cachedMatch{}}
-}
-
-// publish puts the matches staged by a committed batch into the cache.
-func (c *gameCache) publish(bs *batchGames) {
-	if c.off {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, e := range bs.staged {
-		if e.m == nil {
-			delete(c.games, id)
-		} else {
-			c.games[id] = e
-		}
-	}
-	for id := range c.games {
-		if len(c.games) <= maxCachedGames {
-			break
-		}
-		delete(c.games, id)
-	}
-}
-
-// batchGames is the cache as one batch sees it: the matches staged by its
-// committed mails (staged) and by the mail being processed (mail), which
-// the cache gets only once the batch commits.
-type batchGames struct {
-	c      *gameCache
-	staged map[int64]cachedMatch
-	mail   map[int64]cachedMatch
-}
-
-// begin starts a mail.
-func (bs *batchGames) begin() { clear(bs.mail) }
-
-// take returns the match of game id staged earlier in the batch or cached,
-// and removes it from both.
-func (bs *batchGames) take(id int64) (cachedMatch, bool) {
-	if e, ok := bs.mail[id]; ok {
-		delete(bs.mail, id)
-		return e, e.m != nil
-	}
-	if e, ok := bs.staged[id]; ok {
-		delete(bs.staged, id)
-		return e, e.m != nil
-	}
-	if bs.c.off {
-		return cachedMatch{}, false
-	}
-	bs.c.mu.Lock()
-	defer bs.c.mu.Unlock()
-	e, ok := bs.c.games[id]
-	delete(bs.c.games, id)
-	return e, ok
-}
-
-// stage offers m as game id at revision rev, once the current mail commits.
-func (bs *batchGames) stage(id, rev int64, m *adjudicator.Match) {
-	bs.mail[id] = cachedMatch{rev: rev, m: m}
-}
-
-// unstage forgets game id once the current mail commits.
-func (bs *batchGames) unstage(id int64) { bs.mail[id] = cachedMatch{} }
-
-// keep is called when the current mail is processed (within the batch).
-func (bs *batchGames) keep() {
-	for id, e := range bs.mail {
-		bs.staged[id] = e
-	}
-	clear(bs.mail)
-}
-
-// drop is called when the current mail failed: what it staged may be
-// changed halfway, so it is forgotten.
-func (bs *batchGames) drop() { clear(bs.mail) }

@@ -1,0 +1,261 @@
+// Package host hosts games, whatever carries the players' words: it is the
+// layer between the rules (package adjudicator and the games) and a
+// transport (package mail today; a web page or a chat later).
+//
+// A Host creates games, authenticates a player by their key, submits their
+// steps, answers their commands, ends games, and says what each person
+// concerned must be told: every operation returns its notices as values
+// (a Notice: to whom, about which game, what kind, the text), never mails.
+// The transport renders them (mail adds the subject's tag, threading,
+// the record as an attachment) and delivers them. Who a sender is (the
+// address check, forged mail, rate limits) stays the transport's: the
+// host sees a seat and a key.
+//
+// Everything a request changes commits together through the store (package
+// adjudicator/store): a transport opens a Batch, and runs each request in a
+// Session of it, in which it may also queue what it sends; the batch
+// commits once. The host keeps the replayed match of each playing game in
+// memory between requests (the cache), staged per request and published
+// only when the batch commits, so the cache never holds a match that
+// differs from the stored game.
+//
+// Time lives here, never in the rules: the clock (Config.Now) stamps moves,
+// and Tick is where time-driven work (deadlines, reminders) runs.
+//
+// The texts of the notices are written for players reading them as mail
+// (the only transport yet): "reply with your key line" is part of them.
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+)
+
+// Config configures a Host. Registry and Store are required.
+type Config struct {
+	// Registry lists the games that can be played.
+	Registry *adjudicator.Registry
+
+	// Store keeps the games and the notices to send.
+	Store store.Store
+
+	// Now is the clock; default time.Now. Only the host reads it.
+	Now func() time.Time
+
+	// NewKey returns a new player key; default 8 random bytes in hex.
+	NewKey func() string
+
+	// NewSeed returns the seed of a new game; default adjudicator.NewSeed
+	// (128 secret random bits).
+	NewSeed func() string
+
+	// NoCache replays every game from its stored record on every request,
+	// as without the cache (tests that prove the cache changes nothing).
+	NoCache bool
+}
+
+// Host hosts the games of one store.
+type Host struct {
+	cfg   Config
+	games *gameCache
+}
+
+// New checks cfg and returns a host.
+func New(cfg Config) (*Host, error) {
+	if cfg.Registry == nil || cfg.Store == nil {
+		return nil, errors.New("host: Config needs Registry and Store")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewKey == nil {
+		cfg.NewKey = func() string {
+			var b [8]byte
+			rand.Read(b[:])
+			return hex.EncodeToString(b[:])
+		}
+	}
+	if cfg.NewSeed == nil {
+		cfg.NewSeed = adjudicator.NewSeed
+	}
+	return &Host{cfg: cfg, games: &gameCache{games: map[int64]cachedMatch{}, off: cfg.NoCache}}, nil
+}
+
+// Registry returns the games the host can play.
+func (h *Host) Registry() *adjudicator.Registry { return h.cfg.Registry }
+
+// Store returns the host's store.
+func (h *Host) Store() store.Store { return h.cfg.Store }
+
+// Now returns the host's clock, in UTC.
+func (h *Host) Now() time.Time { return h.cfg.Now().UTC() }
+
+// Outcome is what became of a request.
+type Outcome string
+
+// The outcomes, as logged and stored.
+const (
+	Applied   Outcome = "applied"   // a move was applied
+	Created   Outcome = "created"   // a game was started
+	Answered  Outcome = "answered"  // a command was answered (show, legal, help, history)
+	Ended     Outcome = "ended"     // resign or abandon ended a game
+	Rejected  Outcome = "rejected"  // refused, with an answer saying why
+	Ignored   Outcome = "ignored"   // not answered
+	Duplicate Outcome = "duplicate" // already processed
+)
+
+// Processed reports whether the request was dealt with (as opposed to
+// refused or ignored).
+func (o Outcome) Processed() bool {
+	return o == Applied || o == Created || o == Answered || o == Ended || o == Duplicate
+}
+
+// Kind is what a notice is about.
+type Kind string
+
+// The kinds of notice.
+const (
+	Welcome  Kind = "welcome"  // a player's first notice: their key and the board
+	Started  Kind = "started"  // the host's confirmation of a new game, with the host key
+	News     Kind = "news"     // a move was played: the new board for each
+	Refusal  Kind = "refusal"  // a request refused, and why
+	Answer   Kind = "answer"   // the answer to commands (show, legal, history, help)
+	GameOver Kind = "gameover" // the game ended by its rules, to its host who does not play
+	EndedBy  Kind = "ended"    // the game ended by resignation or abandon
+)
+
+// A Notice is what one person must be told: a player, the host, later an
+// observer.
+type Notice struct {
+	To   string // their address
+	Seat string // their player name; "" for a host who does not play
+	Game int64  // the game, or 0
+	// GameName is the game's name in the registry (raubritter), when Game
+	// is not 0.
+	GameName string
+	Kind     Kind
+	Topic    string // what it is about, in a few words: "your turn", "move refused"
+	Text     string // the text, plain, lines of at most 72 columns where it can
+
+	// Answer marks the answer to the recipient's own request (as opposed
+	// to the news of a game): a transport threads it under the request and
+	// may limit how many it sends.
+	Answer bool
+	// InReplyTo threads the notice under the request, though it is not an
+	// answer (the mover's own news of their move).
+	InReplyTo bool
+	// Record means the game's record goes with it: the game is over and
+	// its record no longer changes.
+	Record bool
+}
+
+// Tag is the name players use for game id: G12.
+func Tag(id int64) string { return fmt.Sprintf("G%d", id) }
+
+// RecordName is the file name of a game's record when it is sent.
+func RecordName(id int64, game string) string {
+	return fmt.Sprintf("herald-%s-%s.yaml", strings.ToLower(Tag(id)), game)
+}
+
+// Batch is a store batch as the host sees it: its requests, each run by Do
+// in a Session, commit together; the host's cache sees what they changed
+// only once the batch commits.
+type Batch struct {
+	h     *Host
+	b     store.Batch
+	games *batchGames
+}
+
+// Begin starts a batch. The caller must Commit, CommitUnsynced or Rollback
+// it.
+func (h *Host) Begin(ctx context.Context) (*Batch, error) {
+	b, err := h.cfg.Store.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{h: h, b: b, games: h.games.batch()}, nil
+}
+
+// Do runs fn for one request, identified by in, inside the batch: with
+// store.ErrDuplicate and without running fn when in was processed
+// already; when fn fails, nothing it did stays and the batch can go on.
+func (b *Batch) Do(ctx context.Context, in store.Intake, fn func(s *Session) error) error {
+	b.games.begin()
+	err := b.b.Process(ctx, in, func(tx store.Tx) error {
+		return fn(&Session{h: b.h, tx: tx, games: b.games, now: in.Received})
+	})
+	if err != nil {
+		b.games.drop()
+		return err
+	}
+	b.games.keep()
+	return nil
+}
+
+// Commit commits the batch, syncs it to disk, and shows its games to the
+// cache.
+func (b *Batch) Commit(ctx context.Context) error {
+	if err := b.b.Commit(ctx); err != nil {
+		return err
+	}
+	b.h.games.publish(b.games)
+	return nil
+}
+
+// CommitUnsynced commits the batch without waiting for the disk (see
+// store.Batch.CommitUnsynced) and shows its games to the cache.
+func (b *Batch) CommitUnsynced(ctx context.Context) error {
+	if err := b.b.CommitUnsynced(ctx); err != nil {
+		return err
+	}
+	b.h.games.publish(b.games)
+	return nil
+}
+
+// Rollback abandons the batch.
+func (b *Batch) Rollback() error { return b.b.Rollback() }
+
+// Do runs fn for one request in a batch of its own, committed and synced.
+func (h *Host) Do(ctx context.Context, in store.Intake, fn func(s *Session) error) error {
+	b, err := h.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Rollback()
+	if err := b.Do(ctx, in, fn); err != nil {
+		return err
+	}
+	return b.Commit(ctx)
+}
+
+// Session is the host inside one request's transaction: what it does
+// commits with the request, or not at all.
+type Session struct {
+	h     *Host
+	tx    store.Tx
+	games *batchGames
+	now   time.Time
+}
+
+// Tx is the request's transaction, in which the transport queues what it
+// sends.
+func (s *Session) Tx() store.Tx { return s.tx }
+
+// Now is the time of the request.
+func (s *Session) Now() time.Time { return s.now }
+
+// Tick does the time-driven work due at now and returns its notices. No
+// feature is driven by time yet (deadlines and reminders will be): it has
+// nothing to do, and transports call it so that they need not change
+// when one is.
+func (h *Host) Tick(ctx context.Context, now time.Time) ([]Notice, error) {
+	return nil, ctx.Err()
+}

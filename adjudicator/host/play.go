@@ -1,0 +1,548 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/notation"
+)
+
+// RefusedError is a game that cannot be created (unknown game, bad player
+// count, bad option), with the reason for the host.
+type RefusedError struct{ Reason string }
+
+func (r *RefusedError) Error() string { return r.Reason }
+
+// CreateRequest asks for a new game.
+type CreateRequest struct {
+	Host    string            // the address of whoever starts it; it may play
+	Game    string            // the game's name in the registry
+	Players []string          // the players' addresses, in turn order
+	Options map[string]string // the game's options, by name
+}
+
+// Create creates a game and returns its id and its notices: the host's
+// confirmation (with the host key when the host does not play) and every
+// player's welcome with their key. A game that cannot be created is a
+// *RefusedError.
+func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notice, error) {
+	g, err := s.h.cfg.Registry.Lookup(req.Game)
+	if err != nil {
+		return 0, nil, &RefusedError{err.Error()}
+	}
+	host := strings.ToLower(strings.TrimSpace(req.Host))
+	addrs := make([]string, len(req.Players))
+	for i, a := range req.Players {
+		addrs[i] = strings.ToLower(strings.TrimSpace(a))
+		if !strings.Contains(addrs[i], "@") {
+			return 0, nil, &RefusedError{fmt.Sprintf("%q is not a mail address", a)}
+		}
+	}
+	// Player names in the record are the local parts of the addresses when
+	// they differ, else the whole addresses.
+	names := make([]string, len(addrs))
+	for i, a := range addrs {
+		names[i], _, _ = strings.Cut(a, "@")
+	}
+	if hasDup(names) {
+		copy(names, addrs)
+	}
+	rec, err := adjudicator.NewRecord(g, names, req.Options, s.h.cfg.NewSeed(), nil)
+	if err != nil {
+		return 0, nil, &RefusedError{err.Error()}
+	}
+	if _, err := adjudicator.Start(s.h.cfg.Registry, rec); err != nil {
+		return 0, nil, &RefusedError{err.Error()}
+	}
+	players := make([]store.Player, len(addrs))
+	for i := range addrs {
+		players[i] = store.Player{Name: names[i], Address: addrs[i], Secret: s.h.cfg.NewKey()}
+	}
+	hostKey := s.h.cfg.NewKey()
+	id, err := s.tx.CreateGame(ctx, host, hostKey, rec, players)
+	if err != nil {
+		return 0, nil, err
+	}
+	sg, err := s.tx.Game(ctx, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	m, err := adjudicator.Start(s.h.cfg.Registry, sg.Record)
+	if err != nil {
+		return 0, nil, err
+	}
+	// The host's confirmation.
+	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
+		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
+	if !slices.Contains(addrs, host) {
+		// Short lines: the key is long, and a line over 72 columns would be
+		// wrapped in the middle of the sentence.
+		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is:\n\n  %s\n\nTo end the game early, send herald a mail with these two lines:\n\n  key %s\n  abandon\n", hostKey, hostKey)
+	}
+	notices := []Notice{{To: host, Seat: seatOf(sg, host), Game: id, GameName: g.Name, Kind: Started, Topic: "game started", Text: hb, Answer: true}}
+	for i, p := range players {
+		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
+			Tag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, stateText(sg, m, p.Name, m.State.Text(p.Name)))
+		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: id, GameName: g.Name, Kind: Welcome, Topic: "welcome", Text: body})
+	}
+	return id, notices, nil
+}
+
+func hasDup(xs []string) bool {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+	}
+	return false
+}
+
+// seatOf returns the player name of address in g, or "".
+func seatOf(g *store.Game, address string) string {
+	for _, p := range g.Players {
+		if p.Address == address {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// Game reads game id without its record (store.Tx.GameInfo): nil when
+// there is none.
+func (s *Session) Game(ctx context.Context, id int64) (*store.Game, error) {
+	return s.tx.GameInfo(ctx, id)
+}
+
+// PlayingGamesOf returns the ids of the running games address plays in or
+// hosts, newest first.
+func (s *Session) PlayingGamesOf(ctx context.Context, address string) ([]int64, error) {
+	return s.tx.PlayingGamesOf(ctx, address)
+}
+
+// Authenticate reports whether key is the key of seat in g (the index of a
+// player in g.Players), or of its host when seat is -1 (the host who does
+// not play). Keys are compared without regard to case.
+func Authenticate(g *store.Game, seat int, key string) bool {
+	secret := g.HostKey
+	if seat >= 0 {
+		secret = g.Players[seat].Secret
+	}
+	return key != "" && strings.EqualFold(key, secret)
+}
+
+// A Request is what an authenticated player or host of a game asks: the
+// steps and commands of their words, parsed (notation.ParseEnvelope), and
+// any turn files that came with them.
+type Request struct {
+	Game *store.Game // as Session.Game read it
+	From string      // the sender's address
+	// Seat is the sender's index in Game.Players, or -1 for the host who
+	// does not play.
+	Seat      int
+	Env       *notation.Envelope
+	TurnFiles []TurnFile
+	// Source says where the request came from, for the record: a move's
+	// source is Source (and the turn file's name).
+	Source string
+}
+
+// A TurnFile is a YAML turn file that came with a request.
+type TurnFile struct {
+	Name string
+	Data []byte
+}
+
+// A Reply is what became of a request and who must be told what.
+type Reply struct {
+	Outcome Outcome
+	Game    int64
+	Reason  string // a few words for the log
+	Notices []Notice
+}
+
+// Handle does what an authenticated request asks of its game: resign or
+// abandon, a move (steps or a turn file), or commands. Prose around the
+// steps (notation.Envelope.IgnoreProse) is set aside and the answer says
+// so. An error is a failure of the store: nothing of the request stays.
+func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
+	g, env := req.Game, req.Env
+	player := ""
+	if req.Seat >= 0 {
+		player = g.Players[req.Seat].Name
+	}
+	isHost := g.Host == req.From
+	if g.Status != store.Playing {
+		var err error
+		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), g.Status)
+		return s.answer(g, req, Refusal, "game over", body, "game over"), nil
+	}
+	m, err := s.match(ctx, g)
+	if err != nil {
+		return Reply{}, err
+	}
+	// Unless the game changes, m is still the game as stored once this
+	// request commits: keep it for the next (no outcome below changes m
+	// without saving the game, and an error drops it).
+	s.games.stage(g.ID, g.Rev, m)
+	for _, c := range env.Commands {
+		switch c.Name {
+		case "abandon", "resign":
+			if c.Name == "abandon" && !isHost {
+				break
+			}
+			s.games.unstage(g.ID)
+			return s.end(ctx, g, m, req, player, c.Name)
+		}
+	}
+	var ignored []notation.IgnoredLine
+	if game, err := s.h.cfg.Registry.Lookup(g.Record.Game); err == nil {
+		ignored = env.IgnoreProse(game.Keywords)
+	}
+	hasMove := len(env.Steps) > 0 || len(req.TurnFiles) > 0
+	if !hasMove || len(env.Errors) > 0 {
+		if len(env.Errors) > 0 {
+			return s.refuse(g, m, req, player, env.Errors, env.Lang, ignored), nil
+		}
+		return s.commands(g, m, req, player, ignored)
+	}
+	if player == "" {
+		body := "You host this game but do not play in it: you may send show, history,\nhelp or abandon, but no moves."
+		return s.answer(g, req, Refusal, "not a player", body, "host sent a move"), nil
+	}
+	steps := env.Steps
+	source := req.Source
+	if len(req.TurnFiles) > 0 {
+		file := req.TurnFiles[0]
+		tf, err := notation.ParseTurnFile(file.Name, file.Data)
+		if err != nil {
+			return s.refuse(g, m, req, player, err, env.Lang, ignored), nil
+		}
+		who, lang, err := m.CheckTurnFile(tf)
+		if env.Lang == notation.French {
+			lang = notation.French
+		}
+		if err == nil && who != player {
+			err = adjudicator.Rulef(adjudicator.CodeNotAPlayer, "", "the turn file is for player %q, but you are %q",
+				"le fichier de tour est pour le joueur « %s », mais vous êtes « %s »", tf.Player, player)
+		}
+		if err != nil {
+			return s.refuse(g, m, req, player, err, lang, ignored), nil
+		}
+		steps = append(steps, tf.Steps...)
+		source = req.Source + " turn:" + file.Name
+	}
+	sub, err := m.SubmitSteps(player, steps, s.now.Format(time.RFC3339), source)
+	if err != nil {
+		lang := adjudicator.SubmissionLang(err)
+		if env.Lang == notation.French {
+			lang = notation.French
+		}
+		return s.refuse(g, m, req, player, err, lang, ignored), nil
+	}
+	status := store.Playing
+	if m.State.Result().Finished {
+		status = store.Finished
+	}
+	rev, err := s.tx.Save(ctx, g.ID, m.Record, status)
+	if err != nil {
+		return Reply{}, err
+	}
+	g.Record, g.Status = m.Record, status
+	if status == store.Playing {
+		s.games.stage(g.ID, rev, m)
+	} else {
+		s.games.unstage(g.ID)
+	}
+	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("move %d", sub.Number), Notices: s.news(g, m, req, sub, ignored)}, nil
+}
+
+// answer is a reply of one notice to the sender alone.
+func (s *Session) answer(g *store.Game, req Request, kind Kind, topic, text, reason string) Reply {
+	outcome := Rejected
+	if kind == Answer {
+		outcome = Answered
+	}
+	return Reply{Outcome: outcome, Game: g.ID, Reason: reason, Notices: []Notice{{
+		To: req.From, Seat: seatOf(g, req.From), Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Answer: true}}}
+}
+
+// match returns the match of a playing game, sets g.Record to its record,
+// and takes it out of the cache: the caller may change it, and stages it
+// again (batchGames.stage) for as long as it is the stored game. It comes
+// from the cache when the cached copy has the game's stored revision and
+// number of moves; otherwise the stored record is replayed.
+func (s *Session) match(ctx context.Context, g *store.Game) (*adjudicator.Match, error) {
+	if c, ok := s.games.take(g.ID); ok && g.Moves >= 0 && c.rev == g.Rev && len(c.m.Record.Moves) == g.Moves {
+		g.Record = c.m.Record
+		return c.m, nil
+	}
+	rec, err := s.tx.Record(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	g.Record = rec
+	m, err := adjudicator.Start(s.h.cfg.Registry, rec)
+	if err != nil {
+		return nil, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+	}
+	return m, nil
+}
+
+// View returns what viewer (a player's name, or "" for the public) sees of
+// game id now: whose turn, the scores, the board with their own hand, and
+// their legal steps when it is their turn.
+func (s *Session) View(ctx context.Context, id int64, viewer string) (string, error) {
+	g, err := s.tx.GameInfo(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if g == nil {
+		return "", store.NoGame(id)
+	}
+	var m *adjudicator.Match
+	if g.Status == store.Playing {
+		if m, err = s.match(ctx, g); err != nil {
+			return "", err
+		}
+		s.games.stage(g.ID, g.Rev, m)
+	} else {
+		if g.Record, err = s.tx.Record(ctx, id); err != nil {
+			return "", err
+		}
+		if m, err = adjudicator.Start(s.h.cfg.Registry, g.Record); err != nil {
+			return "", fmt.Errorf("game %d does not replay: %w", g.ID, err)
+		}
+	}
+	return stateText(g, m, viewer, m.State.Text(viewer)), nil
+}
+
+// maxListedSteps is how many legal steps a notice that asks for a move
+// lists: a Löwenherz border step can have hundreds.
+const maxListedSteps = 40
+
+// stateText is what player sees of the game now, with the board as they
+// see it, board, already rendered (adjudicator.Texts renders everyone's at
+// once): whose turn, the scores, the board with their own hand, and their
+// legal steps when it is their turn.
+func stateText(g *store.Game, m *adjudicator.Match, player, board string) string {
+	var b strings.Builder
+	b.Grow(len(board) + 1024)
+	st := m.State
+	to := st.ToMove()
+	res := st.Result()
+	switch {
+	case res.Finished:
+		fmt.Fprintf(&b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
+	case slices.Contains(to, player):
+		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+	default:
+		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
+	}
+	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
+	b.WriteString(board)
+	if !res.Finished && slices.Contains(to, player) {
+		legal := st.Legal(player)
+		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
+		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
+			b.WriteString("  ")
+			b.WriteString(mv.String())
+			b.WriteByte('\n')
+		}
+		if more := len(legal) - maxListedSteps; more > 0 {
+			fmt.Fprintf(&b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
+		}
+		// How to answer, in one line, never with the key itself.
+		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps, one per line.\n")
+	}
+	return b.String()
+}
+
+// news tells everyone about an applied move: the mover gets the list of
+// what was applied, everyone their own view; at the end everyone gets the
+// revealed seed and the record.
+func (s *Session) news(g *store.Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) []Notice {
+	finished := m.State.Result().Finished
+	names := make([]string, len(g.Players))
+	for i, p := range g.Players {
+		names[i] = p.Name
+	}
+	boards := adjudicator.Texts(m.State, names)
+	var notices []Notice
+	for i, p := range g.Players {
+		var b strings.Builder
+		what := "move applied"
+		if p.Name == sub.Player {
+			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
+			for _, mv := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", mv)
+			}
+			b.WriteString(IgnoredNote(ignored, sub.Lang))
+		} else {
+			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
+			for _, mv := range sub.Moves {
+				// A sealed bid reads "alice has bid" to the others.
+				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
+			}
+		}
+		// The moves the game played itself right after (Henri's turn), each
+		// step with the rule of the automaton that chose it.
+		for _, a := range sub.Auto {
+			fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
+			for j, mv := range a.Moves {
+				why := ""
+				if sub.Lang == notation.French && j < len(a.WhyFR) && a.WhyFR[j] != "" {
+					why = "  (" + a.WhyFR[j] + ")"
+				} else if j < len(a.Why) && a.Why[j] != "" {
+					why = "  (" + a.Why[j] + ")"
+				}
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a.Player, mv, p.Name, notation.English), why)
+			}
+		}
+		if slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name) {
+			what = "your turn" // the mover's too, while their turn goes on
+		}
+		b.WriteString("\n")
+		b.WriteString(stateText(g, m, p.Name, boards[i]))
+		if finished {
+			what = "game over"
+			fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
+		}
+		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: g.ID, GameName: g.Record.Game, Kind: News, Topic: what, Text: b.String(),
+			InReplyTo: p.Address == req.From, Record: finished})
+	}
+	// The host who does not play gets the end too: the public board, the
+	// revealed seed and the record.
+	if finished && g.Host != "" && seatOf(g, g.Host) == "" {
+		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
+			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
+		notices = append(notices, Notice{To: g.Host, Game: g.ID, GameName: g.Record.Game, Kind: GameOver, Topic: "game over", Text: body, Record: true})
+	}
+	return notices
+}
+
+// refuse answers the sender alone: what was wrong, where, the rule, and
+// the board as it still stands.
+func (s *Session) refuse(g *store.Game, m *adjudicator.Match, req Request, player string, err error, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
+	var b strings.Builder
+	if lang == notation.French {
+		b.WriteString("Votre coup n'a pas été appliqué ; rien n'a changé.\n\n")
+	} else {
+		b.WriteString("Your move was not applied; nothing changed.\n\n")
+	}
+	b.WriteString(adjudicator.Pretty(err, lang))
+	b.WriteString("\n")
+	if note := IgnoredNote(ignored, lang); note != "" {
+		b.WriteString(note[1:] + "\n")
+	}
+	b.WriteString(stateText(g, m, player, m.State.Text(player)))
+	return s.answer(g, req, Refusal, "move refused", b.String(), err.Error())
+}
+
+// commands answers show, legal, help and history, to the sender alone.
+func (s *Session) commands(g *store.Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
+	env := req.Env
+	var b strings.Builder
+	var names []string
+	for _, c := range env.Commands {
+		names = append(names, c.Name)
+		switch c.Name {
+		case "show":
+			b.WriteString(stateText(g, m, player, m.State.Text(player)))
+		case "legal":
+			legal := m.State.Legal(player)
+			if len(legal) == 0 {
+				fmt.Fprintf(&b, "You have no step to take now: waiting for %s.\n", strings.Join(m.State.ToMove(), ", "))
+			}
+			for _, mv := range legal {
+				fmt.Fprintf(&b, "%s\n", mv)
+			}
+		case "history":
+			// Through History, so that a bid still sealed reads "alice
+			// has bid" to everyone but alice.
+			texts, err := m.History(s.h.cfg.Registry, player, env.Lang)
+			if err != nil {
+				return Reply{}, err
+			}
+			for i, mv := range m.Record.Moves {
+				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, texts[i])
+			}
+			if len(m.Record.Moves) == 0 {
+				b.WriteString("No move yet.\n")
+			}
+		case "abandon":
+			b.WriteString("Only the host may abandon a game; a player may resign.\n")
+		default:
+			b.WriteString(Help(env.Lang))
+		}
+		b.WriteString("\n")
+	}
+	if len(names) == 0 {
+		b.WriteString("Your mail held no steps and no command.\n\n" + Help(env.Lang))
+		names = []string{"help"}
+	}
+	b.WriteString(IgnoredNote(ignored, env.Lang))
+	return s.answer(g, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ",")), nil
+}
+
+// end ends a game by resignation or by the host abandoning it: no result
+// by the rules; everyone gets the board, the revealed seed and the record.
+func (s *Session) end(ctx context.Context, g *store.Game, m *adjudicator.Match, req Request, player, how string) (Reply, error) {
+	if how == "resign" && player == "" {
+		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
+		return s.answer(g, req, Refusal, "not a player", body, "host resigned"), nil
+	}
+	// The record holds the ending (who, when, by which request), so that
+	// adjudicate reports it. A copy: the cached match must not see it
+	// unless the transaction commits.
+	ended := *m
+	rec := *m.Record
+	ended.Record = &rec
+	var err error
+	if how == "abandon" {
+		err = ended.Abandon(req.From, s.now.Format(time.RFC3339), req.Source)
+	} else {
+		err = ended.Resign(player, s.now.Format(time.RFC3339), req.Source)
+	}
+	if err != nil {
+		return s.refuse(g, m, req, player, err, notation.English, nil), nil
+	}
+	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, store.Abandoned); err != nil {
+		return Reply{}, err
+	}
+	g.Record = ended.Record
+	why := fmt.Sprintf("%s resigned", player)
+	if how == "abandon" {
+		why = "the host abandoned it"
+	}
+	recipients := g.Players
+	if seatOf(g, g.Host) == "" {
+		recipients = append(slices.Clone(recipients), store.Player{Address: g.Host})
+	}
+	var notices []Notice
+	for _, p := range recipients {
+		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
+			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: g.ID, GameName: g.Record.Game, Kind: EndedBy, Topic: "game ended", Text: body, Record: true})
+	}
+	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
+}
+
+// Help is the short help on what to write.
+func Help(lang notation.Lang) string {
+	if lang == notation.French {
+		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\nCommandes, une par ligne : montre, coups, historique, aide, abandonne.\n"
+	}
+	return "Write your steps, one per line, after your key (key YOUR-KEY).\nCommands, one per line: show, legal, history, help, resign.\nA YAML turn file (game, player, move, steps) may be attached instead.\n"
+}
