@@ -119,7 +119,7 @@ type latencyRig struct {
 // embeddedRig runs herald on its embedded servers, with players p1@... pN@.
 func embeddedRig(b *testing.B, players int) *latencyRig {
 	rig := &latencyRig{committed: new(atomic.Int64), host: "host@herald.local", playerPW: func(string) string { return "pw" }}
-	r, err := Start(context.Background(), RunConfig{Dir: b.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, Dir: b.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
 		PlayerPassword: rig.playerPW, NewSeed: func() string { return "latency" },
 		IMAP: IntakeConfig{Handled: func(Outcome) { rig.committed.Store(time.Now().UnixNano()) }}})
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/adjudicator/store/sqlite"
-	"github.com/heraldgames/herald/mail/embedded"
 )
 
 // RunConfig is everything `herald serve` needs.
@@ -45,14 +44,38 @@ type RunConfig struct {
 
 	// NewSeed overrides the seed of games started by mail (the demo).
 	NewSeed func() string
+
+	// Local starts the mail servers herald runs itself when IMAP.Addr is
+	// empty (cmd/herald passes mail/embedded's); with neither, Start fails.
+	Local StartLocal
 }
+
+// LocalServers are mail servers herald runs for itself on loopback when
+// it has no provider: package mail/embedded, wired in by cmd/herald (the
+// mail service does not depend on it).
+type LocalServers interface {
+	IMAPAddr() string
+	SMTPAddr() string
+	Accounts() []string                        // the addresses with an account, lower case
+	AddAccount(address, password string) error // opens a mailbox; an existing one is an error
+	Close() error
+}
+
+// StartLocal starts local servers keeping their mail in dir, listening on
+// imapAddr and smtpAddr (host:port; port 0 for any free one), with herald's
+// own account, which must exist before the ports open so that no mail to
+// herald is ever refused.
+type StartLocal func(dir, imapAddr, smtpAddr string, herald LocalAccount, log *slog.Logger) (LocalServers, error)
+
+// LocalAccount is an account on the local servers.
+type LocalAccount struct{ Address, Password string }
 
 // Running is a started mail service.
 type Running struct {
 	Service  *Service
 	Store    store.Store
 	Outbox   *Outbox
-	Embedded *embedded.Server // nil with a real provider
+	Embedded LocalServers // nil with a real provider
 	Address  string
 	Password string // herald's password on the embedded server
 	cancel   context.CancelFunc
@@ -89,13 +112,10 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		if err != nil {
 			return fail(err)
 		}
-		srv, err := embedded.Start(embedded.Config{
-			Dir: filepath.Join(cfg.Dir, "mail"), IMAPAddr: cfg.EmbeddedIMAPAddr, SMTPAddr: cfg.EmbeddedSMTPAddr, Logger: log,
-			Accounts: []embedded.Account{{Address: cfg.Address, Password: password}},
-		})
-		if errors.Is(err, embedded.ErrAccountExists) {
-			err = fmt.Errorf("%w (remove %s to start afresh)", err, filepath.Join(cfg.Dir, "mail"))
+		if cfg.Local == nil {
+			return fail(errors.New("mail: no IMAP server given (--imap), and no embedded servers to run instead"))
 		}
+		srv, err := cfg.Local(filepath.Join(cfg.Dir, "mail"), cfg.EmbeddedIMAPAddr, cfg.EmbeddedSMTPAddr, LocalAccount{Address: cfg.Address, Password: password}, log)
 		if err != nil {
 			return fail(err)
 		}
@@ -130,6 +150,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		return fail(errors.New("mail: the service needs its address (--address)"))
 	}
 	r.Address = cfg.Address
+	// herald new --mail, run beside serve, reads the address from here, so
+	// that the mails it queues come from and thread under this address.
+	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o644); err != nil {
+		return fail(err)
+	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
 		OnNewPlayer: onNew, NewSeed: cfg.NewSeed,
@@ -139,6 +164,10 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	r.Service = svc
 	r.Outbox = NewOutbox(outbox, svc)
+	// On the embedded setup every recipient gets a mailbox before herald
+	// mails them, whoever queued the mail (herald new --mail does not run
+	// the servers, and a mail to a missing mailbox would be refused).
+	r.Outbox.ensure = onNew
 	handled := intake.Handled
 	intake.Handled = func(o Outcome) {
 		r.Outbox.Kick()
@@ -166,6 +195,20 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	run("intake", in.Run)
 	run("outbox", r.Outbox.Run)
 	return r, nil
+}
+
+// AddressFile is the file, in the data directory, that holds the address
+// of the last herald serve that ran on it.
+const AddressFile = "herald-address"
+
+// ReadAddress returns the address AddressFile of dir holds, or "" when
+// there is none.
+func ReadAddress(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, AddressFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return strings.TrimSpace(string(b)), err
 }
 
 // PlayerPasswordsFile is the file, in the data directory of the embedded

@@ -42,7 +42,7 @@ func TestPlayerPasswordsFile(t *testing.T) {
 	dir := t.TempDir()
 	var logBuf syncBuffer
 	pw := map[string]string{"alice@herald.local": "secret-alice-1", "bob@herald.local": "secret-bob-2"}
-	r, err := Start(context.Background(), RunConfig{
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
 		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
 		PlayerPassword: func(a string) string { return pw[a] },
 	})
@@ -110,7 +110,7 @@ func TestPortsOpenAfterAccounts(t *testing.T) {
 				return
 			}
 		}()
-		r, err := Start(context.Background(), RunConfig{
+		r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
 			Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
 			EmbeddedSMTPAddr: addr,
 		})

@@ -543,6 +543,9 @@ type Outbox struct {
 	log   *slog.Logger
 	now   func() time.Time
 	kick  chan struct{}
+	// ensure, when set, is called with each recipient before a mail is
+	// sent to them (the embedded setup opens their mailbox).
+	ensure func(address string) error
 	// crash, in tests: "sent" stops after the SMTP server accepted a mail
 	// and before the outbox records it.
 	crash func(point string) bool
@@ -697,6 +700,12 @@ func (o *Outbox) sendLane(ctx context.Context, due []store.Outgoing) (int, error
 		if err != nil { // the store failed: try again later
 			o.failed(ctx, m, err)
 			continue
+		}
+		if o.ensure != nil {
+			if err := o.ensure(m.Recipient); err != nil {
+				o.failed(ctx, m, fmt.Errorf("opening the mailbox of %s: %w", m.Recipient, err))
+				continue
+			}
 		}
 		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw)); err != nil {
 			o.failed(ctx, m, err)

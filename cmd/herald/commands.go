@@ -65,7 +65,8 @@ var cmdNew = &command{
 		fs.String("o", "", "the record `file` to write (which must not exist)")
 		fs.Bool("mail", false, "a game by mail: --players are addresses; the game goes into --data's database and\nthe welcome mails wait in its outbox for herald serve")
 		fs.String("data", "herald-data", "with --mail: the data `directory` of herald serve")
-		fs.String("host", "", "with --mail: the host's `address` (gets the confirmation and the host key)")
+		fs.String("host", "", "with --mail: the host's `address` (gets the confirmation and the host key; default the first player)")
+		fs.String("address", "", "with --mail: herald's `address` (default: the one herald serve last ran with on --data, else herald@herald.local)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {

@@ -56,6 +56,7 @@ var cmdServe = &command{
 		if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
 			return err
 		}
+		cfg.Local = startEmbedded
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		r, err := mail.Start(ctx, cfg)
@@ -163,6 +164,7 @@ var cmdDemo = &command{
 			Dir: dir, Registry: games.All, Logger: logger,
 			PlayerPassword: func(string) string { return "demo" },
 			NewSeed:        func() string { return seed },
+			Local:          startEmbedded,
 		})
 		if err != nil {
 			return err

@@ -155,15 +155,29 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 		return err
 	}
 	defer st.Close()
+	players := strings.Split(e.str("players"), ",")
+	// The host gets the confirmation and, when they do not play, the host
+	// key: by default the first player hosts.
 	host := e.str("host")
 	if host == "" {
-		host = "herald@herald.local"
+		host = strings.TrimSpace(players[0])
 	}
-	svc, err := mail.NewService(mail.Config{Address: "herald@herald.local", Registry: games.All, Store: st})
+	// herald's address: the mails are threaded under it. serve writes
+	// the one it runs with into the data directory.
+	address := e.str("address")
+	if address == "" {
+		if address, err = mail.ReadAddress(dir); err != nil {
+			return err
+		}
+	}
+	if address == "" {
+		address = "herald@herald.local" // serve's own on the embedded setup
+	}
+	svc, err := mail.NewService(mail.Config{Address: address, Registry: games.All, Store: st})
 	if err != nil {
 		return err
 	}
-	id, err := svc.CreateGame(ctx, host, g.Name, strings.Split(e.str("players"), ","), opts)
+	id, err := svc.CreateGame(ctx, host, g.Name, players, opts)
 	if err != nil {
 		var refused *mail.RefusedError
 		if errors.As(err, &refused) {
@@ -172,7 +186,7 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 		return err
 	}
 	pending, _ := st.Pending(ctx)
-	fmt.Fprintf(e.stdout, "game G%d of %s created in %s; %d welcome mail(s) wait for herald serve --data %s\n",
-		id, g.Title, dir, pending, dir)
+	fmt.Fprintf(e.stdout, "game G%d of %s created in %s, hosted by %s; %d mail(s) from %s wait for herald serve --data %s\n",
+		id, g.Title, dir, strings.ToLower(host), pending, address, dir)
 	return nil
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/mail"
+)
+
+// TestNewByMailReachesPlayers starts a game with herald new --mail on the
+// data directory of an embedded serve that runs with its own address, as a
+// host would (issue 14): the welcome mails reach the players (serve opens
+// their mailboxes before mailing them), come from serve's address and are
+// threaded under it, and the host, by default the first player, gets the
+// confirmation.
+func TestNewByMailReachesPlayers(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	cfg := mail.RunConfig{Dir: dir, Address: "referee@games.test", Registry: games.All, Local: startEmbedded, Logger: slog.New(slog.DiscardHandler)}
+	r, err := mail.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // serve ran once: the data directory knows herald's address
+
+	res := mustHerald(t, "new", "raubritter", "--mail", "--players", "alice@games.test,Bob@games.test", "--data", dir)
+	if !strings.Contains(res.stdout, "hosted by alice@games.test") || !strings.Contains(res.stdout, "from referee@games.test") {
+		t.Errorf("new --mail says:\n%v", res)
+	}
+
+	r, err = mail.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n, err := r.Store.Pending(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails still wait in the outbox: a player's mailbox is missing?", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pw := playerPasswords(t, dir)
+	for addr, want := range map[string][]string{
+		"alice@games.test": {"game started", "welcome"},
+		"bob@games.test":   {"welcome"},
+	} {
+		got := inbox(t, r.Embedded.IMAPAddr(), addr, pw[addr])
+		if len(got) != len(want) {
+			t.Fatalf("%s got %d mails, want %d (%v)", addr, len(got), len(want), want)
+		}
+		for i, m := range got {
+			if !strings.HasSuffix(m.Subject, ": "+want[i]) {
+				t.Errorf("%s mail %d: subject %q, want ...: %s", addr, i+1, m.Subject, want[i])
+			}
+			if len(m.From) != 1 || m.From[0].Addr() != "referee@games.test" {
+				t.Errorf("%s mail %d comes from %v, want referee@games.test", addr, i+1, m.From)
+			}
+			if !strings.HasSuffix(m.MessageID, "@games.test") {
+				t.Errorf("%s mail %d: Message-ID %q is not of herald's domain", addr, i+1, m.MessageID)
+			}
+		}
+	}
+}
+
+// playerPasswords reads the passwords serve wrote for the player accounts
+// it opened.
+func playerPasswords(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, mail.PlayerPasswordsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pw := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if a, p, ok := strings.Cut(sc.Text(), " "); ok {
+			pw[a] = p
+		}
+	}
+	return pw
+}
+
+// inbox returns the envelopes of the mails in addr's INBOX, in order.
+func inbox(t *testing.T, imapAddr, addr, password string) []*imap.Envelope {
+	t.Helper()
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(addr, password).Wait(); err != nil {
+		t.Fatalf("login as %s: %v", addr, err)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	var set imap.SeqSet
+	set.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(set, &imap.FetchOptions{Envelope: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*imap.Envelope
+	for _, m := range msgs {
+		out = append(out, m.Envelope)
+	}
+	return out
+}
+
