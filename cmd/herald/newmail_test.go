@@ -128,4 +128,3 @@ func inbox(t *testing.T, imapAddr, addr, password string) []*imap.Envelope {
 	}
 	return out
 }
-
