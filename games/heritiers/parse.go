@@ -65,10 +65,12 @@ var buildingPhrases = func() map[string]struct {
 			b  Building
 			fr bool
 		}{Building(i), false}
-		m[foldPhrase(b.title)] = struct {
-			b  Building
-			fr bool
-		}{Building(i), true}
+		if _, ok := m[foldPhrase(b.title)]; !ok { // the title often folds to the name, which is no French
+			m[foldPhrase(b.title)] = struct {
+				b  Building
+				fr bool
+			}{Building(i), true}
+		}
 		for _, e := range b.en {
 			m[foldPhrase(e)] = struct {
 				b  Building
