@@ -1,0 +1,396 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/sqlite"
+	"github.com/heraldgames/herald/games/heritiers"
+	"github.com/heraldgames/herald/games/lowenherz97"
+	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/notation"
+)
+
+// rig is a host on a temporary SQLite store with a fake clock and fixed
+// keys and seed: no mail anywhere.
+type rig struct {
+	t     *testing.T
+	h     *host.Host
+	st    *sqlite.Store
+	clock time.Time
+	n     int // requests so far, for their identities
+}
+
+func newRig(t *testing.T, noCache bool) *rig {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
+	keys := 0
+	r.h, err = host.New(host.Config{
+		Registry: adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game),
+		Store:    st,
+		Now:      func() time.Time { return r.clock },
+		NewKey:   func() string { keys++; return fmt.Sprintf("key%02d", keys) },
+		NewSeed:  func() string { return "host-test" },
+		NoCache:  noCache,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// do runs fn as one request, an hour after the previous one.
+func (r *rig) do(from string, fn func(s *host.Session) error) error {
+	r.n++
+	r.clock = r.clock.Add(time.Hour)
+	in := store.Intake{MessageID: fmt.Sprintf("req-%d", r.n), BodyHash: "h", Sender: from, Received: r.clock}
+	return r.h.Do(context.Background(), in, fn)
+}
+
+func (r *rig) create(req host.CreateRequest) (int64, []host.Notice) {
+	r.t.Helper()
+	var id int64
+	var notices []host.Notice
+	err := r.do(req.Host, func(s *host.Session) error {
+		var err error
+		id, notices, err = s.Create(context.Background(), req)
+		return err
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return id, notices
+}
+
+// send submits text (a key line, steps, commands) from address to game
+// id, as an authenticated player or host.
+func (r *rig) send(id int64, from, text string) host.Reply {
+	r.t.Helper()
+	var rep host.Reply
+	err := r.do(from, func(s *host.Session) error {
+		g, err := s.Game(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == from })
+		env := notation.ParseEnvelope(text)
+		if !host.Authenticate(g, seat, env.Key) {
+			return errors.New("not authenticated")
+		}
+		rep, err = s.Handle(context.Background(), host.Request{Game: g, From: from, Seat: seat, Env: env, Source: "test:" + from})
+		return err
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return rep
+}
+
+func (r *rig) game(id int64) *store.Game {
+	r.t.Helper()
+	g, err := r.st.Game(context.Background(), id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return g
+}
+
+func to(notices []host.Notice, addr string) []host.Notice {
+	var out []host.Notice
+	for _, n := range notices {
+		if n.To == addr {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestCreate checks the notices of a new game: the host who does not play
+// gets the host key, each player a welcome with their own key and no
+// other's.
+func TestCreate(t *testing.T) {
+	r := newRig(t, false)
+	id, notices := r.create(host.CreateRequest{Host: "Hostess@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	if len(notices) != 3 {
+		t.Fatalf("%d notices, want the host's and two welcomes: %+v", len(notices), notices)
+	}
+	g := r.game(id)
+	hn := to(notices, "hostess@x.org")
+	if len(hn) != 1 || hn[0].Kind != host.Started || !hn[0].Answer || !strings.Contains(hn[0].Text, "key "+g.HostKey) {
+		t.Errorf("the host's notice: %+v", hn)
+	}
+	for _, p := range g.Players {
+		n := to(notices, p.Address)
+		if len(n) != 1 || n[0].Kind != host.Welcome || n[0].Seat != p.Name || !strings.Contains(n[0].Text, "key "+p.Secret) {
+			t.Fatalf("%s's notices: %+v", p.Name, n)
+		}
+		for _, q := range g.Players {
+			if q != p && strings.Contains(n[0].Text, q.Secret) {
+				t.Errorf("%s's welcome holds %s's key", p.Name, q.Name)
+			}
+		}
+		if strings.Contains(n[0].Text, g.HostKey) {
+			t.Errorf("%s's welcome holds the host key", p.Name)
+		}
+	}
+	if !strings.Contains(to(notices, "alice@x.org")[0].Text, "IT IS YOUR TURN, alice") {
+		t.Errorf("alice's welcome does not say it is her turn:\n%s", to(notices, "alice@x.org")[0].Text)
+	}
+
+	for _, bad := range []host.CreateRequest{
+		{Host: "h@x", Game: "chess", Players: []string{"a@x", "b@x"}},
+		{Host: "h@x", Game: "raubritter", Players: []string{"a@x"}},
+		{Host: "h@x", Game: "raubritter", Players: []string{"a@x", "bob"}},
+	} {
+		err := r.do("h@x", func(s *host.Session) error {
+			_, _, err := s.Create(context.Background(), bad)
+			return err
+		})
+		var refused *host.RefusedError
+		if !errors.As(err, &refused) {
+			t.Errorf("Create(%+v) = %v, want a RefusedError", bad, err)
+		}
+	}
+}
+
+// TestPlay plays moves, a refused one, commands and a resignation through
+// the host alone, with the fake clock stamping the moves.
+func TestPlay(t *testing.T) {
+	for _, noCache := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noCache=%v", noCache), func(t *testing.T) {
+			r := newRig(t, noCache)
+			id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+			g := r.game(id)
+			alice, bob := g.Players[0], g.Players[1]
+
+			// A step against the rules: refused to bob alone, with the
+			// rule, nothing stored.
+			rep := r.send(id, bob.Address, "key "+bob.Secret+"\nend")
+			if rep.Outcome != host.Rejected || len(rep.Notices) != 1 || rep.Notices[0].To != bob.Address || rep.Notices[0].Kind != host.Refusal ||
+				!strings.Contains(rep.Notices[0].Text, "[rule: raubritter-fr-scan.txt:") {
+				t.Fatalf("bob out of turn: %+v", rep)
+			}
+			if n := len(r.game(id).Record.Moves); n != 0 {
+				t.Fatalf("a refused move left %d moves", n)
+			}
+
+			// Alice plays her whole turn; everyone hears of it.
+			m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var steps []string
+			for slices.Contains(m.State.ToMove(), "alice") {
+				st := m.State.Legal("alice")[0].String()
+				if _, err := m.Submit("alice", st, "", ""); err != nil {
+					t.Fatal(err)
+				}
+				steps = append(steps, st)
+			}
+			rep = r.send(id, alice.Address, "Hello!\nkey "+alice.Secret+"\n"+strings.Join(steps, "\n"))
+			if rep.Outcome != host.Applied || len(rep.Notices) != 2 {
+				t.Fatalf("alice's move: %+v", rep)
+			}
+			an, bn := to(rep.Notices, alice.Address)[0], to(rep.Notices, bob.Address)[0]
+			if !an.InReplyTo || bn.InReplyTo || an.Kind != host.News || an.Topic != "move applied" || bn.Topic != "your turn" {
+				t.Errorf("news: alice %+v, bob %+v", an, bn)
+			}
+			if !strings.Contains(an.Text, "Lines ignored (text, not steps):\n  1: Hello!") {
+				t.Errorf("alice's news does not list the prose it ignored:\n%s", an.Text)
+			}
+			rec := r.game(id).Record
+			if len(rec.Moves) != 1 || rec.Moves[0].Time != r.clock.Format(time.RFC3339) || rec.Moves[0].Source != "test:"+alice.Address {
+				t.Errorf("the stored move: %+v (clock %s)", rec.Moves, r.clock)
+			}
+
+			// Commands answer the sender alone and change nothing.
+			rep = r.send(id, bob.Address, "key "+bob.Secret+"\nhistory\nshow")
+			if rep.Outcome != host.Answered || len(rep.Notices) != 1 || !rep.Notices[0].Answer || rep.Notices[0].Topic != "history, show" ||
+				!strings.Contains(rep.Notices[0].Text, "  1  alice        "+strings.Join(steps, "; ")) {
+				t.Errorf("history, show: %+v", rep)
+			}
+
+			// A view without a mail.
+			var view string
+			if err := r.do("", func(s *host.Session) error {
+				view, err = s.View(context.Background(), id, "")
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(view, "waiting for bob") || strings.Contains(view, "Your legal steps") {
+				t.Errorf("the public view:\n%s", view)
+			}
+
+			// Bob resigns: everyone and the host hear it, with the record.
+			rep = r.send(id, bob.Address, "key "+bob.Secret+"\nresign")
+			if rep.Outcome != host.Ended || len(rep.Notices) != 3 {
+				t.Fatalf("resign: %+v", rep)
+			}
+			for _, n := range rep.Notices {
+				if n.Kind != host.EndedBy || !n.Record || !strings.Contains(n.Text, "bob resigned") {
+					t.Errorf("resign notice %+v", n)
+				}
+			}
+			g = r.game(id)
+			if g.Status != store.Abandoned || g.Record.Ended == nil {
+				t.Errorf("after the resignation: status %s, ended %+v", g.Status, g.Record.Ended)
+			}
+			rep = r.send(id, alice.Address, "key "+alice.Secret+"\nshow")
+			if rep.Outcome != host.Rejected || rep.Notices[0].Topic != "game over" {
+				t.Errorf("a request after the end: %+v", rep)
+			}
+		})
+	}
+}
+
+// TestBatchRollbackLeavesCache runs a move in a batch that is rolled back:
+// the next request sees the stored game, not the cached move that never
+// committed.
+func TestBatchRollbackLeavesCache(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	g := r.game(id)
+	alice := g.Players[0]
+	m, err := adjudicator.Start(r.h.Registry(), g.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := m.State.Legal("alice")[0].String()
+	ctx := context.Background()
+	b, err := r.h.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Do(ctx, store.Intake{MessageID: "rolled-back", Sender: alice.Address, Received: r.clock}, func(s *host.Session) error {
+		g, err := s.Game(ctx, id)
+		if err != nil {
+			return err
+		}
+		rep, err := s.Handle(ctx, host.Request{Game: g, From: alice.Address, Seat: 0, Env: notation.ParseEnvelope(step)})
+		if rep.Outcome != host.Applied {
+			t.Errorf("the move in the batch: %+v", rep)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Rollback()
+	rep := r.send(id, alice.Address, "key "+alice.Secret+"\nhistory")
+	if !strings.Contains(rep.Notices[0].Text, "No move yet.") {
+		t.Errorf("after a rolled-back batch the game has moves:\n%s", rep.Notices[0].Text)
+	}
+}
+
+// TestAutomatonPlaysThroughHost plays a solo Deux Héritiers game: Henri's
+// moves come with the player's, in the same request, with his rules.
+func TestAutomatonPlaysThroughHost(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "solo@x.org", Game: "heritiers", Players: []string{"solo@x.org"}})
+	g := r.game(id)
+	p := g.Players[0]
+	for range 3 {
+		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []string
+		for slices.Contains(m.State.ToMove(), p.Name) && !m.State.Result().Finished {
+			st := m.State.Legal(p.Name)[0].String()
+			sub, err := m.Submit(p.Name, st, "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, st)
+			if len(sub.Auto) > 0 {
+				break // Henri played: the turn is over
+			}
+		}
+		rep := r.send(id, p.Address, "key "+p.Secret+"\n"+strings.Join(steps, "\n"))
+		if rep.Outcome != host.Applied || len(rep.Notices) != 1 {
+			t.Fatalf("the solo move: %+v", rep)
+		}
+		if text := rep.Notices[0].Text; !strings.Contains(text, "henri (played by the game) played move") || !strings.Contains(text, "(rule ") {
+			t.Errorf("the news does not say what Henri played and why:\n%s", text)
+		}
+	}
+}
+
+// TestSealedBidsStaySealed plays Löwenherz 1997 between four players, each
+// taking a legal step in turn, until bids have been sealed: no news to
+// another player shows a sealed step, only its public form.
+func TestSealedBidsStaySealed(t *testing.T) {
+	r := newRig(t, false)
+	addrs := []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org"}
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "lowenherz97", Players: addrs})
+	g := r.game(id)
+	sealed := 0
+	for i := 0; i < 400 && sealed < 3; i++ {
+		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			break
+		}
+		to := m.State.ToMove()
+		who := to[i%len(to)]
+		seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Name == who })
+		legal := m.State.Legal(who)
+		if len(legal) == 0 {
+			continue
+		}
+		mv := legal[(i*7)%len(legal)]
+		rep := r.send(id, g.Players[seat].Address, "key "+g.Players[seat].Secret+"\n"+mv.String())
+		if rep.Outcome != host.Applied {
+			t.Fatalf("step %q by %s: %+v", mv, who, rep)
+		}
+		after, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range rep.Notices {
+			if n.Seat == who {
+				continue
+			}
+			public := adjudicator.StepText(after.State, who, mv, n.Seat, notation.English)
+			if public == mv.String() {
+				continue
+			}
+			sealed++
+			head := fmt.Sprintf("%s played move %d:\n", who, len(after.Record.Moves))
+			_, rest, ok := strings.Cut(n.Text, head)
+			if !ok || !strings.HasPrefix(rest, "  "+public+"\n") {
+				t.Errorf("%s's news of %s's sealed step %q does not give its public form %q:\n%s", n.Seat, who, mv, public, n.Text)
+			}
+		}
+	}
+	if sealed == 0 {
+		t.Fatal("no sealed step was played: the test checked nothing")
+	}
+}
+
+// TestTick has nothing to do while no feature is driven by time.
+func TestTick(t *testing.T) {
+	r := newRig(t, false)
+	r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	notices, err := r.h.Tick(context.Background(), r.clock.Add(30*24*time.Hour))
+	if err != nil || len(notices) != 0 {
+		t.Errorf("Tick = %v, %v", notices, err)
+	}
+}
