@@ -14,7 +14,7 @@ import (
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/host"
 )
 
 // outMail is a mail herald sends: plain text at 72 columns (with an HTML
@@ -62,7 +62,7 @@ func readDraft(data []byte) (draftJSON, error) {
 // Message-ID comes from the draft, so a mail sent twice (a crash between
 // the SMTP server's acceptance and the outbox's note of it) is the same
 // mail twice, which clients recognise.
-func (s *Service) Render(ctx context.Context, o store.Outgoing) ([]byte, error) {
+func (s *Service) Render(ctx context.Context, o host.Outgoing) ([]byte, error) {
 	if len(o.Raw) > 0 {
 		return o.Raw, nil
 	}
@@ -75,7 +75,7 @@ func (s *Service) Render(ctx context.Context, o store.Outgoing) ([]byte, error) 
 	}
 	if d.RecordOf != 0 {
 		g, err := s.cfg.Store.Game(ctx, d.RecordOf)
-		if errors.Is(err, store.ErrNoGame) {
+		if errors.Is(err, host.ErrNoGame) {
 			return nil, &badDraftError{fmt.Errorf("outbox mail %d: %w", o.ID, err)}
 		}
 		if err != nil {

@@ -24,7 +24,6 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -341,7 +340,7 @@ func TestLargeMailAlone(t *testing.T) {
 func (f *fixture) openRaw(t *testing.T) *sql.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "herald.db")
-	st, err := sqlite.Open(context.Background(), path)
+	st, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +491,7 @@ func TestGameCacheMatchesReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Status != store.Playing {
+		if g.Status != host.Playing {
 			break
 		}
 		m, err := adjudicator.Start(ref.svc.cfg.Registry, g.Record)
@@ -575,7 +574,7 @@ func TestGameCacheMatchesReplay(t *testing.T) {
 	if string(d1) != string(d2) || g1.Status != g2.Status {
 		t.Errorf("final records differ:\n%s\n--- replaying:\n%s", d2, d1)
 	}
-	if g1.Status != store.Finished {
+	if g1.Status != host.Finished {
 		t.Errorf("the game did not end: %s", g1.Status)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
+	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -106,7 +106,7 @@ func BenchmarkTurnLatency4(b *testing.B) {
 // benchTurnLatency.
 type latencyRig struct {
 	svc                *Service
-	st                 *sqlite.Store
+	st                 *store.Store
 	kick               func() // wakes the outbox
 	committed          *atomic.Int64
 	imapAddr, smtpAddr string
@@ -126,7 +126,7 @@ func embeddedRig(b *testing.B, players int) *latencyRig {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { r.Close() })
-	rig.svc, rig.st, rig.kick = r.Service, r.Store.(*sqlite.Store), r.Outbox.Kick
+	rig.svc, rig.st, rig.kick = r.Service, r.Store.(*store.Store), r.Outbox.Kick
 	rig.imapAddr, rig.smtpAddr = r.Embedded.IMAPAddr(), r.Embedded.SMTPAddr()
 	rig.herald, rig.heraldPW = r.Address, r.Password
 	for i := range players {
@@ -146,7 +146,7 @@ func embeddedRig(b *testing.B, players int) *latencyRig {
 // the bare delivery goes through Postfix to Dovecot too.
 func BenchmarkRealmailTurnLatency(b *testing.B) {
 	needRealmail(b)
-	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "herald.db"))
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "herald.db"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
-	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -109,7 +108,7 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 	now := s.cfg.Now().UTC()
 	hostAddr = strings.ToLower(hostAddr)
 	var id int64
-	in := store.Intake{MessageID: "cli:" + newMessageID(s.domain), BodyHash: "cli", Sender: hostAddr, Received: now}
+	in := host.Intake{MessageID: "cli:" + newMessageID(s.domain), BodyHash: "cli", Sender: hostAddr, Received: now}
 	err := s.host.Do(ctx, in, func(ses *host.Session) error {
 		var err error
 		id, err = s.createGame(ctx, ses, hostAddr, "", host.CreateRequest{Host: hostAddr, Game: game, Players: addrs, Options: opts})
@@ -125,7 +124,7 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 // against the sender's replies an hour, except the host's confirmation of
 // a new game (the only mail with the host key; starting games is itself
 // limited by Config.Hosts).
-func (s *Service) deliver(ctx context.Context, tx store.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
+func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: n.Text}
 		thread := ""

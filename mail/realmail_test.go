@@ -13,7 +13,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
+	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -83,7 +83,7 @@ func realmailGame(t *testing.T, game string, players []string, options map[strin
 	needRealmail(t)
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "herald.db"))
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"sync"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 )
 
 // RunConfig is everything `herald serve` needs.
@@ -73,7 +73,7 @@ type LocalAccount struct{ Address, Password string }
 // Running is a started mail service.
 type Running struct {
 	Service  *Service
-	Store    store.Store
+	Store    host.Store
 	Outbox   *Outbox
 	Embedded LocalServers // nil with a real provider
 	Address  string
@@ -91,7 +91,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
+	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
-	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -35,7 +34,7 @@ type Config struct {
 	Registry *adjudicator.Registry
 
 	// Store is the database. Required.
-	Store store.Store
+	Store host.Store
 
 	// Hosts are the addresses allowed to start games by mail. Empty means
 	// anyone may (fine on the embedded local setup, not on a public address).
@@ -176,7 +175,7 @@ func (s *Service) HandleBatch(ctx context.Context, raws [][]byte) ([]Outcome, er
 
 // handleRead is HandleBatch for mails already read (s.read), or not
 // (reads nil). Unless sync, the outcomes are committed but durable only
-// once the store's Sync returns (store.Batch.CommitUnsynced).
+// once the store's Sync returns (host.StoreBatch.CommitUnsynced).
 func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMail, sync bool) ([]Outcome, error) {
 	outs, err, commitErr := s.handleBatch(ctx, raws, reads, sync)
 	if commitErr == nil {
@@ -336,7 +335,7 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 	if msg.From == "" {
 		msg.From = "unknown"
 	}
-	in := store.Intake{MessageID: msg.MessageID, BodyHash: hash, Sender: msg.From, Received: now}
+	in := host.Intake{MessageID: msg.MessageID, BodyHash: hash, Sender: msg.From, Received: now}
 	var outcome Outcome
 	var gameID int64
 	var reason string
@@ -346,7 +345,7 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 		ses.Tx().SetOutcome(string(outcome), gameID)
 		return err
 	})
-	if errors.Is(err, store.ErrDuplicate) {
+	if errors.Is(err, host.ErrDuplicate) {
 		outcome, err = Duplicate, nil
 	}
 	if err != nil {
@@ -370,7 +369,7 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 		}
 	}
 	outcome := Rejected
-	err := b.Do(ctx, store.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {
+	err := b.Do(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {
 		tx := ses.Tx()
 		if from == "" || auto || from == s.cfg.Address {
 			outcome = Ignored
@@ -382,7 +381,7 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 			xerr, "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file.")
 		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now)
 	})
-	if errors.Is(err, store.ErrDuplicate) {
+	if errors.Is(err, host.ErrDuplicate) {
 		return Duplicate, func() {}, nil
 	}
 	if err != nil {
@@ -417,7 +416,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			"\n\nReply to a mail from herald (the subject keeps the game's tag), or\nwrite \"game G12\" and \"key YOUR-KEY\" on lines of their own.\n\n" + host.Help(env.Lang)
 		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, "[herald] which game?", body, now)
 	}
-	seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == msg.From })
+	seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
 	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
@@ -440,7 +439,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 // findGame finds the game a mail is about: named in the body, tagged in
 // the subject, or the sender's only running game. The game it returns has
 // no record yet (see match).
-func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope) (*store.Game, string, error) {
+func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope) (*host.Game, string, error) {
 	tag := env.Game
 	if tag == "" {
 		tag = notation.SubjectGame(msg.Subject)
@@ -455,7 +454,7 @@ func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message,
 		if err != nil {
 			return nil, "", err
 		}
-		if g == nil || g.Host != from && !slices.ContainsFunc(g.Players, func(p store.Player) bool { return p.Address == from }) {
+		if g == nil || g.Host != from && !slices.ContainsFunc(g.Players, func(p host.Player) bool { return p.Address == from }) {
 			return nil, fmt.Sprintf("You play in no game %s.", tag), nil
 		}
 		return g, "", nil
@@ -516,7 +515,7 @@ func (s *Service) subject(id int64, name, what string) string {
 
 // reply queues m, an answer to its recipient's own mail, unless they have
 // had RepliesPerHour replies in the last hour.
-func (s *Service) reply(ctx context.Context, tx store.Tx, m outMail, gameID int64, now time.Time) error {
+func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64, now time.Time) error {
 	n, err := tx.RepliesSince(ctx, m.To, now.Add(-time.Hour))
 	if err != nil {
 		return err
@@ -532,7 +531,7 @@ func (s *Service) reply(ctx context.Context, tx store.Tx, m outMail, gameID int6
 // its sender plays). Its From may be forged, so such answers do not use
 // the address's replies (a forger could silence a player by using them
 // up): they have their own allowance, AuthNoticesPerHour.
-func (s *Service) authNotice(ctx context.Context, tx store.Tx, msg *Message, subject, body string, now time.Time) error {
+func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subject, body string, now time.Time) error {
 	n, err := tx.AuthNoticesSince(ctx, msg.From, now.Add(-time.Hour))
 	if err != nil {
 		return err
@@ -547,7 +546,7 @@ func (s *Service) authNotice(ctx context.Context, tx store.Tx, msg *Message, sub
 	if err != nil {
 		return err
 	}
-	return tx.Queue(ctx, store.Mail{Recipient: m.To, Draft: d, AuthNotice: true})
+	return tx.Queue(ctx, host.Mail{Recipient: m.To, Draft: d, AuthNotice: true})
 }
 
 // AuthNoticesPerHour is how many answers to unauthenticated mails an
@@ -556,20 +555,20 @@ const AuthNoticesPerHour = 1
 
 // queue queues a mail that is not a reply to its recipient's own mail (the
 // rate limit does not count it).
-func (s *Service) queue(ctx context.Context, tx store.Tx, m outMail, gameID int64) error {
+func (s *Service) queue(ctx context.Context, tx host.Tx, m outMail, gameID int64) error {
 	return s.enqueue(ctx, tx, m, gameID, false)
 }
 
 // enqueue stores m in the outbox as a draft, with its Message-ID: the
 // outbox renders it as MIME when it sends it (Service.Render), outside the
 // incoming mail's transaction.
-func (s *Service) enqueue(ctx context.Context, tx store.Tx, m outMail, gameID int64, reply bool) error {
+func (s *Service) enqueue(ctx context.Context, tx host.Tx, m outMail, gameID int64, reply bool) error {
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()
 	if err != nil {
 		return err
 	}
-	return tx.Queue(ctx, store.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: reply})
+	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: reply})
 }
 
 // refs threads every mail of a game under the game's own root id.

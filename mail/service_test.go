@@ -15,8 +15,8 @@ import (
 
 	"github.com/emersion/go-message"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -24,7 +24,7 @@ import (
 type fixture struct {
 	t     testing.TB
 	svc   *Service
-	st    *sqlite.Store
+	st    *store.Store
 	seen  int // outbox rows already looked at
 	keys  map[string]string
 	clock time.Time
@@ -33,7 +33,7 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func (f *fixture) peek() string {
 }
 
 // render returns an outbox mail as the outbox sends it.
-func (f *fixture) render(m store.Outgoing) []byte {
+func (f *fixture) render(m host.Outgoing) []byte {
 	f.t.Helper()
 	raw, err := f.svc.Render(context.Background(), m)
 	if err != nil {
@@ -271,7 +271,7 @@ func TestGameToTheEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Status != store.Playing {
+		if g.Status != host.Playing {
 			break
 		}
 		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
@@ -369,7 +369,7 @@ func TestResignAndAbandon(t *testing.T) {
 		}
 	}
 	g, err := f.st.Game(context.Background(), 1)
-	if err != nil || g.Status != store.Abandoned {
+	if err != nil || g.Status != host.Abandoned {
 		t.Fatalf("status after abandon = %v, %v", g.Status, err)
 	}
 	// The stored record says how the game ended, so adjudicate reports it
@@ -486,7 +486,7 @@ func TestComposedMail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := store.Outgoing{ID: 1, Recipient: mm.To, Draft: d, Created: date}
+			o := host.Outgoing{ID: 1, Recipient: mm.To, Draft: d, Created: date}
 			raw, err := f.svc.Render(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -532,11 +532,11 @@ func TestComposedMail(t *testing.T) {
 	f.svc.cfg.PlainOnly = false
 	// A whole message is sent as it is; a draft this herald cannot read is
 	// an error, never a guess.
-	if raw, err := f.svc.Render(context.Background(), store.Outgoing{Raw: []byte("whole")}); err != nil || string(raw) != "whole" {
+	if raw, err := f.svc.Render(context.Background(), host.Outgoing{Raw: []byte("whole")}); err != nil || string(raw) != "whole" {
 		t.Errorf("Render of a whole message = %q, %v", raw, err)
 	}
 	for _, bad := range []string{`{"herald_draft": 2, "to": "a@x"}`, `{"to": "a@x"}`, `not json`} {
-		if _, err := f.svc.Render(context.Background(), store.Outgoing{ID: 7, Draft: []byte(bad)}); err == nil || !strings.Contains(err.Error(), "outbox mail 7") {
+		if _, err := f.svc.Render(context.Background(), host.Outgoing{ID: 7, Draft: []byte(bad)}); err == nil || !strings.Contains(err.Error(), "outbox mail 7") {
 			t.Errorf("Render of the draft %s = %v, want an error", bad, err)
 		}
 	}
@@ -548,12 +548,12 @@ func TestComposedMail(t *testing.T) {
 func TestOutboxUnreadableDraft(t *testing.T) {
 	f := newFixture(t)
 	f.start()
-	err := f.st.Process(context.Background(), store.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx store.Tx) error {
-		if err := tx.Queue(context.Background(), store.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)}); err != nil {
+	err := f.st.Process(context.Background(), host.Intake{MessageID: "<x@test>", Received: f.clock}, func(tx host.Tx) error {
+		if err := tx.Queue(context.Background(), host.Mail{Recipient: "alice@herald.test", Draft: []byte(`{"herald_draft": 99}`)}); err != nil {
 			return err
 		}
 		// The record of a game that does not exist: never renders either.
-		return tx.Queue(context.Background(), store.Mail{Recipient: "bob@herald.test", Draft: []byte(`{"herald_draft": 1, "to": "bob@herald.test", "record_of": 99}`)})
+		return tx.Queue(context.Background(), host.Mail{Recipient: "bob@herald.test", Draft: []byte(`{"herald_draft": 1, "to": "bob@herald.test", "record_of": 99}`)})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
-	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/host"
 )
 
 // Security is how a connection to a mail server is protected.
@@ -523,7 +523,7 @@ type OutboxConfig struct {
 	Every  time.Duration // how often to look for due mail; default 2 s
 	Logger *slog.Logger
 	// Worker names this outbox when several serve processes share one
-	// store: each claims the mails it sends (store.Outbox.Claim), and a
+	// store: each claims the mails it sends (host.Outbox.Claim), and a
 	// worker restarted under the same name takes back its own claims at
 	// once. Default: the machine's host name.
 	Worker string
@@ -539,7 +539,7 @@ const claimLease = 5 * time.Minute
 type Outbox struct {
 	cfg   OutboxConfig
 	svc   *Service // renders drafts
-	store store.Store
+	store host.Store
 	log   *slog.Logger
 	now   func() time.Time
 	kick  chan struct{}
@@ -641,7 +641,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	if err := o.store.Sync(); err != nil {
 		return 0, err
 	}
-	var lanes [][]store.Outgoing
+	var lanes [][]host.Outgoing
 	lane := map[string]int{}
 	for _, m := range due {
 		i, ok := lane[m.Recipient]
@@ -677,7 +677,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 }
 
 // sendLane sends due, in order, on one SMTP connection.
-func (o *Outbox) sendLane(ctx context.Context, due []store.Outgoing) (int, error) {
+func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error) {
 	c, err := o.dial()
 	if err != nil {
 		for _, m := range due {
@@ -727,7 +727,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []store.Outgoing) (int, error
 	return sent, nil
 }
 
-func (o *Outbox) failed(ctx context.Context, m store.Outgoing, err error) {
+func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) {
 	delay := min(5*time.Second<<min(m.Attempts, 12), time.Hour)
 	var se *smtp.SMTPError
 	if errors.As(err, &se) && se.Code >= 500 && m.Attempts+1 >= maxAttempts {

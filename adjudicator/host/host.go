@@ -11,8 +11,10 @@
 // address check, forged mail, rate limits) stays the transport's: the
 // host sees a seat and a key.
 //
-// Everything a request changes commits together through the store (package
-// adjudicator/store): a transport opens a Batch, and runs each request in a
+// Everything a request changes commits together through the store: the
+// interfaces Store, StoreBatch and Tx (store.go), implemented on SQLite by
+// package adjudicator/store, as ../shared/DESIGN.md lays out. A transport
+// opens a Batch, and runs each request in a
 // Session of it, in which it may also queue what it sends; the batch
 // commits once. The host keeps the replayed match of each playing game in
 // memory between requests (the cache), staged per request and published
@@ -36,7 +38,6 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store"
 )
 
 // Config configures a Host. Registry and Store are required.
@@ -45,7 +46,7 @@ type Config struct {
 	Registry *adjudicator.Registry
 
 	// Store keeps the games and the notices to send.
-	Store store.Store
+	Store Store
 
 	// Now is the clock; default time.Now. Only the host reads it.
 	Now func() time.Time
@@ -93,7 +94,7 @@ func New(cfg Config) (*Host, error) {
 func (h *Host) Registry() *adjudicator.Registry { return h.cfg.Registry }
 
 // Store returns the host's store.
-func (h *Host) Store() store.Store { return h.cfg.Store }
+func (h *Host) Store() Store { return h.cfg.Store }
 
 // Now returns the host's clock, in UTC.
 func (h *Host) Now() time.Time { return h.cfg.Now().UTC() }
@@ -170,7 +171,7 @@ func RecordName(id int64, game string) string {
 // only once the batch commits.
 type Batch struct {
 	h     *Host
-	b     store.Batch
+	b     StoreBatch
 	games *batchGames
 }
 
@@ -185,11 +186,11 @@ func (h *Host) Begin(ctx context.Context) (*Batch, error) {
 }
 
 // Do runs fn for one request, identified by in, inside the batch: with
-// store.ErrDuplicate and without running fn when in was processed
+// ErrDuplicate and without running fn when in was processed
 // already; when fn fails, nothing it did stays and the batch can go on.
-func (b *Batch) Do(ctx context.Context, in store.Intake, fn func(s *Session) error) error {
+func (b *Batch) Do(ctx context.Context, in Intake, fn func(s *Session) error) error {
 	b.games.begin()
-	err := b.b.Process(ctx, in, func(tx store.Tx) error {
+	err := b.b.Process(ctx, in, func(tx Tx) error {
 		return fn(&Session{h: b.h, tx: tx, games: b.games, now: in.Received})
 	})
 	if err != nil {
@@ -211,7 +212,7 @@ func (b *Batch) Commit(ctx context.Context) error {
 }
 
 // CommitUnsynced commits the batch without waiting for the disk (see
-// store.Batch.CommitUnsynced) and shows its games to the cache.
+// Batch.CommitUnsynced) and shows its games to the cache.
 func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if err := b.b.CommitUnsynced(ctx); err != nil {
 		return err
@@ -224,7 +225,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 func (b *Batch) Rollback() error { return b.b.Rollback() }
 
 // Do runs fn for one request in a batch of its own, committed and synced.
-func (h *Host) Do(ctx context.Context, in store.Intake, fn func(s *Session) error) error {
+func (h *Host) Do(ctx context.Context, in Intake, fn func(s *Session) error) error {
 	b, err := h.Begin(ctx)
 	if err != nil {
 		return err
@@ -240,14 +241,14 @@ func (h *Host) Do(ctx context.Context, in store.Intake, fn func(s *Session) erro
 // commits with the request, or not at all.
 type Session struct {
 	h     *Host
-	tx    store.Tx
+	tx    Tx
 	games *batchGames
 	now   time.Time
 }
 
 // Tx is the request's transaction, in which the transport queues what it
 // sends.
-func (s *Session) Tx() store.Tx { return s.tx }
+func (s *Session) Tx() Tx { return s.tx }
 
 // Now is the time of the request.
 func (s *Session) Now() time.Time { return s.now }

@@ -13,7 +13,6 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
@@ -25,14 +24,14 @@ import (
 type rig struct {
 	t     *testing.T
 	h     *host.Host
-	st    *sqlite.Store
+	st    *store.Store
 	clock time.Time
 	n     int // requests so far, for their identities
 }
 
 func newRig(t *testing.T, noCache bool) *rig {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func newRig(t *testing.T, noCache bool) *rig {
 func (r *rig) do(from string, fn func(s *host.Session) error) error {
 	r.n++
 	r.clock = r.clock.Add(time.Hour)
-	in := store.Intake{MessageID: fmt.Sprintf("req-%d", r.n), BodyHash: "h", Sender: from, Received: r.clock}
+	in := host.Intake{MessageID: fmt.Sprintf("req-%d", r.n), BodyHash: "h", Sender: from, Received: r.clock}
 	return r.h.Do(context.Background(), in, fn)
 }
 
@@ -86,7 +85,7 @@ func (r *rig) send(id int64, from, text string) host.Reply {
 		if err != nil {
 			return err
 		}
-		seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Address == from })
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == from })
 		env := notation.ParseEnvelope(text)
 		if !host.Authenticate(g, seat, env.Key) {
 			return errors.New("not authenticated")
@@ -100,7 +99,7 @@ func (r *rig) send(id int64, from, text string) host.Reply {
 	return rep
 }
 
-func (r *rig) game(id int64) *store.Game {
+func (r *rig) game(id int64) *host.Game {
 	r.t.Helper()
 	g, err := r.st.Game(context.Background(), id)
 	if err != nil {
@@ -247,7 +246,7 @@ func TestPlay(t *testing.T) {
 				}
 			}
 			g = r.game(id)
-			if g.Status != store.Abandoned || g.Record.Ended == nil {
+			if g.Status != host.Abandoned || g.Record.Ended == nil {
 				t.Errorf("after the resignation: status %s, ended %+v", g.Status, g.Record.Ended)
 			}
 			rep = r.send(id, alice.Address, "key "+alice.Secret+"\nshow")
@@ -276,7 +275,7 @@ func TestBatchRollbackLeavesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Do(ctx, store.Intake{MessageID: "rolled-back", Sender: alice.Address, Received: r.clock}, func(s *host.Session) error {
+	err = b.Do(ctx, host.Intake{MessageID: "rolled-back", Sender: alice.Address, Received: r.clock}, func(s *host.Session) error {
 		g, err := s.Game(ctx, id)
 		if err != nil {
 			return err
@@ -350,7 +349,7 @@ func TestSealedBidsStaySealed(t *testing.T) {
 		}
 		to := m.State.ToMove()
 		who := to[i%len(to)]
-		seat := slices.IndexFunc(g.Players, func(p store.Player) bool { return p.Name == who })
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })
 		legal := m.State.Legal(who)
 		if len(legal) == 0 {
 			continue

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -59,9 +58,9 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if _, err := adjudicator.Start(s.h.cfg.Registry, rec); err != nil {
 		return 0, nil, &RefusedError{err.Error()}
 	}
-	players := make([]store.Player, len(addrs))
+	players := make([]Player, len(addrs))
 	for i := range addrs {
-		players[i] = store.Player{Name: names[i], Address: addrs[i], Secret: s.h.cfg.NewKey()}
+		players[i] = Player{Name: names[i], Address: addrs[i], Secret: s.h.cfg.NewKey()}
 	}
 	hostKey := s.h.cfg.NewKey()
 	id, err := s.tx.CreateGame(ctx, host, hostKey, rec, players)
@@ -105,7 +104,7 @@ func hasDup(xs []string) bool {
 }
 
 // seatOf returns the player name of address in g, or "".
-func seatOf(g *store.Game, address string) string {
+func seatOf(g *Game, address string) string {
 	for _, p := range g.Players {
 		if p.Address == address {
 			return p.Name
@@ -114,9 +113,9 @@ func seatOf(g *store.Game, address string) string {
 	return ""
 }
 
-// Game reads game id without its record (store.Tx.GameInfo): nil when
+// Game reads game id without its record (Tx.GameInfo): nil when
 // there is none.
-func (s *Session) Game(ctx context.Context, id int64) (*store.Game, error) {
+func (s *Session) Game(ctx context.Context, id int64) (*Game, error) {
 	return s.tx.GameInfo(ctx, id)
 }
 
@@ -129,7 +128,7 @@ func (s *Session) PlayingGamesOf(ctx context.Context, address string) ([]int64, 
 // Authenticate reports whether key is the key of seat in g (the index of a
 // player in g.Players), or of its host when seat is -1 (the host who does
 // not play). Keys are compared without regard to case.
-func Authenticate(g *store.Game, seat int, key string) bool {
+func Authenticate(g *Game, seat int, key string) bool {
 	secret := g.HostKey
 	if seat >= 0 {
 		secret = g.Players[seat].Secret
@@ -141,8 +140,8 @@ func Authenticate(g *store.Game, seat int, key string) bool {
 // steps and commands of their words, parsed (notation.ParseEnvelope), and
 // any turn files that came with them.
 type Request struct {
-	Game *store.Game // as Session.Game read it
-	From string      // the sender's address
+	Game *Game  // as Session.Game read it
+	From string // the sender's address
 	// Seat is the sender's index in Game.Players, or -1 for the host who
 	// does not play.
 	Seat      int
@@ -178,7 +177,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		player = g.Players[req.Seat].Name
 	}
 	isHost := g.Host == req.From
-	if g.Status != store.Playing {
+	if g.Status != Playing {
 		var err error
 		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
 			return Reply{}, err
@@ -249,16 +248,16 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
 	}
-	status := store.Playing
+	status := Playing
 	if m.State.Result().Finished {
-		status = store.Finished
+		status = Finished
 	}
 	rev, err := s.tx.Save(ctx, g.ID, m.Record, status)
 	if err != nil {
 		return Reply{}, err
 	}
 	g.Record, g.Status = m.Record, status
-	if status == store.Playing {
+	if status == Playing {
 		s.games.stage(g.ID, rev, m)
 	} else {
 		s.games.unstage(g.ID)
@@ -267,7 +266,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 }
 
 // answer is a reply of one notice to the sender alone.
-func (s *Session) answer(g *store.Game, req Request, kind Kind, topic, text, reason string) Reply {
+func (s *Session) answer(g *Game, req Request, kind Kind, topic, text, reason string) Reply {
 	outcome := Rejected
 	if kind == Answer {
 		outcome = Answered
@@ -281,7 +280,7 @@ func (s *Session) answer(g *store.Game, req Request, kind Kind, topic, text, rea
 // again (batchGames.stage) for as long as it is the stored game. It comes
 // from the cache when the cached copy has the game's stored revision and
 // number of moves; otherwise the stored record is replayed.
-func (s *Session) match(ctx context.Context, g *store.Game) (*adjudicator.Match, error) {
+func (s *Session) match(ctx context.Context, g *Game) (*adjudicator.Match, error) {
 	if c, ok := s.games.take(g.ID); ok && g.Moves >= 0 && c.rev == g.Rev && len(c.m.Record.Moves) == g.Moves {
 		g.Record = c.m.Record
 		return c.m, nil
@@ -307,10 +306,10 @@ func (s *Session) View(ctx context.Context, id int64, viewer string) (string, er
 		return "", err
 	}
 	if g == nil {
-		return "", store.NoGame(id)
+		return "", NoGame(id)
 	}
 	var m *adjudicator.Match
-	if g.Status == store.Playing {
+	if g.Status == Playing {
 		if m, err = s.match(ctx, g); err != nil {
 			return "", err
 		}
@@ -334,7 +333,7 @@ const maxListedSteps = 40
 // see it, board, already rendered (adjudicator.Texts renders everyone's at
 // once): whose turn, the scores, the board with their own hand, and their
 // legal steps when it is their turn.
-func stateText(g *store.Game, m *adjudicator.Match, player, board string) string {
+func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	var b strings.Builder
 	b.Grow(len(board) + 1024)
 	st := m.State
@@ -370,7 +369,7 @@ func stateText(g *store.Game, m *adjudicator.Match, player, board string) string
 // news tells everyone about an applied move: the mover gets the list of
 // what was applied, everyone their own view; at the end everyone gets the
 // revealed seed and the record.
-func (s *Session) news(g *store.Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) []Notice {
+func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) []Notice {
 	finished := m.State.Result().Finished
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
@@ -434,7 +433,7 @@ func (s *Session) news(g *store.Game, m *adjudicator.Match, req Request, sub *ad
 
 // refuse answers the sender alone: what was wrong, where, the rule, and
 // the board as it still stands.
-func (s *Session) refuse(g *store.Game, m *adjudicator.Match, req Request, player string, err error, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
+func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player string, err error, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
 	var b strings.Builder
 	if lang == notation.French {
 		b.WriteString("Votre coup n'a pas été appliqué ; rien n'a changé.\n\n")
@@ -451,7 +450,7 @@ func (s *Session) refuse(g *store.Game, m *adjudicator.Match, req Request, playe
 }
 
 // commands answers show, legal, help and history, to the sender alone.
-func (s *Session) commands(g *store.Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
+func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
 	env := req.Env
 	var b strings.Builder
 	var names []string
@@ -498,7 +497,7 @@ func (s *Session) commands(g *store.Game, m *adjudicator.Match, req Request, pla
 
 // end ends a game by resignation or by the host abandoning it: no result
 // by the rules; everyone gets the board, the revealed seed and the record.
-func (s *Session) end(ctx context.Context, g *store.Game, m *adjudicator.Match, req Request, player, how string) (Reply, error) {
+func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Request, player, how string) (Reply, error) {
 	if how == "resign" && player == "" {
 		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
 		return s.answer(g, req, Refusal, "not a player", body, "host resigned"), nil
@@ -518,7 +517,7 @@ func (s *Session) end(ctx context.Context, g *store.Game, m *adjudicator.Match, 
 	if err != nil {
 		return s.refuse(g, m, req, player, err, notation.English, nil), nil
 	}
-	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, store.Abandoned); err != nil {
+	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, Abandoned); err != nil {
 		return Reply{}, err
 	}
 	g.Record = ended.Record
@@ -528,7 +527,7 @@ func (s *Session) end(ctx context.Context, g *store.Game, m *adjudicator.Match, 
 	}
 	recipients := g.Players
 	if seatOf(g, g.Host) == "" {
-		recipients = append(slices.Clone(recipients), store.Player{Address: g.Host})
+		recipients = append(slices.Clone(recipients), Player{Address: g.Host})
 	}
 	var notices []Notice
 	for _, p := range recipients {

@@ -1,248 +1,1068 @@
-// Package store says what herald keeps and how: the games, their players
-// and records, the mail processed and the notices waiting to be sent, and
-// the transactions that write them. It holds the types and the interfaces
-// the hosting layer (adjudicator/host) and the transports use; an
-// implementation lives in a package of its own (store/sqlite, the one
-// herald ships), so nothing outside it depends on a database engine.
+// Package store implements [host.Store] on SQLite: it keeps herald's games, players, processed mail and outgoing
+// mail in one SQLite database, so that the mail service can process each
+// incoming mail exactly once: the mail's identity, the game's new record and
+// every reply it causes are written in one transaction. A crash before the
+// commit loses nothing (the mail is still in the inbox and is processed
+// again); a crash after it applies nothing twice (the mail's identity is
+// known, so it is recognised and skipped), and replies wait in the outbox
+// until they are sent.
 //
-// The contract every implementation keeps:
+// A Batch processes several mails in one transaction, each inside its own
+// savepoint, so that a burst of mail costs one commit (one fsync) rather than
+// one per mail while every mail still commits with its own effects or not at
+// all.
 //
-//   - An incoming request (a mail) is processed exactly once: its identity,
-//     the game's new record and every notice it causes commit together in
-//     one Tx, or not at all; a request whose identity is already recorded
-//     is refused with ErrDuplicate before anything runs.
-//   - A Batch processes several requests in one transaction, each inside a
-//     savepoint of its own, so that a burst costs one commit.
-//   - A game's record only grows: Save refuses a record with fewer moves
-//     than stored or whose last stored move changed.
-//   - The outbox can be shared by several workers: a worker Claims due
-//     rows for a lease before sending them, and no other worker gets a
-//     claimed row until the lease runs out, so no notice is sent twice
-//     unless a worker dies between sending and MarkSent (the next claim,
-//     after the lease, sends it again with the same Message-ID).
+// A game's record is stored as its header (the YAML record without moves,
+// written when the game starts, and again with its ended entry if a player
+// resigns or the host abandons it) and one row per move, so that a move
+// costs one insert however long the game; Game and Tx.Record put the two
+// back together. The outbox holds each mail either whole (RFC 5322) or as a
+// draft that the mail layer renders when it sends it: the transaction of an
+// incoming mail stores what to say, not its MIME encoding.
+//
+// The database uses WAL mode with a busy timeout, so CLI commands can read
+// while `herald serve` writes; the store checkpoints the WAL in the
+// background after commits rather than inside them. The driver is modernc.org/sqlite (pure Go, no
+// cgo). The schema sticks to portable SQL (TEXT, INTEGER, BLOB, no
+// SQLite-only functions in queries) so that it can move to PostgreSQL: there
+// INTEGER PRIMARY KEY becomes BIGINT GENERATED ALWAYS AS IDENTITY and BLOB
+// becomes BYTEA. Migrations are in code (migrations below) and run on Open.
 package store
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Store is an open database of games and mail.
-type Store interface {
-	// Begin starts a batch. The caller must Commit or Rollback it; until
-	// then other batches wait.
-	Begin(ctx context.Context) (Batch, error)
-
-	// Process runs fn in one transaction that also records in as
-	// processed: a Batch of one, committed and synced.
-	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
-
-	// Sync makes every batch committed so far durable.
-	Sync() error
-
-	// Game reads a game outside any transaction, with its record.
-	Game(ctx context.Context, id int64) (*Game, error)
-
-	// Games lists every game, newest first.
-	Games(ctx context.Context) ([]GameSummary, error)
-
-	// Processed reports whether the request with this identity was
-	// processed.
-	Processed(ctx context.Context, messageID string) (bool, error)
-
-	Outbox
-
-	// Close closes the store once the batch under way, if any, ends.
-	Close() error
+// migrations are applied in order; schema_version holds how many ran. Never
+// edit one that has shipped: add a new one.
+var migrations = []migration{
+	// 1: games, players, processed mail, outbox.
+	{sql: `CREATE TABLE games (
+		id       INTEGER PRIMARY KEY,
+		game     TEXT NOT NULL,            -- the game's name: raubritter
+		host     TEXT NOT NULL,            -- the address that started it
+		host_key TEXT NOT NULL,            -- the host's key (for abandon), sent only to the host
+		record   BLOB NOT NULL,            -- the YAML record, with the seed (the host's copy)
+		status   TEXT NOT NULL,            -- playing, finished, abandoned
+		created  TEXT NOT NULL,
+		updated  TEXT NOT NULL
+	);
+	CREATE TABLE players (
+		game_id  INTEGER NOT NULL REFERENCES games(id),
+		seat     INTEGER NOT NULL,
+		name     TEXT NOT NULL,            -- the name in the record
+		address  TEXT NOT NULL,            -- lower-case mail address
+		secret   TEXT NOT NULL,            -- the player's key, sent only in the welcome mail
+		PRIMARY KEY (game_id, seat)
+	);
+	CREATE INDEX players_address ON players(address);
+	CREATE TABLE messages (
+		message_id TEXT PRIMARY KEY,       -- Message-ID, or sha256: of the raw mail when missing
+		body_hash  TEXT NOT NULL,          -- sha256 of the raw mail, to spot a resend with a new id
+		sender     TEXT NOT NULL,
+		game_id    INTEGER,                -- NULL when no game was concerned
+		outcome    TEXT NOT NULL,          -- applied, rejected, ignored, command...
+		received   TEXT NOT NULL
+	);
+	CREATE INDEX messages_body ON messages(body_hash);
+	CREATE TABLE outbox (
+		id           INTEGER PRIMARY KEY,
+		game_id      INTEGER,
+		recipient    TEXT NOT NULL,
+		raw          BLOB NOT NULL,        -- the whole RFC 5322 message
+		created      TEXT NOT NULL,
+		attempts     INTEGER NOT NULL DEFAULT 0,
+		next_attempt TEXT NOT NULL,
+		sent         TEXT,                 -- NULL until sent
+		last_error   TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX outbox_due ON outbox(sent, next_attempt);
+	CREATE INDEX outbox_recipient ON outbox(recipient, created);`},
+	// 2: a revision that changes on every write of a game, and its number
+	// of moves, so that the mail service can keep replayed games in memory
+	// and know when its copy is stale without decoding the record. -1 moves
+	// means unknown (a row written before this migration).
+	{sql: `ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT -1;`},
+	// 3: one row per move, the record keeping only its header, so that a
+	// move costs an insert rather than re-encoding the whole record (data
+	// step: splitRecords); outbox drafts (the mail layer's description of a
+	// mail, rendered when sent) beside whole messages; and which mails are
+	// replies to the recipient's own mail, the only ones the rate limit
+	// counts (the news of a move is not a reply, whoever receives it). The
+	// index on messages.body_hash goes: equal bytes always carry equal
+	// Message-IDs (the id of a mail without one is its hash), so the
+	// primary key already recognises them, and a random key costs a page
+	// write per mail.
+	{sql: `CREATE TABLE moves (
+		game_id INTEGER NOT NULL REFERENCES games(id),
+		n       INTEGER NOT NULL,          -- 1 for the game's first move
+		player  TEXT NOT NULL,
+		text    TEXT NOT NULL,             -- the steps, canonical, one per line
+		time    TEXT NOT NULL,
+		source  TEXT NOT NULL,
+		PRIMARY KEY (game_id, n)
+	);
+	ALTER TABLE outbox ADD COLUMN draft BLOB;  -- when raw is empty: rendered by the mail layer when sent
+	ALTER TABLE outbox ADD COLUMN reply INTEGER NOT NULL DEFAULT 0;
+	DROP INDEX outbox_recipient;
+	CREATE INDEX outbox_replies ON outbox(recipient, reply, created);
+	DROP INDEX messages_body;`, data: splitRecords},
+	// 4: claims, so that several workers can share the outbox.
+	{sql: `ALTER TABLE outbox ADD COLUMN claimed_by TEXT;     -- the worker sending it, until claimed_until
+	ALTER TABLE outbox ADD COLUMN claimed_until TEXT;`},
 }
 
-// Outbox is the queue of mail waiting to be sent, shared by every worker.
-type Outbox interface {
-	// Claim returns up to limit unsent mails due at now, oldest first,
-	// and claims them for worker until now+lease: no other Claim returns
-	// them before then, unless MarkFailed gives them back. A worker's own
-	// claims are returned to it again (it restarted after a crash, or
-	// retries what it did not send).
-	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]Outgoing, error)
+var _ host.Store = (*Store)(nil)
 
-	// MarkSent records that a mail was accepted by the mail server.
-	MarkSent(ctx context.Context, id int64, now time.Time) error
-
-	// MarkFailed records a failed attempt, when to try again, and
-	// releases the claim.
-	MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error
-
-	// Pending returns how many mails wait to be sent.
-	Pending(ctx context.Context) (int, error)
+// A migration is SQL, and optionally a data step that runs after it in the
+// same transaction.
+type migration struct {
+	sql  string
+	data func(ctx context.Context, tx *sql.Tx) error
 }
 
-// Batch is one database transaction in which several requests are
-// processed one after another, each by Process inside a savepoint of its
-// own: a request whose fn fails is rolled back alone, and the requests
-// before it can still be committed. A Batch is not safe for concurrent
-// use.
-type Batch interface {
-	// Process runs fn for one request inside the batch: ErrDuplicate
-	// without running fn when in's identity is already recorded; when fn
-	// fails, what it wrote is rolled back, the error is returned and the
-	// batch can go on.
-	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
-
-	// Commit commits the batch and makes it durable. On an error that is
-	// not ErrNotSynced, nothing of the batch is written.
-	Commit(ctx context.Context) error
-
-	// CommitUnsynced commits the batch without waiting for the disk: it
-	// is durable once Store.Sync (or a later Commit) returns. Whatever
-	// depends on it outside the database must wait for that.
-	CommitUnsynced(ctx context.Context) error
-
-	// Rollback abandons the batch; after a commit it does nothing.
-	Rollback() error
+// splitRecords moves the moves of every stored record into the moves table
+// and leaves the record's header in games.record (migration 3).
+func splitRecords(ctx context.Context, tx *sql.Tx) error {
+	type game struct {
+		id  int64
+		rec *adjudicator.Record
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, record FROM games ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	var all []game
+	for rows.Next() {
+		var id int64
+		var data []byte
+		if err := rows.Scan(&id, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
+		if err != nil {
+			// Left as it is: reading the game fails as it did before, for
+			// that game alone, rather than every Open of the database.
+			continue
+		}
+		all = append(all, game{id, rec})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range all {
+		header, err := marshalHeader(g.rec)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", g.id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET record = ?, moves = ? WHERE id = ?`, header, len(g.rec.Moves), g.id); err != nil {
+			return err
+		}
+		for i, mv := range g.rec.Moves {
+			if _, err := tx.ExecContext(ctx, insertMove, g.id, i+1, mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
-// Tx is the transaction of one request. Everything done through it
-// commits with the request's identity, or not at all.
-type Tx interface {
-	// SetOutcome records what became of the request (applied,
-	// rejected, ...) and the game it concerned.
-	SetOutcome(outcome string, gameID int64)
+const insertMove = `INSERT INTO moves (game_id, n, player, text, time, source) VALUES (?, ?, ?, ?, ?, ?)`
 
-	// CreateGame stores a new game and returns its id.
-	CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error)
-
-	// Game reads a game, with its record.
-	Game(ctx context.Context, id int64) (*Game, error)
-
-	// GameInfo reads a game without its record (Record is nil); nil and
-	// no error when there is no game id.
-	GameInfo(ctx context.Context, id int64) (*Game, error)
-
-	// Record reads the record of game id.
-	Record(ctx context.Context, id int64) (*adjudicator.Record, error)
-
-	// GamesOf returns the ids of the games, playing or not, that address
-	// plays in or hosts, newest first.
-	GamesOf(ctx context.Context, address string) ([]int64, error)
-
-	// PlayingGamesOf returns the ids of the games still playing that
-	// address plays in or hosts, newest first.
-	PlayingGamesOf(ctx context.Context, address string) ([]int64, error)
-
-	// Save writes a game's status and the moves of rec beyond those
-	// stored, and returns the game's new revision.
-	Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error)
-
-	// SaveGame is Save without the revision.
-	SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error
-
-	// Queue adds a mail to the outbox, due at once.
-	Queue(ctx context.Context, m Mail) error
-
-	// RepliesSince counts the replies (Mail.Reply) queued to recipient
-	// since a time, for the rate limit.
-	RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error)
-
-	// AuthNoticesSince counts the answers to requests that failed
-	// authentication (Mail.AuthNotice) queued to recipient since a time.
-	AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error)
+// marshalHeader returns the YAML of rec without its moves.
+func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
+	h := *rec
+	h.Moves = nil
+	return h.Marshal()
 }
 
-// Player is a player of a game as the mail service knows them.
-type Player struct {
-	Name    string // as in the record
-	Address string // lower-case mail address
-	Secret  string // the key that authenticates their mail
+// Store is an open database.
+type Store struct {
+	db      *sql.DB
+	closing sync.Once
+	wal     string // the WAL file, which Sync syncs
+	// writer is the connection of batches, one at a time (a token in
+	// writing), kept with its prepared statements from one batch to the
+	// next; nil until the first batch and after a failure.
+	writing chan struct{}
+	writer  *prepared
+	// wrote tells the checkpointer that a batch committed (one pending
+	// signal is enough); stopped is closed once it has stopped.
+	wrote   chan struct{}
+	stopped chan struct{}
+	// failed is the first checkpoint error that may have lost a write to
+	// disk; Sync returns it from then on.
+	failMu sync.Mutex
+	failed error
 }
 
-// Game is a stored game.
-type Game struct {
-	ID      int64
-	Host    string
-	HostKey string
-	Record  *adjudicator.Record // nil when read by Tx.GameInfo
-	Players []Player            // seating order
-	Status  string
-	Updated time.Time
-	// Rev changes on every write of the game, to a random value that is
-	// never reused, not even when the write is rolled back; Moves is the
-	// number of moves of the stored record. Together they tell whether a
-	// copy of the game kept in memory is still the stored one.
-	Rev   int64
-	Moves int
+// Open opens (creating if needed) the database at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	// synchronous(NORMAL): SQLite writes a commit to the WAL without
+	// waiting for the disk; Commit then syncs the WAL itself (Sync), and
+	// CommitUnsynced leaves that to a later Sync, so that the mail intake
+	// can process its next batch while the disk catches up, and sync once
+	// before it moves the mail out of the inbox. Either way a commit is on
+	// disk, even across a power loss, before anything outside the database
+	// depends on it. temp_store(2): the journal of
+	// a batch's savepoints stays in memory (it only ever rolls back a mail
+	// within the open transaction; durability is the WAL's).
+	// wal_autocheckpoint(0): the store checkpoints in the background (see
+	// checkpointer), not in the commit that happens to fill the WAL.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	go s.checkpointer()
+	return s, nil
 }
 
-// Status values of a game.
-const (
-	Playing   = "playing"
-	Finished  = "finished"
-	Abandoned = "abandoned"
-)
-
-// Outgoing is a mail waiting in the outbox.
-type Outgoing struct {
-	ID        int64
-	GameID    int64 // 0 when the mail concerns no game
-	Recipient string
-	Raw       []byte // the whole RFC 5322 message; or, when empty,
-	Draft     []byte // what the mail layer renders into one when it sends it
-	Created   time.Time
-	Attempts  int
+// checkpointer copies committed pages from the WAL into the database file
+// after commits, on a connection of its own, so that a commit never pays
+// for a checkpoint: the next batch goes on while it works. A passive
+// checkpoint neither waits for nor blocks the writer or readers; once one
+// has copied the whole WAL and no reader still uses an older snapshot, the
+// next write transaction starts the WAL over, so it does not grow without
+// bound. It stops when the store closes; the last connection to close
+// checkpoints and removes the WAL (SQLite does).
+//
+// A checkpoint that could not finish (a reader on an old snapshot) leaves
+// the pages in the WAL, which stays correct. Any other error, an I/O error
+// above all, is kept and returned by every later Sync: the kernel reports
+// a failed write-back once, perhaps to the checkpoint's fsync rather than
+// to Sync's, and mail must not leave the inbox on a disk that failed.
+func (s *Store) checkpointer() {
+	defer close(s.stopped)
+	for range s.wrote {
+		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !busy(err) {
+			s.failMu.Lock()
+			if s.failed == nil {
+				s.failed = fmt.Errorf("store: checkpoint: %w", err)
+			}
+			s.failMu.Unlock()
+		}
+	}
 }
 
-// Mail is a mail to queue with Tx.Queue: Raw or Draft (see Outgoing).
-type Mail struct {
-	GameID    int64 // 0 when the mail concerns no game
-	Recipient string
-	Raw       []byte
-	Draft     []byte
-	// Reply marks an answer to the recipient's own mail, which
-	// RepliesSince counts for the rate limit.
-	Reply bool
-	// AuthNotice marks an answer to a mail that failed authentication
-	// (outbox.reply = 2): anyone can forge a From, so these have their own
-	// count, AuthNoticesSince, and never use up the player's replies.
-	AuthNotice bool
+// busy reports whether err is SQLite's "busy" or "locked": another
+// connection, perhaps of another process, holds what was needed, and
+// nothing was lost.
+func busy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff // the primary result code
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
 
-// Intake identifies an incoming mail for the processed-mail log.
-type Intake struct {
-	MessageID string
-	BodyHash  string
-	Sender    string
-	Received  time.Time
+// Close closes the database, once the batch under way (if any) ends.
+func (s *Store) Close() error {
+	var err error
+	s.closing.Do(func() {
+		s.writing <- struct{}{} // after the batch under way, if any
+		if s.writer != nil {
+			s.writer.close(false)
+			s.writer = nil
+		}
+		close(s.wrote)
+		<-s.stopped
+		err = s.db.Close() // a later Begin fails: the database is closed
+		<-s.writing
+	})
+	return err
 }
 
-// ErrDuplicate is returned by Process for a mail already processed.
-var ErrDuplicate = errors.New("store: mail already processed")
+// migrate brings the schema up to date, one migration per transaction.
+// Each transaction is a BEGIN IMMEDIATE that reads the version itself, so
+// two processes opening an old database at once do not both migrate it.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	// Up to date, the usual case: no write lock (a CLI read beside serve).
+	var v int
+	if err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
+	for {
+		done, err := s.migrateOne(ctx)
+		if err != nil {
+			return err
+		}
+		if done {
+			return s.Sync()
+		}
+	}
+}
 
-// ErrNoGame is matched (errors.Is) by the error of reading a game that does
-// not exist.
-var ErrNoGame = errors.New("store: no such game")
+// migrateOne applies the next migration, if any, and reports whether the
+// schema is up to date.
+func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: migrate: %w", err)
+	}
+	defer tx.Rollback()
+	var v int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`)
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: migrate: %w", err)
+	}
+	if v > len(migrations) {
+		return false, fmt.Errorf("store: the database has schema version %d, newer than this herald knows (%d)", v, len(migrations))
+	}
+	if v == len(migrations) {
+		return true, tx.Commit()
+	}
+	if _, err := tx.ExecContext(ctx, migrations[v].sql); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	if data := migrations[v].data; data != nil {
+		if err := data(ctx, tx); err != nil {
+			return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v+1); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("store: migration %d: %w", v+1, err)
+	}
+	return false, nil
+}
 
-// NoGame returns the error of reading game id when there is none: it
-// matches ErrNoGame.
-func NoGame(id int64) error { return noGameError(id) }
+// Tx is the transaction of one incoming mail. Everything done through it
+// commits with the mail's identity, or not at all.
+type Tx struct {
+	b       *Batch
+	now     time.Time
+	outcome string
+	gameID  int64
+}
 
-type noGameError int64
+// stampLayout is RFC 3339 in UTC with all nine digits of the fraction, so
+// that stamps compare as strings in time order (RFC3339Nano drops trailing
+// zeros: "…:05Z" would sort after "…:05.5Z"). time.RFC3339Nano parses it.
+const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
-func (e noGameError) Error() string        { return fmt.Sprintf("store: no game %d", int64(e)) }
-func (e noGameError) Is(target error) bool { return target == ErrNoGame }
+func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
-// ErrNotSynced is matched (errors.Is) by the error of a Commit that
-// committed the batch but could not sync it to disk: the batch is written,
-// but a power loss may still undo it.
-var ErrNotSynced = errors.New("store: committed, but not synced to disk")
+// Process runs fn in one transaction that also records in as processed.
+// When in's Message-ID is already recorded it returns host.ErrDuplicate without
+// running fn. If fn returns an error, nothing is written and the error is
+// returned; the mail stays unprocessed.
+func (s *Store) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx) error) error {
+	b, err := s.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Rollback()
+	if err := b.Process(ctx, in, fn); err != nil {
+		return err
+	}
+	return b.Commit(ctx)
+}
 
-// GameSummary is one line of the games list.
-type GameSummary struct {
-	ID      int64
-	Game    string
-	Status  string
-	Players []string // addresses
-	Updated time.Time
+// Batch is one database transaction in which several mails are processed,
+// one after another, each by Process inside a savepoint of its own: a mail
+// whose fn fails is rolled back alone, and the mails before it can still be
+// committed. Nothing is durable before Commit, which costs one sync to disk
+// for the whole batch. A Batch is not safe for concurrent use.
+type Batch struct {
+	s     *Store
+	stmts *prepared
+	err   error // set when a savepoint could not be rolled back
+	done  bool
+}
+
+var errBatchDone = errors.New("store: the batch is already committed or rolled back")
+
+// Begin starts a batch. The caller must Commit or Rollback it; until then
+// other batches wait.
+//
+// The batch's transaction is a BEGIN IMMEDIATE on the store's writing
+// connection, not a database/sql Tx, and its statements run without ctx's
+// cancellation: both would cost a goroutine per statement. ctx bounds only
+// the wait for the write lock; a caller that wants to stop between mails
+// checks ctx itself, and then commits or rolls back.
+func (s *Store) Begin(ctx context.Context) (host.StoreBatch, error) {
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store: %w", ctx.Err())
+	}
+	if s.writer == nil {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			<-s.writing
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}}
+	}
+	if _, err := s.writer.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		s.release(true)
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	// Another process with a newer herald may have migrated the database
+	// since it was opened: writing with the old schema could corrupt it.
+	var v int
+	if err := s.writer.conn.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != len(migrations) {
+		s.writer.conn.ExecContext(ctx, `ROLLBACK`)
+		s.release(err != nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		return nil, fmt.Errorf("store: the database is at schema version %d, this herald writes version %d: it was upgraded by another herald; restart with that one", v, len(migrations))
+	}
+	return &Batch{s: s, stmts: s.writer}, nil
+}
+
+// release ends a batch: the next may begin. A bad connection (its state
+// unknown after a failure) is dropped.
+func (s *Store) release(bad bool) {
+	if bad {
+		s.writer.close(true)
+		s.writer = nil
+	}
+	<-s.writing
+}
+
+// Process runs fn for one mail inside the batch, as Store.Process does:
+// host.ErrDuplicate without running fn when in's Message-ID is already recorded
+// (by an earlier commit or earlier in this batch); when fn fails, what it
+// wrote is rolled back, the error is returned and the batch can go on.
+func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx) error) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		return b.err
+	}
+	var one int
+	err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
+	if err == nil {
+		return host.ErrDuplicate
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("store: %w", err)
+	}
+	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
+	err = fn(t)
+	if err == nil {
+		var gid any
+		if t.gameID != 0 {
+			gid = t.gameID
+		}
+		if _, err = b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`,
+			in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received)); err != nil {
+			err = fmt.Errorf("store: %w", err)
+		}
+	}
+	if err == nil {
+		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
+			err = fmt.Errorf("store: %w", err)
+		}
+	}
+	if err != nil {
+		b.rollbackMail(ctx)
+		return err
+	}
+	return nil
+}
+
+// rollbackMail undoes the current mail's writes. If SQLite cannot roll back
+// to the savepoint (an error that aborted the whole transaction), the batch
+// can no longer commit.
+func (b *Batch) rollbackMail(ctx context.Context) {
+	if _, err := b.stmts.ExecContext(ctx, `ROLLBACK TO SAVEPOINT mail`); err != nil {
+		b.err = fmt.Errorf("store: rollback to savepoint: %w", err)
+		return
+	}
+	if _, err := b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
+		b.err = fmt.Errorf("store: release savepoint: %w", err)
+	}
+}
+
+// Commit commits the batch and syncs it to disk. On an error that is not
+// host.ErrNotSynced, nothing of the batch is written.
+func (b *Batch) Commit(ctx context.Context) error {
+	if err := b.CommitUnsynced(ctx); err != nil {
+		return err
+	}
+	if err := b.s.Sync(); err != nil {
+		return fmt.Errorf("%w: %w", host.ErrNotSynced, err)
+	}
+	return nil
+}
+
+// CommitUnsynced commits the batch without waiting for the disk: the
+// batch is visible at once, survives a crash of the process, and survives
+// a power loss once Sync (or a later Commit) has returned. Whatever
+// depends on it outside the database, such as moving its mail out of the
+// inbox or sending its replies, must wait for that Sync.
+func (b *Batch) CommitUnsynced(ctx context.Context) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		b.Rollback()
+		return b.err
+	}
+	if _, err := b.stmts.ExecContext(ctx, `COMMIT`); err != nil {
+		b.Rollback()
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	b.done = true
+	// Signal the checkpointer while the writing token is held: Close takes
+	// the token before it closes the channel.
+	select {
+	case b.s.wrote <- struct{}{}:
+	default: // a checkpoint is due already
+	}
+	b.s.release(false)
+	return nil
+}
+
+// Sync makes every batch committed so far durable: it syncs the WAL file
+// to disk. (A checkpoint syncs the WAL before it copies from it, and the
+// database file after, so a commit already copied is durable too.)
+func (s *Store) Sync() error {
+	s.failMu.Lock()
+	failed := s.failed
+	s.failMu.Unlock()
+	if failed != nil {
+		return failed
+	}
+	// Read-write: Windows flushes only a handle open for writing.
+	f, err := os.OpenFile(s.wal, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no WAL: everything is in the database file, synced
+	}
+	if err != nil {
+		return fmt.Errorf("store: sync: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("store: sync: %w", err)
+	}
+	return nil
+}
+
+// Rollback abandons the batch; after Commit it does nothing.
+func (b *Batch) Rollback() error {
+	if b.done {
+		return nil
+	}
+	b.done = true
+	_, err := b.stmts.ExecContext(context.Background(), `ROLLBACK`)
+	// Without a transaction to roll back (SQLite ends it by itself on some
+	// errors) the connection is fine; otherwise its state is unknown.
+	b.s.release(err != nil && !strings.Contains(err.Error(), "no transaction is active"))
+	return err
+}
+
+// prepared runs statements on a connection, each prepared once, without
+// cancellation (see Begin).
+type prepared struct {
+	conn  *sql.Conn
+	cache map[string]*sql.Stmt
+}
+
+// close closes the statements and gives the connection back to the pool,
+// or drops it when bad.
+func (p *prepared) close(bad bool) {
+	for _, st := range p.cache {
+		st.Close()
+	}
+	clear(p.cache)
+	if bad {
+		p.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	p.conn.Close()
+}
+
+func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := p.cache[query]; ok {
+		return st, nil
+	}
+	st, err := p.conn.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	p.cache[query] = st
+	return st, nil
+}
+
+func (p *prepared) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (p *prepared) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (p *prepared) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return p.conn.QueryRowContext(ctx, query, args...) // fails the same way, as a *sql.Row
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// newRev returns a random positive revision: a rolled-back write never
+// hands its revision to a later one.
+func newRev() int64 {
+	var b [8]byte
+	for {
+		rand.Read(b[:])
+		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
+			return r
+		}
+	}
+}
+
+// SetOutcome records what became of the mail (applied, rejected, ...) and
+// the game it concerned.
+func (t *Tx) SetOutcome(outcome string, gameID int64) {
+	t.outcome, t.gameID = outcome, gameID
+}
+
+// CreateGame stores a new game and returns its id. The record's header
+// (everything but the moves) is written once, here: Save only adds moves.
+func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adjudicator.Record, players []host.Player) (int64, error) {
+	data, err := marshalHeader(rec)
+	if err != nil {
+		return 0, err
+	}
+	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO games (game, host, host_key, record, status, created, updated, rev, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rec.Game, strings.ToLower(hostAddr), hostKey, data, host.Playing, stamp(t.now), stamp(t.now), newRev(), len(rec.Moves))
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	if err := t.insertMoves(ctx, id, rec.Moves, 0); err != nil {
+		return 0, err
+	}
+	for i, p := range players {
+		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret) VALUES (?, ?, ?, ?, ?)`,
+			id, i, p.Name, strings.ToLower(p.Address), p.Secret); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	return id, nil
+}
+
+// Game reads a game inside the transaction, with its record.
+func (t *Tx) Game(ctx context.Context, id int64) (*host.Game, error) {
+	return readGame(ctx, t.b.stmts, id, true)
+}
+
+// GameInfo reads a game inside the transaction without its record: Record
+// is nil. It returns nil and no error when there is no game id.
+func (t *Tx) GameInfo(ctx context.Context, id int64) (*host.Game, error) {
+	g, err := readGame(ctx, t.b.stmts, id, false)
+	if errors.Is(err, host.ErrNoGame) {
+		return nil, nil
+	}
+	return g, err
+}
+
+// Record reads the record of game id inside the transaction.
+func (t *Tx) Record(ctx context.Context, id int64) (*adjudicator.Record, error) {
+	var data []byte
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT record FROM games WHERE id = ?`, id).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, host.NoGame(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return readRecord(ctx, t.b.stmts, id, data)
+}
+
+// readRecord decodes the header data of game id's record and appends its
+// moves.
+func readRecord(ctx context.Context, q querier, id int64, data []byte) (*adjudicator.Record, error) {
+	rec, err := adjudicator.ParseRecord(fmt.Sprintf("game %d", id), data)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? ORDER BY n`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var mv adjudicator.RecordMove
+		if err := rows.Scan(&mv.Player, &mv.Text, &mv.Time, &mv.Source); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		rec.Moves = append(rec.Moves, mv)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return rec, nil
+}
+
+// GamesOf returns the ids of the games, playing or not, that address plays
+// in or hosts, newest first.
+func (t *Tx) GamesOf(ctx context.Context, address string) ([]int64, error) {
+	return t.ids(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
+		WHERE p.address = ? OR g.host = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address))
+}
+
+// PlayingGamesOf returns the ids of the games still playing that address
+// plays in or hosts, newest first.
+func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error) {
+	return t.ids(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
+		WHERE (p.address = ? OR g.host = ?) AND g.status = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address), host.Playing)
+}
+
+func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := t.b.stmts.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// SaveGame writes a game's record and status.
+func (t *Tx) SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error {
+	_, err := t.Save(ctx, id, rec, status)
+	return err
+}
+
+// Save is SaveGame returning the game's new revision. It writes the
+// status and the moves of rec beyond those stored: a record only ever grows
+// (its header never changes after CreateGame), so a record with fewer moves
+// than stored is refused.
+func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error) {
+	// The stored number of moves, and the last stored move: the record
+	// must go on from it (a cheap check that catches a record of another
+	// game, or one that changed its history).
+	var stored int
+	var last struct{ player, text, time, source sql.NullString }
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT g.moves, m.player, m.text, m.time, m.source
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.moves WHERE g.id = ?`, id).
+		Scan(&stored, &last.player, &last.text, &last.time, &last.source)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, host.NoGame(id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	if len(rec.Moves) < stored {
+		return 0, fmt.Errorf("store: game %d: the record has %d moves, fewer than the %d stored; moves are never taken back", id, len(rec.Moves), stored)
+	}
+	if stored > 0 {
+		mv := rec.Moves[stored-1]
+		if !last.player.Valid || (adjudicator.RecordMove{Player: last.player.String, Text: last.text.String, Time: last.time.String, Source: last.source.String}) != mv {
+			return 0, fmt.Errorf("store: game %d: move %d of the record is not the stored one; moves are never changed", id, stored)
+		}
+	}
+	rev := newRev()
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ?`,
+		status, stamp(t.now), rev, len(rec.Moves), id); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	if rec.Ended != nil {
+		// The ending (a resignation, an abandon) is part of the header:
+		// written once, when the game ends early.
+		header, err := marshalHeader(rec)
+		if err != nil {
+			return 0, fmt.Errorf("store: game %d: %w", id, err)
+		}
+		if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, header, id); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	if err := t.insertMoves(ctx, id, rec.Moves[stored:], stored); err != nil {
+		return 0, err
+	}
+	return rev, nil
+}
+
+// insertMoves stores moves as game id's moves after the first `after`.
+func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.RecordMove, after int) error {
+	for i, mv := range moves {
+		if _, err := t.b.stmts.ExecContext(ctx, insertMove, id, after+i+1, mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	return nil
+}
+
+// Queue adds a mail to the outbox, due at once.
+func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
+	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
+		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
+	}
+	var gid, draft any
+	if m.GameID != 0 {
+		gid = m.GameID
+	}
+	raw := m.Raw
+	if raw == nil {
+		raw = []byte{}
+	}
+	if len(m.Draft) > 0 {
+		draft = m.Draft
+	}
+	reply := 0
+	switch {
+	case m.AuthNotice:
+		reply = 2
+	case m.Reply:
+		reply = 1
+	}
+	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// RepliesSince counts the replies (Mail.Reply) queued to recipient since
+// t, for the rate limit that keeps two robots from looping. Other mail to
+// them, such as the news of a move, does not count.
+func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 1 AND created >= ?`,
+		strings.ToLower(recipient), stamp(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+// AuthNoticesSince counts the answers to mails that failed
+// authentication (Mail.AuthNotice) queued to recipient since t.
+func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 2 AND created >= ?`,
+		strings.ToLower(recipient), stamp(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// readGame reads game id, with its record decoded when withRecord.
+func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.Game, error) {
+	g := &host.Game{ID: id}
+	var data []byte
+	var updated string
+	var err error
+	if withRecord {
+		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves, record FROM games WHERE id = ?`, id).
+			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &data)
+	} else {
+		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves FROM games WHERE id = ?`, id).
+			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, host.NoGame(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	if withRecord {
+		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT name, address, secret FROM players WHERE game_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p host.Player
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		g.Players = append(g.Players, p)
+	}
+	return g, rows.Err()
+}
+
+// Game reads a game outside any transaction (for CLI reads).
+func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
+	return readGame(ctx, s.db, id, true)
+}
+
+// Games lists every game, newest first.
+func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address FROM games g
+		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.GameSummary
+	for rows.Next() {
+		var id int64
+		var game, status, updated, addr string
+		if err := rows.Scan(&id, &game, &status, &updated, &addr); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		if len(out) == 0 || out[len(out)-1].ID != id {
+			t, _ := time.Parse(time.RFC3339Nano, updated)
+			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: t})
+		}
+		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
+	}
+	return out, rows.Err()
+}
+
+// Claim returns up to limit unsent mails due at now, oldest first, and
+// claims them for worker until now+lease, in one write transaction: a
+// second worker on the same database never gets a row claimed and not yet
+// expired. A worker gets its own claimed rows back: after a crash, the
+// worker that restarts under the same name sends at once what it had
+// claimed. (On PostgreSQL the inner SELECT takes FOR UPDATE SKIP LOCKED.)
+func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
+	rows, err := s.db.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
+			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id LIMIT ?)
+		RETURNING id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`,
+		worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.Outgoing
+	for rows.Next() {
+		var o host.Outgoing
+		var created string
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		o.Created, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Due returns up to limit unsent mails due at now, oldest first, claimed
+// or not, without claiming them: what a tool or a test may look at.
+// Workers that send use Claim.
+func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]host.Outgoing, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts FROM outbox
+		WHERE sent IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?`, stamp(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.Outgoing
+	for rows.Next() {
+		var o host.Outgoing
+		var created string
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		o.Created, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// Pending returns how many mails wait in the outbox.
+func (s *Store) Pending(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE sent IS NULL`).Scan(&n)
+	return n, err
+}
+
+// MarkSent records that an outgoing mail was accepted by the SMTP server.
+func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(now), id)
+	return err
+}
+
+// MarkFailed records a failed attempt and when to try again.
+func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`,
+		stamp(next), cause.Error(), id)
+	return err
+}
+
+// Processed reports whether the mail with this Message-ID was processed.
+func (s *Store) Processed(ctx context.Context, messageID string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, messageID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/games/raubritter"
 )
@@ -22,7 +22,7 @@ import (
 func TestExportVerifies(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +43,12 @@ func TestExportVerifies(t *testing.T) {
 	for _, g := range []struct {
 		rec    *adjudicator.Record
 		status string
-	}{{full.Record, store.Finished}, {part.Record, store.Abandoned}} {
+	}{{full.Record, host.Finished}, {part.Record, host.Abandoned}} {
 		i++
-		err := st.Process(ctx, store.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx store.Tx) error {
+		err := st.Process(ctx, host.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx host.Tx) error {
 			header := *g.rec
 			header.Moves, header.Ended = nil, nil
-			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
+			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, []host.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ func TestExportVerifies(t *testing.T) {
 func TestStoredGameErrors(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func TestStoredGameErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Process(ctx, store.Intake{MessageID: "x", Received: time.Now()}, func(tx store.Tx) error {
-		_, err := tx.CreateGame(ctx, "host@x", "hk", rec, []store.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
+	err = st.Process(ctx, host.Intake{MessageID: "x", Received: time.Now()}, func(tx host.Tx) error {
+		_, err := tx.CreateGame(ctx, "host@x", "hk", rec, []host.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
 		return err
 	})
 	if err != nil {

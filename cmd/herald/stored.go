@@ -12,20 +12,20 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/adjudicator/store/sqlite"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
 
 // openStore opens the database of a serve data directory, which must
 // exist: a read must not create an empty one by mistake.
-func openStore(ctx context.Context, dir string) (store.Store, error) {
+func openStore(ctx context.Context, dir string) (host.Store, error) {
 	path := filepath.Join(dir, "herald.db")
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("%s: no herald database here (herald serve --data %s creates it)", dir, dir)
 	}
-	return sqlite.Open(ctx, path)
+	return store.Open(ctx, path)
 }
 
 func parseGameID(s string) (int64, error) {
@@ -61,7 +61,7 @@ func listStored(ctx context.Context, e *env, dir string) error {
 // damaged record, a database a newer herald wrote), never hidden behind
 // "no game".
 func storedGameErr(dir string, id int64, err error) error {
-	if errors.Is(err, store.ErrNoGame) {
+	if errors.Is(err, host.ErrNoGame) {
 		return &rejected{fmt.Sprintf("%s: no game G%d", dir, id)}
 	}
 	return fmt.Errorf("%s: game G%d: %w", dir, id, err)
@@ -113,7 +113,7 @@ var cmdExport = &command{
 			return storedGameErr(e.str("db"), id, err)
 		}
 		rec := *g.Record
-		if e.bool("public") && g.Status == store.Playing {
+		if e.bool("public") && g.Status == host.Playing {
 			rec.Seed = ""
 		}
 		data, err := rec.Marshal()
@@ -150,7 +150,7 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "herald.db"))
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
 	if err != nil {
 		return err
 	}

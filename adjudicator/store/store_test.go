@@ -1,4 +1,4 @@
-package sqlite
+package store
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/host"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -41,15 +41,15 @@ func record() *adjudicator.Record {
 func newGame(t testing.TB, s *Store, id string) int64 {
 	t.Helper()
 	var gid int64
-	err := s.Process(context.Background(), store.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx store.Tx) error {
+	err := s.Process(context.Background(), host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx host.Tx) error {
 		var err error
-		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []store.Player{
+		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []host.Player{
 			{Name: "alice", Address: "Alice@X", Secret: "k1"}, {Name: "bob", Address: "bob@y", Secret: "k2"}})
 		if err != nil {
 			return err
 		}
 		tx.SetOutcome("created", gid)
-		return tx.Queue(context.Background(), store.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
+		return tx.Queue(context.Background(), host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -65,17 +65,17 @@ func TestProcessExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != store.Playing || g.Record.Game != "raubritter" || len(g.Players) != 2 || g.Players[0].Address != "alice@x" {
+	if g.Status != host.Playing || g.Record.Game != "raubritter" || len(g.Players) != 2 || g.Players[0].Address != "alice@x" {
 		t.Fatalf("Game(%d) = %+v", gid, g)
 	}
 	// The same Message-ID again: fn must not run.
 	ran := false
-	err = s.Process(ctx, store.Intake{MessageID: "<m1@x>", BodyHash: "h", Sender: "host@x", Received: t0}, func(tx store.Tx) error {
+	err = s.Process(ctx, host.Intake{MessageID: "<m1@x>", BodyHash: "h", Sender: "host@x", Received: t0}, func(tx host.Tx) error {
 		ran = true
 		return nil
 	})
-	if !errors.Is(err, store.ErrDuplicate) || ran {
-		t.Fatalf("second Process = %v, ran %v; want store.ErrDuplicate and fn not run", err, ran)
+	if !errors.Is(err, host.ErrDuplicate) || ran {
+		t.Fatalf("second Process = %v, ran %v; want host.ErrDuplicate and fn not run", err, ran)
 	}
 	if ok, _ := s.Processed(ctx, "<m1@x>"); !ok {
 		t.Errorf("Processed(<m1@x>) = false")
@@ -86,11 +86,11 @@ func TestProcessRollsBackOnError(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
 	boom := errors.New("boom")
-	err := s.Process(ctx, store.Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
-		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []store.Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
+	err := s.Process(ctx, host.Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []host.Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
 			return err
 		}
-		if err := tx.Queue(ctx, store.Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
+		if err := tx.Queue(ctx, host.Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
 			return err
 		}
 		return boom
@@ -133,14 +133,14 @@ func TestOutbox(t *testing.T) {
 	if n, _ := s.Pending(ctx); n != 0 {
 		t.Errorf("Pending = %d after sending, want 0", n)
 	}
-	err = s.Process(ctx, store.Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx store.Tx) error {
+	err = s.Process(ctx, host.Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx host.Tx) error {
 		// The welcome is not a reply; a reply and a drafted reply are, in
 		// any case of the address.
 		n, err := tx.RepliesSince(ctx, "ALICE@x", t0.Add(-time.Hour))
 		if err != nil || n != 0 {
 			t.Errorf("RepliesSince = %d, %v; want 0 (the welcome is no reply)", n, err)
 		}
-		for _, m := range []store.Mail{
+		for _, m := range []host.Mail{
 			{GameID: gid, Recipient: "Alice@X", Raw: []byte("a reply"), Reply: true},
 			{Recipient: "alice@x", Draft: []byte("a drafted reply"), Reply: true},
 			{Recipient: "alice@x", Draft: []byte("news")},
@@ -152,7 +152,7 @@ func TestOutbox(t *testing.T) {
 		if n, err := tx.RepliesSince(ctx, "alice@x", t0.Add(-time.Hour)); err != nil || n != 2 {
 			t.Errorf("RepliesSince = %d, %v; want 2", n, err)
 		}
-		for _, bad := range []store.Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
+		for _, bad := range []host.Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
 			if err := tx.Queue(ctx, bad); err == nil {
 				t.Errorf("Queue(%+v) = nil, want an error (a message or a draft)", bad)
 			}
@@ -179,7 +179,7 @@ func TestReadWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer reader.Close()
-	err = s.Process(ctx, store.Intake{MessageID: "<m6@x>", BodyHash: "h6", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
+	err = s.Process(ctx, host.Intake{MessageID: "<m6@x>", BodyHash: "h6", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
 		games, err := reader.Games(ctx)
 		if err != nil {
 			return err
@@ -234,17 +234,17 @@ func TestBatch(t *testing.T) {
 	}
 	defer b.Rollback()
 	move := func(id, who string, fail error) error {
-		return b.Process(ctx, store.Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx store.Tx) error {
+		return b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx host.Tx) error {
 			rec, err := tx.Record(ctx, gid)
 			if err != nil {
 				return err
 			}
 			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: who, Text: "keep plain " + id})
-			if _, err := tx.Save(ctx, gid, rec, store.Playing); err != nil {
+			if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
 				return err
 			}
 			tx.SetOutcome("applied", gid)
-			if err := tx.Queue(ctx, store.Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+			if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
 				return err
 			}
 			return fail
@@ -257,14 +257,14 @@ func TestBatch(t *testing.T) {
 	if err := move("<b2@x>", "bob", boom); !errors.Is(err, boom) {
 		t.Fatalf("failing mail: %v, want boom", err)
 	}
-	if err := move("<b1@x>", "alice", nil); !errors.Is(err, store.ErrDuplicate) {
-		t.Fatalf("the same Message-ID again in the batch: %v, want store.ErrDuplicate", err)
+	if err := move("<b1@x>", "alice", nil); !errors.Is(err, host.ErrDuplicate) {
+		t.Fatalf("the same Message-ID again in the batch: %v, want host.ErrDuplicate", err)
 	}
 	if err := move("<b3@x>", "bob", nil); err != nil {
 		t.Fatal(err)
 	}
 	// Inside the batch: the saved record, with the failed mail's move gone.
-	err = b.Process(ctx, store.Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx store.Tx) error {
+	err = b.Process(ctx, host.Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx host.Tx) error {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
 			return err
@@ -296,7 +296,7 @@ func TestBatch(t *testing.T) {
 	if err := b.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Process(ctx, store.Intake{MessageID: "<b5@x>"}, func(store.Tx) error { return nil }); err == nil {
+	if err := b.Process(ctx, host.Intake{MessageID: "<b5@x>"}, func(host.Tx) error { return nil }); err == nil {
 		t.Errorf("Process after Commit succeeded")
 	}
 	g, err := reader.Game(ctx, gid)
@@ -334,13 +334,13 @@ func TestBatchRollback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, store.Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
+	err = b.Process(ctx, host.Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
 		rec, err := tx.Record(ctx, gid)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "x"})
-		_, err = tx.Save(ctx, gid, rec, store.Finished)
+		_, err = tx.Save(ctx, gid, rec, host.Finished)
 		return err
 	})
 	if err != nil {
@@ -353,7 +353,7 @@ func TestBatchRollback(t *testing.T) {
 		t.Errorf("Commit after Rollback succeeded")
 	}
 	g, err := s.Game(ctx, gid)
-	if err != nil || len(g.Record.Moves) != 0 || g.Status != store.Playing || g.Moves != 0 {
+	if err != nil || len(g.Record.Moves) != 0 || g.Status != host.Playing || g.Moves != 0 {
 		t.Fatalf("after a rollback: %+v, %v", g, err)
 	}
 	if ok, _ := s.Processed(ctx, "<r1@x>"); ok {
@@ -367,26 +367,26 @@ func TestBatchRollback(t *testing.T) {
 	}
 	defer b.Rollback()
 	var two *adjudicator.Record
-	err = b.Process(ctx, store.Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
+	err = b.Process(ctx, host.Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
 		rec, err := tx.Record(ctx, gid)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "a"}, adjudicator.RecordMove{Player: "bob", Text: "b"})
 		two = rec
-		_, err = tx.Save(ctx, gid, rec, store.Playing)
+		_, err = tx.Save(ctx, gid, rec, host.Playing)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, store.Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx store.Tx) error {
-		if err := tx.Queue(ctx, store.Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
+	err = b.Process(ctx, host.Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
+		if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
 			return err
 		}
 		shorter := *two
 		shorter.Moves = two.Moves[:1]
-		_, err := tx.Save(ctx, gid, &shorter, store.Playing)
+		_, err := tx.Save(ctx, gid, &shorter, host.Playing)
 		return err
 	})
 	if err == nil || !strings.Contains(err.Error(), "never taken back") {
@@ -453,19 +453,19 @@ func TestMigrateFromVersion1(t *testing.T) {
 	if err := s.db.QueryRow(`SELECT record FROM games WHERE id = 1`).Scan(&header); err != nil || bytes.Contains(header, []byte("keep plain")) {
 		t.Fatalf("the stored header still holds moves (%v):\n%s", err, header)
 	}
-	err = s.Process(ctx, store.Intake{MessageID: "<m@x>", Received: t0}, func(tx store.Tx) error {
+	err = s.Process(ctx, host.Intake{MessageID: "<m@x>", Received: t0}, func(tx host.Tx) error {
 		rec, err := tx.Record(ctx, 1)
 		if err != nil {
 			return err
 		}
 		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "end"})
-		_, err = tx.Save(ctx, 1, rec, store.Finished)
+		_, err = tx.Save(ctx, 1, rec, host.Finished)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err := s.Game(ctx, 1); err != nil || len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "end" || g.Status != store.Finished {
+	if g, err := s.Game(ctx, 1); err != nil || len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "end" || g.Status != host.Finished {
 		t.Fatalf("after a move: %+v, %v", g, err)
 	}
 }
@@ -511,15 +511,15 @@ func BenchmarkBatch(b *testing.B) {
 			n++
 			id := fmt.Sprintf("<%d.%x@bench>", n, adjudicator.Commit(fmt.Sprint(n))[:16])
 			g := games[n%len(games)]
-			err := batch.Process(ctx, store.Intake{MessageID: id, BodyHash: adjudicator.Commit(id), Sender: "alice@x", Received: t0}, func(tx store.Tx) error {
+			err := batch.Process(ctx, host.Intake{MessageID: id, BodyHash: adjudicator.Commit(id), Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
 				rec := recs[g]
 				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "plain castle e5\nknights 1", Time: "2026-11-23T09:00:00Z", Source: "mail:" + id})
-				if _, err := tx.Save(ctx, g, rec, store.Playing); err != nil {
+				if _, err := tx.Save(ctx, g, rec, host.Playing); err != nil {
 					return err
 				}
 				tx.SetOutcome("applied", g)
 				for _, to := range []string{"alice@x", "bob@y"} {
-					if err := tx.Queue(ctx, store.Mail{GameID: g, Recipient: to, Draft: draft}); err != nil {
+					if err := tx.Queue(ctx, host.Mail{GameID: g, Recipient: to, Draft: draft}); err != nil {
 						return err
 					}
 				}
@@ -545,8 +545,8 @@ func TestCommitUnsynced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Process(ctx, store.Intake{MessageID: "<u1@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx store.Tx) error {
-		return tx.Queue(ctx, store.Mail{Recipient: "a@x", Raw: []byte("reply")})
+	err = b.Process(ctx, host.Intake{MessageID: "<u1@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+		return tx.Queue(ctx, host.Mail{Recipient: "a@x", Raw: []byte("reply")})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -588,12 +588,12 @@ func TestSaveChecksHistory(t *testing.T) {
 	ctx := context.Background()
 	gid := newGame(t, s, "<h0@x>")
 	save := func(id string, moves ...string) error {
-		return s.Process(ctx, store.Intake{MessageID: id, Received: t0}, func(tx store.Tx) error {
+		return s.Process(ctx, host.Intake{MessageID: id, Received: t0}, func(tx host.Tx) error {
 			rec := record()
 			for _, m := range moves {
 				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: m})
 			}
-			_, err := tx.Save(ctx, gid, rec, store.Playing)
+			_, err := tx.Save(ctx, gid, rec, host.Playing)
 			return err
 		})
 	}
@@ -688,15 +688,15 @@ func TestStoredRecordVerifies(t *testing.T) {
 		{Player: "alice", Text: "keep plain village", Time: "t1", Source: "mail:<1@x>"},
 		{Player: "bob", Text: "keep plain\nend", Time: "t2", Source: "mail:<2@x>"},
 	}
-	if err := s.Process(ctx, store.Intake{MessageID: "<v1@x>", Received: t0}, func(tx store.Tx) error {
-		_, err := tx.Save(ctx, gid, rec, store.Playing)
+	if err := s.Process(ctx, host.Intake{MessageID: "<v1@x>", Received: t0}, func(tx host.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, host.Playing)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "t3", Source: "mail:<3@x>"}
-	if err := s.Process(ctx, store.Intake{MessageID: "<v2@x>", Received: t0}, func(tx store.Tx) error {
-		_, err := tx.Save(ctx, gid, rec, store.Abandoned)
+	if err := s.Process(ctx, host.Intake{MessageID: "<v2@x>", Received: t0}, func(tx host.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, host.Abandoned)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,249 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+// What herald keeps, and how: the games, their players and records, the
+// requests processed and the notices waiting to be sent, and the
+// transactions that write them. This file holds the types and the
+// interfaces the host and the transports use; an implementation lives in a package of
+// its own (adjudicator/store, on SQLite, the one herald ships), so nothing
+// outside it depends on a database engine.
+//
+// The contract every implementation keeps:
+//
+//   - An incoming request (a mail) is processed exactly once: its identity,
+//     the game's new record and every notice it causes commit together in
+//     one Tx, or not at all; a request whose identity is already recorded
+//     is refused with ErrDuplicate before anything runs.
+//   - A StoreBatch processes several requests in one transaction, each inside a
+//     savepoint of its own, so that a burst costs one commit.
+//   - A game's record only grows: Save refuses a record with fewer moves
+//     than stored or whose last stored move changed.
+//   - The outbox can be shared by several workers: a worker Claims due
+//     rows for a lease before sending them, and no other worker gets a
+//     claimed row until the lease runs out, so no notice is sent twice
+//     unless a worker dies between sending and MarkSent (the next claim,
+//     after the lease, sends it again with the same Message-ID).
+
+// Store is an open database of games and mail.
+type Store interface {
+	// Begin starts a batch. The caller must Commit or Rollback it; until
+	// then other batches wait.
+	Begin(ctx context.Context) (StoreBatch, error)
+
+	// Process runs fn in one transaction that also records in as
+	// processed: a Batch of one, committed and synced.
+	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
+
+	// Sync makes every batch committed so far durable.
+	Sync() error
+
+	// Game reads a game outside any transaction, with its record.
+	Game(ctx context.Context, id int64) (*Game, error)
+
+	// Games lists every game, newest first.
+	Games(ctx context.Context) ([]GameSummary, error)
+
+	// Processed reports whether the request with this identity was
+	// processed.
+	Processed(ctx context.Context, messageID string) (bool, error)
+
+	Outbox
+
+	// Close closes the store once the batch under way, if any, ends.
+	Close() error
+}
+
+// Outbox is the queue of mail waiting to be sent, shared by every worker.
+type Outbox interface {
+	// Claim returns up to limit unsent mails due at now, oldest first,
+	// and claims them for worker until now+lease: no other Claim returns
+	// them before then, unless MarkFailed gives them back. A worker's own
+	// claims are returned to it again (it restarted after a crash, or
+	// retries what it did not send).
+	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]Outgoing, error)
+
+	// MarkSent records that a mail was accepted by the mail server.
+	MarkSent(ctx context.Context, id int64, now time.Time) error
+
+	// MarkFailed records a failed attempt, when to try again, and
+	// releases the claim.
+	MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error
+
+	// Pending returns how many mails wait to be sent.
+	Pending(ctx context.Context) (int, error)
+}
+
+// StoreBatch is one database transaction in which several requests are
+// processed one after another, each by Process inside a savepoint of its
+// own: a request whose fn fails is rolled back alone, and the requests
+// before it can still be committed. A StoreBatch is not safe for concurrent
+// use.
+type StoreBatch interface {
+	// Process runs fn for one request inside the batch: ErrDuplicate
+	// without running fn when in's identity is already recorded; when fn
+	// fails, what it wrote is rolled back, the error is returned and the
+	// batch can go on.
+	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
+
+	// Commit commits the batch and makes it durable. On an error that is
+	// not ErrNotSynced, nothing of the batch is written.
+	Commit(ctx context.Context) error
+
+	// CommitUnsynced commits the batch without waiting for the disk: it
+	// is durable once Store.Sync (or a later Commit) returns. Whatever
+	// depends on it outside the database must wait for that.
+	CommitUnsynced(ctx context.Context) error
+
+	// Rollback abandons the batch; after a commit it does nothing.
+	Rollback() error
+}
+
+// Tx is the transaction of one request. Everything done through it
+// commits with the request's identity, or not at all.
+type Tx interface {
+	// SetOutcome records what became of the request (applied,
+	// rejected, ...) and the game it concerned.
+	SetOutcome(outcome string, gameID int64)
+
+	// CreateGame stores a new game and returns its id.
+	CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error)
+
+	// Game reads a game, with its record.
+	Game(ctx context.Context, id int64) (*Game, error)
+
+	// GameInfo reads a game without its record (Record is nil); nil and
+	// no error when there is no game id.
+	GameInfo(ctx context.Context, id int64) (*Game, error)
+
+	// Record reads the record of game id.
+	Record(ctx context.Context, id int64) (*adjudicator.Record, error)
+
+	// GamesOf returns the ids of the games, playing or not, that address
+	// plays in or hosts, newest first.
+	GamesOf(ctx context.Context, address string) ([]int64, error)
+
+	// PlayingGamesOf returns the ids of the games still playing that
+	// address plays in or hosts, newest first.
+	PlayingGamesOf(ctx context.Context, address string) ([]int64, error)
+
+	// Save writes a game's status and the moves of rec beyond those
+	// stored, and returns the game's new revision.
+	Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error)
+
+	// SaveGame is Save without the revision.
+	SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error
+
+	// Queue adds a mail to the outbox, due at once.
+	Queue(ctx context.Context, m Mail) error
+
+	// RepliesSince counts the replies (Mail.Reply) queued to recipient
+	// since a time, for the rate limit.
+	RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error)
+
+	// AuthNoticesSince counts the answers to requests that failed
+	// authentication (Mail.AuthNotice) queued to recipient since a time.
+	AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error)
+}
+
+// Player is a player of a game as the mail service knows them.
+type Player struct {
+	Name    string // as in the record
+	Address string // lower-case mail address
+	Secret  string // the key that authenticates their mail
+}
+
+// Game is a stored game.
+type Game struct {
+	ID      int64
+	Host    string
+	HostKey string
+	Record  *adjudicator.Record // nil when read by Tx.GameInfo
+	Players []Player            // seating order
+	Status  string
+	Updated time.Time
+	// Rev changes on every write of the game, to a random value that is
+	// never reused, not even when the write is rolled back; Moves is the
+	// number of moves of the stored record. Together they tell whether a
+	// copy of the game kept in memory is still the stored one.
+	Rev   int64
+	Moves int
+}
+
+// Status values of a game.
+const (
+	Playing   = "playing"
+	Finished  = "finished"
+	Abandoned = "abandoned"
+)
+
+// Outgoing is a mail waiting in the outbox.
+type Outgoing struct {
+	ID        int64
+	GameID    int64 // 0 when the mail concerns no game
+	Recipient string
+	Raw       []byte // the whole RFC 5322 message; or, when empty,
+	Draft     []byte // what the mail layer renders into one when it sends it
+	Created   time.Time
+	Attempts  int
+}
+
+// Mail is a mail to queue with Tx.Queue: Raw or Draft (see Outgoing).
+type Mail struct {
+	GameID    int64 // 0 when the mail concerns no game
+	Recipient string
+	Raw       []byte
+	Draft     []byte
+	// Reply marks an answer to the recipient's own mail, which
+	// RepliesSince counts for the rate limit.
+	Reply bool
+	// AuthNotice marks an answer to a mail that failed authentication
+	// (outbox.reply = 2): anyone can forge a From, so these have their own
+	// count, AuthNoticesSince, and never use up the player's replies.
+	AuthNotice bool
+}
+
+// Intake identifies an incoming mail for the processed-mail log.
+type Intake struct {
+	MessageID string
+	BodyHash  string
+	Sender    string
+	Received  time.Time
+}
+
+// ErrDuplicate is returned by Process for a mail already processed.
+var ErrDuplicate = errors.New("store: mail already processed")
+
+// ErrNoGame is matched (errors.Is) by the error of reading a game that does
+// not exist.
+var ErrNoGame = errors.New("store: no such game")
+
+// NoGame returns the error of reading game id when there is none: it
+// matches ErrNoGame.
+func NoGame(id int64) error { return noGameError(id) }
+
+type noGameError int64
+
+func (e noGameError) Error() string        { return fmt.Sprintf("store: no game %d", int64(e)) }
+func (e noGameError) Is(target error) bool { return target == ErrNoGame }
+
+// ErrNotSynced is matched (errors.Is) by the error of a Commit that
+// committed the batch but could not sync it to disk: the batch is written,
+// but a power loss may still undo it.
+var ErrNotSynced = errors.New("store: committed, but not synced to disk")
+
+// GameSummary is one line of the games list.
+type GameSummary struct {
+	ID      int64
+	Game    string
+	Status  string
+	Players []string // addresses
+	Updated time.Time
+}
