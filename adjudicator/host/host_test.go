@@ -217,7 +217,15 @@ func TestPlay(t *testing.T) {
 			}
 
 			// Commands answer the sender alone and change nothing.
-			rep = r.send(id, bob.Address, "key "+bob.Secret+"\nhistory\nshow")
+			if err := r.do(bob.Address, func(s *host.Session) error {
+				g, err := s.Game(context.Background(), id)
+				if err == nil {
+					rep, err = s.Command(context.Background(), g, 1, "history", "show")
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
 			if rep.Outcome != host.Answered || len(rep.Notices) != 1 || !rep.Notices[0].Answer || rep.Notices[0].Topic != "history, show" ||
 				!strings.Contains(rep.Notices[0].Text, "  1  alice        "+strings.Join(steps, "; ")) {
 				t.Errorf("history, show: %+v", rep)
@@ -280,7 +288,7 @@ func TestBatchRollbackLeavesCache(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		rep, err := s.Handle(ctx, host.Request{Game: g, From: alice.Address, Seat: 0, Env: notation.ParseEnvelope(step)})
+		rep, err := s.Submit(ctx, g, 0, notation.ParseEnvelope(step).Steps, "test")
 		if rep.Outcome != host.Applied {
 			t.Errorf("the move in the batch: %+v", rep)
 		}

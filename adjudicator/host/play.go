@@ -265,6 +265,35 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("move %d", sub.Number), Notices: s.news(g, m, req, sub, ignored)}, nil
 }
 
+// Submit submits steps as one move of seat (an index in g.Players) in game
+// g, read by Session.Game: the move is applied whole or not at all, and
+// the reply holds everyone's news, or the refusal for the player alone.
+// source says where the move came from, for the record.
+func (s *Session) Submit(ctx context.Context, g *Game, seat int, steps []*notation.Step, source string) (Reply, error) {
+	if seat < 0 || seat >= len(g.Players) {
+		return Reply{}, fmt.Errorf("host: game %s has no seat %d", Tag(g.ID), seat)
+	}
+	if len(steps) == 0 {
+		return Reply{}, fmt.Errorf("host: a move of game %s with no steps", Tag(g.ID))
+	}
+	return s.Handle(ctx, Request{Game: g, From: g.Players[seat].Address, Seat: seat, Env: &notation.Envelope{Steps: steps}, Source: source})
+}
+
+// Command answers commands (show, legal, history, help; resign, and
+// abandon from the host) of seat in game g, or of its host who does not
+// play when seat is -1.
+func (s *Session) Command(ctx context.Context, g *Game, seat int, names ...string) (Reply, error) {
+	from := g.Host
+	if seat >= 0 {
+		from = g.Players[seat].Address
+	}
+	env := &notation.Envelope{}
+	for _, n := range names {
+		env.Commands = append(env.Commands, notation.Command{Name: n})
+	}
+	return s.Handle(ctx, Request{Game: g, From: from, Seat: seat, Env: env, Source: "command"})
+}
+
 // answer is a reply of one notice to the sender alone.
 func (s *Session) answer(g *Game, req Request, kind Kind, topic, text, reason string) Reply {
 	outcome := Rejected
