@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
@@ -102,6 +103,26 @@ func TestGoldenMails(t *testing.T) {
 	keep("abandoned", f.sent()["host@herald.test"][0])
 	f.handle(f.mail("host@herald.test", "new", "new chess players alice@herald.test bob@herald.test"), Rejected)
 	keep("new-refused", f.sent()["host@herald.test"][0])
+
+	// A fourth game with a deadline: the welcome gives it, the host changes
+	// the grace, then the reminder, the late notice and the forfeit.
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test deadline 2d policy forfeit"), Created)
+	got = f.sent()
+	keep("welcome-deadline", got["alice@herald.test"][0])
+	hk4 := hostKeyLine.FindStringSubmatch(got["host@herald.test"][0])[1]
+	f.handle(f.mail("host@herald.test", "Re: [herald G4]", "key "+hk4+"\nset grace 12h"), Answered)
+	keep("settings", f.sent()["bob@herald.test"][0])
+	tick := func(after time.Duration) map[string][]string {
+		t.Helper()
+		f.clock = f.clock.Add(after)
+		if _, err := f.svc.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return f.sent()
+	}
+	keep("reminder", tick(36 * time.Hour)["alice@herald.test"][0])
+	keep("late", tick(12 * time.Hour)["host@herald.test"][0])
+	keep("forfeit", tick(12 * time.Hour)["bob@herald.test"][0])
 
 	for kind, text := range golden {
 		path := filepath.Join("testdata", "golden", kind+".txt")

@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
 )
@@ -209,7 +210,7 @@ func benchRig(b *testing.B, rig *latencyRig) {
 		for i, w := range watches {
 			want[i] = w.n.Load() + 1 // the welcome mail
 		}
-		game, err = rig.svc.CreateGame(ctx, rig.host, "raubritter", slices.Clone(rig.players), nil)
+		game, err = rig.svc.CreateGame(ctx, rig.host, "raubritter", slices.Clone(rig.players), nil, host.Timing{})
 		if err != nil {
 			b.Fatal(err)
 		}

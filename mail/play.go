@@ -17,7 +17,7 @@ import (
 // gets a confirmation with the host key.
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
-		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
+		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
 		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
@@ -32,6 +32,7 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 	}
 	var addrs []string
 	opts := map[string]string{}
+	var timing host.Timing
 	mode := ""
 	for _, a := range c.Args[1:] {
 		switch f := notation.Fold(a); {
@@ -39,6 +40,21 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			mode = "players"
 		case f == "opt" || f == "option":
 			mode = "opt"
+		case f == "deadline" || f == "delai" || f == "grace" || f == "policy" || f == "politique":
+			mode = f
+		case mode == "deadline" || mode == "delai" || mode == "grace":
+			d, err := host.ParseSpan(a)
+			if err != nil {
+				return fail(err.Error())
+			}
+			if mode == "grace" {
+				timing.Grace = d
+			} else {
+				timing.Deadline = d
+			}
+			mode = ""
+		case mode == "policy" || mode == "politique":
+			timing.Policy, mode = f, ""
 		case mode == "players":
 			addr := strings.ToLower(a)
 			if !strings.Contains(addr, "@") {
@@ -52,10 +68,10 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			}
 			opts[k] = v
 		default:
-			return fail(fmt.Sprintf("unexpected %q: write players before the addresses", a))
+			return fail(fmt.Sprintf("unexpected %q: write players before the addresses, deadline before a span of time like 72h", a))
 		}
 	}
-	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts})
+	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts, Timing: timing})
 	var refused *RefusedError
 	if errors.As(err, &refused) {
 		return fail(refused.Reason)
@@ -104,14 +120,14 @@ func (s *Service) createGame(ctx context.Context, ses *host.Session, from, inRep
 // CreateGame starts a game from the command line (herald new --mail), as
 // if host had mailed "new": it is stored and the welcome mails are queued
 // for the next `herald serve`.
-func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs []string, opts map[string]string) (int64, error) {
+func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs []string, opts map[string]string, timing host.Timing) (int64, error) {
 	now := s.cfg.Now().UTC()
 	hostAddr = strings.ToLower(hostAddr)
 	var id int64
 	in := host.Intake{MessageID: "cli:" + newMessageID(s.domain), BodyHash: "cli", Sender: hostAddr, Received: now}
 	err := s.host.Do(ctx, in, func(ses *host.Session) error {
 		var err error
-		id, err = s.createGame(ctx, ses, hostAddr, "", host.CreateRequest{Host: hostAddr, Game: game, Players: addrs, Options: opts})
+		id, err = s.createGame(ctx, ses, hostAddr, "", host.CreateRequest{Host: hostAddr, Game: game, Players: addrs, Options: opts, Timing: timing})
 		ses.Tx().SetOutcome(string(Created), id)
 		return err
 	})
@@ -126,7 +142,7 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 // limited by Config.Hosts).
 func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
 	for _, n := range notices {
-		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: n.Text}
+		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text}
 		thread := ""
 		if n.Answer || n.InReplyTo && n.To == sender {
 			thread = inReplyTo
@@ -149,4 +165,42 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 		}
 	}
 	return nil
+}
+
+// statusLine is the first line of every mail about a game, for programs:
+//
+//	:: game G12 move 14 to-move alice,bob deadline 2026-12-01T18:00Z
+//	:: game G12 move 31 over
+//
+// Fields are space-separated words after "::": game and its tag, move and
+// the number of the next move, then to-move with the players who must act
+// (comma-separated) and deadline with when the move is due (RFC 3339, UTC,
+// to the minute) when there is one, or the word over once the game is.
+func statusLine(n host.Notice) string {
+	if n.Status == nil || n.Game == 0 {
+		return ""
+	}
+	st := n.Status
+	line := fmt.Sprintf(":: game %s move %d", gameTag(n.Game), st.Move)
+	switch {
+	case st.Over:
+		line += " over"
+	default:
+		if len(st.ToMove) > 0 {
+			line += " to-move " + strings.Join(st.ToMove, ",")
+		}
+		if !st.Deadline.IsZero() {
+			line += " deadline " + st.Deadline.UTC().Format("2006-01-02T15:04Z")
+		}
+	}
+	return line + "\n\n"
+}
+
+// Tick runs the host's time-driven work due now (reminders, late notices,
+// the policy after the grace) and queues its notices, each with the
+// request that caused it. It returns how many requests did work.
+func (s *Service) Tick(ctx context.Context) (int, error) {
+	return s.host.Tick(ctx, s.cfg.Now().UTC(), func(ses *host.Session, notices []host.Notice) error {
+		return s.deliver(ctx, ses.Tx(), "", "", notices, ses.Now())
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
@@ -44,6 +45,10 @@ type RunConfig struct {
 
 	// NewSeed overrides the seed of games started by mail (the demo).
 	NewSeed func() string
+
+	// TickEvery is how often the host's time-driven work (deadlines) runs;
+	// default a minute.
+	TickEvery time.Duration
 
 	// Local starts the mail servers herald runs itself when IMAP.Addr is
 	// empty (cmd/herald passes mail/embedded's); with neither, Start fails.
@@ -194,6 +199,26 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	run("intake", in.Run)
 	run("outbox", r.Outbox.Run)
+	every := cfg.TickEvery
+	if every <= 0 {
+		every = time.Minute
+	}
+	run("deadlines", func(ctx context.Context) error {
+		for {
+			n, err := svc.Tick(ctx)
+			if err != nil && ctx.Err() == nil {
+				log.Warn("deadlines", "err", err) // the store is down: try again at the next tick
+			}
+			if n > 0 {
+				r.Outbox.Kick()
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(every):
+			}
+		}
+	})
 	return r, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -50,7 +51,7 @@ func TestPlayerPasswordsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := r.Service.CreateGame(context.Background(), "alice@herald.local", "raubritter", []string{"alice@herald.local", "bob@herald.local"}, nil); err != nil {
+	if _, err := r.Service.CreateGame(context.Background(), "alice@herald.local", "raubritter", []string{"alice@herald.local", "bob@herald.local"}, nil, host.Timing{}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, PlayerPasswordsFile)

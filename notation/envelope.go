@@ -35,7 +35,7 @@ type Envelope struct {
 
 // Command is an envelope command with its arguments.
 type Command struct {
-	Name string // canonical English name: show, legal, help, history, resign, abandon, new
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set
 	Args []string
 	Pos  Pos
 }
@@ -50,20 +50,26 @@ var envelopeWords = Vocabulary{
 	{Name: "resign", FR: []string{"abandonne", "abandonner"}},
 	{Name: "abandon", EN: []string{"cancel"}, FR: []string{"annule", "annuler"}},
 	{Name: "new", FR: []string{"nouvelle", "nouveau"}},
+	{Name: "set", FR: []string{"régler", "regler", "réglage", "reglage"}},
 }
 
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
-var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new"}
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set"}
 
 // ParseEnvelope reads a mail body: envelope lines are taken out, the rest
 // is split into steps whose positions are lines of body. A line that is
 // only "game"/"key" with no value is an error. Envelope commands take the
 // whole line, so "show" on a line of its own is a command and never a step.
+// A line that begins with "::" is herald's status line (the first line of
+// its mails), copied back: it is skipped.
 func ParseEnvelope(body string) *Envelope {
 	env := &Envelope{}
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	rest := make([]string, len(lines))
 	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			continue // herald's own status line, copied back in a reply
+		}
 		steps, _ := Split(line)
 		if len(steps) == 0 {
 			continue

@@ -130,7 +130,9 @@ const (
 	Refusal  Kind = "refusal"  // a request refused, and why
 	Answer   Kind = "answer"   // the answer to commands (show, legal, history, help)
 	GameOver Kind = "gameover" // the game ended by its rules, to its host who does not play
-	EndedBy  Kind = "ended"    // the game ended by resignation or abandon
+	EndedBy  Kind = "ended"    // the game ended by resignation, forfeit or abandon
+	Reminder Kind = "reminder" // a player's move is due soon
+	Late     Kind = "late"     // the deadline passed without a player's move
 )
 
 // A Notice is what one person must be told: a player, the host, later an
@@ -156,6 +158,17 @@ type Notice struct {
 	// Record means the game's record goes with it: the game is over and
 	// its record no longer changes.
 	Record bool
+	// Status is where the game stands as the notice leaves, for a line
+	// that programs can read; nil for a notice about no game.
+	Status *Status
+}
+
+// Status is where a game stands: public, the same for everyone.
+type Status struct {
+	Move     int       // the number of the next move
+	ToMove   []string  // who must act
+	Deadline time.Time // when the move under way is due; zero: no deadline
+	Over     bool      // the game is over, by its rules or not
 }
 
 // Tag is the name players use for game id: G12.
@@ -252,11 +265,3 @@ func (s *Session) Tx() Tx { return s.tx }
 
 // Now is the time of the request.
 func (s *Session) Now() time.Time { return s.now }
-
-// Tick does the time-driven work due at now and returns its notices. No
-// feature is driven by time yet (deadlines and reminders will be): it has
-// nothing to do, and transports call it so that they need not change
-// when one is.
-func (h *Host) Tick(ctx context.Context, now time.Time) ([]Notice, error) {
-	return nil, ctx.Err()
-}

@@ -23,6 +23,7 @@ type CreateRequest struct {
 	Game    string            // the game's name in the registry
 	Players []string          // the players' addresses, in turn order
 	Options map[string]string // the game's options, by name
+	Timing  Timing            // the deadline of each move; none by default
 }
 
 // Create creates a game and returns its id and its notices: the host's
@@ -51,6 +52,12 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if hasDup(names) {
 		copy(names, addrs)
 	}
+	timing := req.Timing
+	if timing.Deadline > 0 {
+		if err := timing.check(); err != nil {
+			return 0, nil, err
+		}
+	}
 	rec, err := adjudicator.NewRecord(g, names, req.Options, s.h.cfg.NewSeed(), nil)
 	if err != nil {
 		return 0, nil, &RefusedError{err.Error()}
@@ -75,19 +82,33 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if err != nil {
 		return 0, nil, err
 	}
+	if timing.Deadline > 0 {
+		c := Clock{Deadline: timing.Deadline, Grace: timing.Grace, Remind: timing.Remind, Policy: timing.Policy,
+			Since: s.now, ToMove: strings.Join(waiting(m.State), ",")}
+		c.plan()
+		if err := s.tx.SetClock(ctx, id, c); err != nil {
+			return 0, nil, err
+		}
+		sg.Clock = &c
+	}
 	// The host's confirmation.
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
 		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
+	if sg.Clock != nil {
+		hb += "\n" + describeTiming(sg.Clock)
+	}
 	if !slices.Contains(addrs, host) {
 		// Short lines: the key is long, and a line over 72 columns would be
 		// wrapped in the middle of the sentence.
 		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is:\n\n  %s\n\nTo end the game early, send herald a mail with these two lines:\n\n  key %s\n  abandon\n", hostKey, hostKey)
 	}
-	notices := []Notice{{To: host, Seat: seatOf(sg, host), Game: id, GameName: g.Name, Kind: Started, Topic: "game started", Text: hb, Answer: true}}
+	started := s.notice(sg, m, host, seatOf(sg, host), Started, "game started", hb)
+	started.Answer = true
+	notices := []Notice{started}
 	for i, p := range players {
 		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
 			Tag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, stateText(sg, m, p.Name, m.State.Text(p.Name)))
-		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: id, GameName: g.Name, Kind: Welcome, Topic: "welcome", Text: body})
+		notices = append(notices, s.notice(sg, m, p.Address, p.Name, Welcome, "welcome", body))
 	}
 	return id, notices, nil
 }
@@ -183,7 +204,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), g.Status)
-		return s.answer(g, req, Refusal, "game over", body, "game over"), nil
+		return s.answer(g, nil, req, Refusal, "game over", body, "game over"), nil
 	}
 	m, err := s.match(ctx, g)
 	if err != nil {
@@ -201,6 +222,8 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			}
 			s.games.unstage(g.ID)
 			return s.end(ctx, g, m, req, player, c.Name)
+		case "set":
+			return s.set(ctx, g, m, req, c.Args)
 		}
 	}
 	var ignored []notation.IgnoredLine
@@ -216,7 +239,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	}
 	if player == "" {
 		body := "You host this game but do not play in it: you may send show, history,\nhelp or abandon, but no moves."
-		return s.answer(g, req, Refusal, "not a player", body, "host sent a move"), nil
+		return s.answer(g, m, req, Refusal, "not a player", body, "host sent a move"), nil
 	}
 	steps := env.Steps
 	source := req.Source
@@ -257,6 +280,9 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	g.Record, g.Status = m.Record, status
+	if err := s.afterMove(ctx, g, m); err != nil {
+		return Reply{}, err
+	}
 	if status == Playing {
 		s.games.stage(g.ID, rev, m)
 	} else {
@@ -294,14 +320,34 @@ func (s *Session) Command(ctx context.Context, g *Game, seat int, names ...strin
 	return s.Handle(ctx, Request{Game: g, From: from, Seat: seat, Env: env, Source: "command"})
 }
 
-// answer is a reply of one notice to the sender alone.
-func (s *Session) answer(g *Game, req Request, kind Kind, topic, text, reason string) Reply {
+// notice is a notice about game g, standing as m, with its status.
+func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Kind, topic, text string) Notice {
+	st := &Status{Move: m.MoveNumber(), Over: g.Status != Playing || m.Record.Ended != nil || m.State.Result().Finished}
+	if !st.Over {
+		st.ToMove = m.State.ToMove()
+		if g.Clock != nil {
+			st.Deadline = g.Clock.DeadlineAt()
+		}
+	}
+	return Notice{To: to, Seat: seat, Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Status: st}
+}
+
+// answer is a reply of one notice to the sender alone, about game g
+// standing as m (nil for a game that is over).
+func (s *Session) answer(g *Game, m *adjudicator.Match, req Request, kind Kind, topic, text, reason string) Reply {
 	outcome := Rejected
 	if kind == Answer {
 		outcome = Answered
 	}
-	return Reply{Outcome: outcome, Game: g.ID, Reason: reason, Notices: []Notice{{
-		To: req.From, Seat: seatOf(g, req.From), Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Answer: true}}}
+	var n Notice
+	if m != nil {
+		n = s.notice(g, m, req.From, seatOf(g, req.From), kind, topic, text)
+	} else {
+		n = Notice{To: req.From, Seat: seatOf(g, req.From), Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text,
+			Status: &Status{Move: len(g.Record.Moves) + 1, Over: true}}
+	}
+	n.Answer = true
+	return Reply{Outcome: outcome, Game: g.ID, Reason: reason, Notices: []Notice{n}}
 }
 
 // match returns the match of a playing game, sets g.Record to its record,
@@ -376,6 +422,9 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	default:
 		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
 	}
+	if g.Clock != nil && !res.Finished {
+		fmt.Fprintf(&b, "This move is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
+	}
 	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
 	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
@@ -446,8 +495,9 @@ func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudica
 			fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		}
-		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: g.ID, GameName: g.Record.Game, Kind: News, Topic: what, Text: b.String(),
-			InReplyTo: p.Address == req.From, Record: finished})
+		n := s.notice(g, m, p.Address, p.Name, News, what, b.String())
+		n.InReplyTo, n.Record = p.Address == req.From, finished
+		notices = append(notices, n)
 	}
 	// The host who does not play gets the end too: the public board, the
 	// revealed seed and the record.
@@ -455,7 +505,9 @@ func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudica
 		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
-		notices = append(notices, Notice{To: g.Host, Game: g.ID, GameName: g.Record.Game, Kind: GameOver, Topic: "game over", Text: body, Record: true})
+		n := s.notice(g, m, g.Host, "", GameOver, "game over", body)
+		n.Record = true
+		notices = append(notices, n)
 	}
 	return notices
 }
@@ -475,7 +527,7 @@ func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player stri
 		b.WriteString(note[1:] + "\n")
 	}
 	b.WriteString(stateText(g, m, player, m.State.Text(player)))
-	return s.answer(g, req, Refusal, "move refused", b.String(), err.Error())
+	return s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
 }
 
 // commands answers show, legal, help and history, to the sender alone.
@@ -521,7 +573,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		names = []string{"help"}
 	}
 	b.WriteString(IgnoredNote(ignored, env.Lang))
-	return s.answer(g, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ",")), nil
+	return s.answer(g, m, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ",")), nil
 }
 
 // end ends a game by resignation or by the host abandoning it: no result
@@ -529,7 +581,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Request, player, how string) (Reply, error) {
 	if how == "resign" && player == "" {
 		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
-		return s.answer(g, req, Refusal, "not a player", body, "host resigned"), nil
+		return s.answer(g, m, req, Refusal, "not a player", body, "host resigned"), nil
 	}
 	// The record holds the ending (who, when, by which request), so that
 	// adjudicate reports it. A copy: the cached match must not see it
@@ -540,7 +592,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	var err error
 	if how == "abandon" {
 		err = ended.Abandon(req.From, s.now.Format(time.RFC3339), req.Source)
-	} else {
+	} else { // resign, or forfeit by the host's policy
 		err = ended.Resign(player, s.now.Format(time.RFC3339), req.Source)
 	}
 	if err != nil {
@@ -550,19 +602,22 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		return Reply{}, err
 	}
 	g.Record = ended.Record
-	why := fmt.Sprintf("%s resigned", player)
-	if how == "abandon" {
+	why, more := fmt.Sprintf("%s resigned", player), ""
+	switch how {
+	case "abandon":
 		why = "the host abandoned it"
+	case "forfeit":
+		why = fmt.Sprintf("%s forfeited", player)
+		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
-	recipients := g.Players
-	if seatOf(g, g.Host) == "" {
-		recipients = append(slices.Clone(recipients), Player{Address: g.Host})
-	}
+	g.Status = Abandoned
 	var notices []Notice
-	for _, p := range recipients {
-		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
-			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
-		notices = append(notices, Notice{To: p.Address, Seat: p.Name, Game: g.ID, GameName: g.Record.Game, Kind: EndedBy, Topic: "game ended", Text: body, Record: true})
+	for _, p := range s.everyone(g) {
+		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
+			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
+		n.Record = true
+		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
 }

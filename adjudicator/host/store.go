@@ -51,6 +51,10 @@ type Store interface {
 	// Games lists every game, newest first.
 	Games(ctx context.Context) ([]GameSummary, error)
 
+	// DueClocks returns up to limit playing games whose clock has work
+	// due at now (Clock.Next), the earliest first.
+	DueClocks(ctx context.Context, now time.Time, limit int) ([]DueClock, error)
+
 	// Processed reports whether the request with this identity was
 	// processed.
 	Processed(ctx context.Context, messageID string) (bool, error)
@@ -141,6 +145,9 @@ type Tx interface {
 	// SaveGame is Save without the revision.
 	SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error
 
+	// SetClock writes the clock of game id, replacing the one it had.
+	SetClock(ctx context.Context, id int64, c Clock) error
+
 	// Queue adds a mail to the outbox, due at once.
 	Queue(ctx context.Context, m Mail) error
 
@@ -175,6 +182,30 @@ type Game struct {
 	// copy of the game kept in memory is still the stored one.
 	Rev   int64
 	Moves int
+	// Clock is the game's deadline and where its current turn stands;
+	// nil when the game has no deadline.
+	Clock *Clock
+}
+
+// Clock is the time of a game with a deadline: its settings, set by its
+// host, and where the current turn stands, kept by the host's Tick.
+type Clock struct {
+	Deadline time.Duration // how long the players to move have
+	Grace    time.Duration // after the deadline, before the policy applies
+	Remind   int           // the percent of the deadline at which the reminder goes
+	Policy   string        // what happens after the grace: wait or forfeit
+	Since    time.Time     // when the current turn began
+	ToMove   string        // who was to move then, comma-separated: a new set is a new turn
+	Stage    int           // 0 nothing sent, 1 reminded, 2 late notice sent, 3 policy applied
+	Next     time.Time     // when Tick next has work for the game; zero: never
+}
+
+// DueClock is a game whose clock has work due, and the stage and start of
+// the turn it is due for.
+type DueClock struct {
+	Game  int64
+	Stage int
+	Since time.Time
 }
 
 // Status values of a game.

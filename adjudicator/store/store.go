@@ -129,6 +129,20 @@ var migrations = []migration{
 	// 4: claims, so that several workers can share the outbox.
 	{sql: `ALTER TABLE outbox ADD COLUMN claimed_by TEXT;     -- the worker sending it, until claimed_until
 	ALTER TABLE outbox ADD COLUMN claimed_until TEXT;`},
+	// 5: the clock of a game with a deadline: its settings, where its
+	// current turn stands, and when the host's Tick next has work for it.
+	{sql: `CREATE TABLE clocks (
+		game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+		deadline INTEGER NOT NULL,          -- seconds the players to move have
+		grace    INTEGER NOT NULL,          -- seconds after the deadline before the policy applies
+		remind   INTEGER NOT NULL,          -- percent of the deadline at which the reminder goes
+		policy   TEXT NOT NULL,             -- what happens after the grace: wait, forfeit
+		since    TEXT NOT NULL,             -- when the current turn began
+		to_move  TEXT NOT NULL,             -- who was to move then, comma-separated
+		stage    INTEGER NOT NULL,          -- 0 nothing sent, 1 reminded, 2 late notice sent, 3 policy applied
+		next     TEXT                       -- when Tick next has work for the game; NULL: never
+	);
+	CREATE INDEX clocks_next ON clocks(next);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -882,6 +896,23 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	return nil
 }
 
+// SetClock writes the clock of game id, replacing the one it had.
+func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
+	var next any
+	if !c.Next.IsZero() {
+		next = stamp(c.Next)
+	}
+	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO clocks (game_id, deadline, grace, remind, policy, since, to_move, stage, next)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, grace = excluded.grace, remind = excluded.remind,
+			policy = excluded.policy, since = excluded.since, to_move = excluded.to_move, stage = excluded.stage, next = excluded.next`,
+		id, int64(c.Deadline/time.Second), int64(c.Grace/time.Second), c.Remind, c.Policy, stamp(c.Since), c.ToMove, c.Stage, next)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // RepliesSince counts the replies (Mail.Reply) queued to recipient since
 // t, for the rate limit that keeps two robots from looping. Other mail to
 // them, such as the news of a move, does not count.
@@ -918,12 +949,30 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	var data []byte
 	var updated string
 	var err error
+	var c struct {
+		deadline, grace, remind, stage sql.NullInt64
+		policy, since, toMove, next    sql.NullString
+	}
+	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next}
+	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next`
 	if withRecord {
-		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves, record FROM games WHERE id = ?`, id).
-			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &data)
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.record, `+clockCols+`
+			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &data}, clock...)...)
 	} else {
-		err = q.QueryRowContext(ctx, `SELECT host, host_key, status, updated, rev, moves FROM games WHERE id = ?`, id).
-			Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves)
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, `+clockCols+`
+			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves}, clock...)...)
+	}
+	if err == nil && c.deadline.Valid && c.deadline.Int64 > 0 {
+		g.Clock = &host.Clock{
+			Deadline: time.Duration(c.deadline.Int64) * time.Second, Grace: time.Duration(c.grace.Int64) * time.Second,
+			Remind: int(c.remind.Int64), Policy: c.policy.String, ToMove: c.toMove.String, Stage: int(c.stage.Int64),
+		}
+		g.Clock.Since, _ = time.Parse(time.RFC3339Nano, c.since.String)
+		if c.next.Valid {
+			g.Clock.Next, _ = time.Parse(time.RFC3339Nano, c.next.String)
+		}
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, host.NoGame(id)
@@ -1033,6 +1082,28 @@ func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]host.Outgo
 		}
 		o.Created, _ = time.Parse(time.RFC3339Nano, created)
 		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// DueClocks returns up to limit playing games whose clock has work due at
+// now, the earliest first, with the stage and start of the turn it is for.
+func (s *Store) DueClocks(ctx context.Context, now time.Time, limit int) ([]host.DueClock, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.game_id, c.stage, c.since FROM clocks c JOIN games g ON g.id = c.game_id
+		WHERE c.next IS NOT NULL AND c.next <= ? AND g.status = ? ORDER BY c.next LIMIT ?`, stamp(now), host.Playing, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.DueClock
+	for rows.Next() {
+		var d host.DueClock
+		var since string
+		if err := rows.Scan(&d.Game, &d.Stage, &since); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		d.Since, _ = time.Parse(time.RFC3339Nano, since)
+		out = append(out, d)
 	}
 	return out, rows.Err()
 }

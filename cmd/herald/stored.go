@@ -158,9 +158,9 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	players := strings.Split(e.str("players"), ",")
 	// The host gets the confirmation and, when they do not play, the host
 	// key: by default the first player hosts.
-	host := e.str("host")
-	if host == "" {
-		host = strings.TrimSpace(players[0])
+	hostAddr := e.str("host")
+	if hostAddr == "" {
+		hostAddr = strings.TrimSpace(players[0])
 	}
 	// herald's address: the mails are threaded under it. serve writes
 	// the one it runs with into the data directory.
@@ -177,7 +177,22 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err != nil {
 		return err
 	}
-	id, err := svc.CreateGame(ctx, host, g.Name, players, opts)
+	var timing host.Timing
+	if d := e.str("deadline"); d != "" {
+		if timing.Deadline, err = host.ParseSpan(d); err != nil {
+			return usagef("--deadline: %v", err)
+		}
+	}
+	if d := e.str("grace"); d != "" {
+		if timing.Grace, err = host.ParseSpan(d); err != nil {
+			return usagef("--grace: %v", err)
+		}
+	}
+	timing.Policy = e.str("policy")
+	if timing.Deadline == 0 && (timing.Grace != 0 || timing.Policy != "") {
+		return usagef("--grace and --policy apply to a --deadline")
+	}
+	id, err := svc.CreateGame(ctx, hostAddr, g.Name, players, opts, timing)
 	if err != nil {
 		var refused *mail.RefusedError
 		if errors.As(err, &refused) {
@@ -187,6 +202,6 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	}
 	pending, _ := st.Pending(ctx)
 	fmt.Fprintf(e.stdout, "game G%d of %s created in %s, hosted by %s; %d mail(s) from %s wait for herald serve --data %s\n",
-		id, g.Title, dir, strings.ToLower(host), pending, address, dir)
+		id, g.Title, dir, strings.ToLower(hostAddr), pending, address, dir)
 	return nil
 }

@@ -1,0 +1,420 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+)
+
+// The policies: what happens to a seat that has not moved once the
+// deadline and its grace have passed.
+const (
+	PolicyWait    = "wait"    // the game waits; the late notice was the last word
+	PolicyForfeit = "forfeit" // the late player forfeits: the game ends as if they resigned
+)
+
+// Policies lists the policies a host may choose.
+var Policies = []string{PolicyWait, PolicyForfeit}
+
+// The defaults of a game's timing when the host names only a deadline.
+const (
+	DefaultGrace  = 24 * time.Hour
+	DefaultRemind = 75 // percent of the deadline
+	DefaultPolicy = PolicyWait
+)
+
+// Timing is how long the players of a game have for each move, set by its
+// host at creation or later with "set".
+type Timing struct {
+	Deadline time.Duration // 0: no deadline
+	Grace    time.Duration // 0: DefaultGrace
+	Remind   int           // percent of the deadline; 0: DefaultRemind
+	Policy   string        // "": DefaultPolicy
+}
+
+// check fills in the defaults and refuses what cannot be.
+func (t *Timing) check() error {
+	if t.Deadline < 0 || t.Grace < 0 {
+		return &RefusedError{"a deadline or a grace period cannot be negative"}
+	}
+	if t.Deadline > 0 && t.Deadline < time.Hour {
+		return &RefusedError{fmt.Sprintf("a deadline of %s is too short for a game by mail: give at least 1h", FormatSpan(t.Deadline))}
+	}
+	if t.Grace == 0 {
+		t.Grace = DefaultGrace
+	}
+	if t.Remind == 0 {
+		t.Remind = DefaultRemind
+	}
+	if t.Remind < 1 || t.Remind > 99 {
+		return &RefusedError{fmt.Sprintf("the reminder goes at a percent of the deadline between 1 and 99, not %d", t.Remind)}
+	}
+	if t.Policy == "" {
+		t.Policy = DefaultPolicy
+	}
+	if !slices.Contains(Policies, t.Policy) {
+		return &RefusedError{fmt.Sprintf("no policy %q: the policies are %s", t.Policy, strings.Join(Policies, ", "))}
+	}
+	return nil
+}
+
+// waiting returns the players st waits for: those to move, but for a
+// bidder whose sealed bid is in (they may replace it, and need not).
+func waiting(st adjudicator.State) []string {
+	var out []string
+	for _, p := range st.ToMove() {
+		if !adjudicator.SealedIn(st, p) && !slices.Contains(adjudicator.Automata(st), p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// plan sets c.Next from its stage: the reminder, the deadline, the end of
+// the grace (unless the policy is to wait), then nothing.
+func (c *Clock) plan() {
+	c.Next = time.Time{}
+	switch c.Stage {
+	case 0:
+		c.Next = c.Since.Add(c.Deadline * time.Duration(c.Remind) / 100)
+	case 1:
+		c.Next = c.Since.Add(c.Deadline)
+	case 2:
+		if c.Policy != PolicyWait {
+			c.Next = c.Since.Add(c.Deadline + c.Grace)
+		}
+	}
+}
+
+// DeadlineAt is when the current turn is due.
+func (c *Clock) DeadlineAt() time.Time { return c.Since.Add(c.Deadline) }
+
+// newTurn starts the clock of the turn of st at now when a player st waits
+// for was not waited for before (a player who has moved and waits for
+// others does not restart anyone's clock); it reports whether the clock
+// changed.
+func (c *Clock) newTurn(st adjudicator.State, now time.Time) bool {
+	w := waiting(st)
+	old := strings.Split(c.ToMove, ",")
+	joined := strings.Join(w, ",")
+	if joined == c.ToMove {
+		return false
+	}
+	c.ToMove = joined
+	for _, p := range w {
+		if !slices.Contains(old, p) {
+			c.Since, c.Stage = now, 0
+			c.plan()
+			return true
+		}
+	}
+	if len(w) == 0 {
+		c.Next = time.Time{}
+	}
+	return true
+}
+
+// afterMove keeps g's clock after a move: a new turn starts it again, the
+// end of the game stops it.
+func (s *Session) afterMove(ctx context.Context, g *Game, m *adjudicator.Match) error {
+	if g.Clock == nil {
+		return nil
+	}
+	c := *g.Clock
+	changed := c.newTurn(m.State, s.now)
+	if m.State.Result().Finished && !c.Next.IsZero() {
+		c.Next, changed = time.Time{}, true
+	}
+	if !changed {
+		return nil
+	}
+	g.Clock = &c
+	return s.tx.SetClock(ctx, g.ID, c)
+}
+
+// Tick does the time-driven work due at now: for each game whose clock
+// says so, in a request of its own, the reminder to the players it waits
+// for, the late notice to everyone once the deadline has passed, and the
+// policy once the grace has too. deliver queues each request's notices in
+// its transaction, so that a notice is sent exactly once whatever crashes:
+// each request's identity names the game, the stage and the turn, and a
+// request already processed is skipped. It returns how many requests did
+// work.
+func (h *Host) Tick(ctx context.Context, now time.Time, deliver func(s *Session, notices []Notice) error) (int, error) {
+	done := 0
+	for {
+		due, err := h.cfg.Store.DueClocks(ctx, now, 100)
+		if err != nil || len(due) == 0 {
+			return done, err
+		}
+		progress := false
+		for _, d := range due {
+			if err := ctx.Err(); err != nil {
+				return done, err
+			}
+			in := Intake{MessageID: fmt.Sprintf("tick:G%d:%d:%s", d.Game, d.Stage, d.Since.UTC().Format(time.RFC3339Nano)),
+				BodyHash: "tick", Sender: "herald", Received: now}
+			err := h.Do(ctx, in, func(s *Session) error {
+				notices, outcome, err := s.tick(ctx, d)
+				if err != nil {
+					return err
+				}
+				s.tx.SetOutcome(outcome, d.Game)
+				return deliver(s, notices)
+			})
+			if errors.Is(err, ErrDuplicate) {
+				continue
+			}
+			if err != nil {
+				return done, err
+			}
+			done++
+			progress = true
+		}
+		if !progress {
+			return done, nil
+		}
+	}
+}
+
+// tick does the work of d: the stage of game d.Game's clock that is due.
+func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error) {
+	g, err := s.tx.GameInfo(ctx, d.Game)
+	if err != nil {
+		return nil, "", err
+	}
+	if g == nil || g.Clock == nil || g.Status != Playing || g.Clock.Stage != d.Stage || !g.Clock.Since.Equal(d.Since) {
+		return nil, "stale", nil // a move or the host changed the clock meanwhile
+	}
+	m, err := s.match(ctx, g)
+	if err != nil {
+		return nil, "", err
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	c := *g.Clock
+	late := waiting(m.State)
+	var notices []Notice
+	outcome := ""
+	switch c.Stage {
+	case 0:
+		outcome = "reminder"
+		for _, p := range g.Players {
+			if !slices.Contains(late, p.Name) {
+				continue
+			}
+			text := fmt.Sprintf("A reminder: game %s waits for your move.\nIt is due by %s, in %s.\n\n",
+				Tag(g.ID), formatTime(c.DeadlineAt()), FormatSpan(c.DeadlineAt().Sub(s.now)))
+			text += stateText(g, m, p.Name, m.State.Text(p.Name))
+			notices = append(notices, s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text))
+		}
+		c.Stage = 1
+	case 1:
+		outcome = "late"
+		then := "The game waits for them: that is the host's policy.\n"
+		if c.Policy == PolicyForfeit {
+			then = fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n",
+				formatTime(c.DeadlineAt().Add(c.Grace)))
+		}
+		text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
+			Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
+		for _, to := range s.everyone(g) {
+			notices = append(notices, s.notice(g, m, to.Address, to.Name, Late, "late: "+strings.Join(late, ", "), text))
+		}
+		c.Stage = 2
+	case 2:
+		if c.Policy != PolicyForfeit || len(late) == 0 {
+			c.Stage = 3
+			break
+		}
+		outcome = "forfeit"
+		seat := slices.IndexFunc(g.Players, func(p Player) bool { return p.Name == late[0] })
+		source := fmt.Sprintf("host policy forfeit: no move by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace))
+		s.games.unstage(g.ID)
+		rep, err := s.end(ctx, g, m, Request{Game: g, From: g.Players[seat].Address, Seat: seat, Source: source}, late[0], "forfeit")
+		if err != nil {
+			return nil, "", err
+		}
+		notices = rep.Notices
+		c.Stage = 3
+	default:
+		return nil, "stale", nil
+	}
+	c.plan()
+	if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
+		return nil, "", err
+	}
+	g.Clock = &c
+	return notices, outcome, nil
+}
+
+// everyone is who hears of a game's public events: its players, and its
+// host when they do not play.
+func (s *Session) everyone(g *Game) []Player {
+	out := slices.Clone(g.Players)
+	if seatOf(g, g.Host) == "" && g.Host != "" {
+		out = append(out, Player{Address: g.Host})
+	}
+	return out
+}
+
+// set changes a game's timing: only its host may. The players hear of it.
+func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	if req.From != g.Host {
+		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
+	}
+	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n"
+	if len(args) < 2 {
+		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
+	}
+	args = []string{args[0], strings.Join(args[1:], " ")}
+	t := Timing{}
+	if g.Clock != nil {
+		t = Timing{Deadline: g.Clock.Deadline, Grace: g.Clock.Grace, Remind: g.Clock.Remind, Policy: g.Clock.Policy}
+	}
+	var err error
+	what := notation.Fold(args[0])
+	switch what {
+	case "deadline", "delai":
+		if f := notation.Fold(args[1]); f == "off" || f == "none" || f == "aucun" {
+			t.Deadline = 0
+		} else {
+			t.Deadline, err = ParseSpan(args[1])
+		}
+	case "grace":
+		t.Grace, err = ParseSpan(args[1])
+	case "reminder", "rappel":
+		t.Remind, err = strconv.Atoi(strings.TrimSuffix(args[1], "%"))
+		if err != nil {
+			err = fmt.Errorf("%q is not a percent, like 75%%", args[1])
+		}
+	case "policy", "politique":
+		t.Policy = notation.Fold(args[1])
+	default:
+		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("There is no setting %q.\n\n%s", args[0], usage), "bad set"), nil
+	}
+	if err == nil {
+		err = t.check()
+	}
+	if err != nil {
+		return s.answer(g, m, req, Refusal, "set refused", "Nothing changed: "+err.Error()+".\n\n"+usage, "bad set"), nil
+	}
+	var c Clock
+	if t.Deadline > 0 {
+		c = Clock{Deadline: t.Deadline, Grace: t.Grace, Remind: t.Remind, Policy: t.Policy}
+		if g.Clock != nil && g.Clock.Deadline > 0 {
+			c.Since, c.ToMove, c.Stage = g.Clock.Since, g.Clock.ToMove, g.Clock.Stage
+		} else {
+			c.Since, c.ToMove = s.now, strings.Join(waiting(m.State), ",")
+		}
+		c.plan()
+	}
+	if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
+		return Reply{}, err
+	}
+	if t.Deadline > 0 {
+		g.Clock = &c
+	} else {
+		g.Clock = nil
+	}
+	text := fmt.Sprintf("The host of game %s changed its timing.\n\n%s", Tag(g.ID), describeTiming(g.Clock))
+	if g.Clock != nil {
+		text += fmt.Sprintf("The move under way is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
+	}
+	var notices []Notice
+	for _, p := range s.everyone(g) {
+		n := s.notice(g, m, p.Address, p.Name, Answer, "settings", text)
+		n.Answer = p.Address == req.From
+		notices = append(notices, n)
+	}
+	return Reply{Outcome: Answered, Game: g.ID, Reason: "set " + what, Notices: notices}, nil
+}
+
+// describeTiming says a game's timing, in lines of its own that a mail
+// does not wrap.
+func describeTiming(c *Clock) string {
+	if c == nil || c.Deadline == 0 {
+		return "Timing: no deadline.\n"
+	}
+	then := "the game waits for them"
+	if c.Policy == PolicyForfeit {
+		then = "the first player still late forfeits"
+	}
+	return fmt.Sprintf("Timing:\n  each move is due within %s\n  a reminder at %d%% of that time, a late notice at the deadline\n  then %s of grace; after it, %s\n",
+		FormatSpan(c.Deadline), c.Remind, FormatSpan(c.Grace), then)
+}
+
+// formatTime writes a time for players: to the minute, in UTC.
+func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// ParseSpan reads a span of time as a host writes it: 72h, 3d, 2 days,
+// 90m, 1d12h, 36 heures. Hours and days only go so far: the result is at
+// most a year.
+func ParseSpan(text string) (time.Duration, error) {
+	s := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(text), " ", ""))
+	bad := fmt.Errorf("%q is not a span of time: write it like 72h, 3d or 90m", text)
+	if s == "" {
+		return 0, bad
+	}
+	var total time.Duration
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) })
+		if i <= 0 {
+			return 0, bad
+		}
+		n, err := strconv.Atoi(s[:i])
+		if err != nil || n > 366*24*60 {
+			return 0, bad
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, unicode.IsDigit)
+		if j < 0 {
+			j = len(s)
+		}
+		unit := s[:j]
+		s = s[j:]
+		switch unit {
+		case "d", "day", "days", "j", "jour", "jours":
+			total += time.Duration(n) * 24 * time.Hour
+		case "h", "hour", "hours", "heure", "heures":
+			total += time.Duration(n) * time.Hour
+		case "m", "min", "mins", "minute", "minutes":
+			total += time.Duration(n) * time.Minute
+		default:
+			return 0, bad
+		}
+	}
+	if total > 366*24*time.Hour {
+		return 0, fmt.Errorf("%q is more than a year", text)
+	}
+	return total, nil
+}
+
+// FormatSpan writes a span of time as days, hours and minutes: 3d, 1d12h,
+// 45m.
+func FormatSpan(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Round(time.Minute)
+	days, d := d/(24*time.Hour), d%(24*time.Hour)
+	hours, mins := d/time.Hour, (d%time.Hour)/time.Minute
+	var b strings.Builder
+	if days > 0 {
+		fmt.Fprintf(&b, "%dd", days)
+	}
+	if hours > 0 {
+		fmt.Fprintf(&b, "%dh", hours)
+	}
+	if mins > 0 || b.Len() == 0 {
+		fmt.Fprintf(&b, "%dm", mins)
+	}
+	return b.String()
+}
