@@ -29,6 +29,9 @@ type Envelope struct {
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
 	Lang     Lang // French if an envelope keyword was French
+	// Preview is set by a line that begins with "preview" (French
+	// "essai"): the steps are to be tried, not played.
+	Preview bool
 
 	splitErrs int // Errors[:splitErrs] are about envelope lines
 }
@@ -53,6 +56,9 @@ var envelopeWords = Vocabulary{
 	{Name: "set", FR: []string{"régler", "regler", "réglage", "reglage"}},
 }
 
+// previewWords is the word that makes a mail's steps a dry run.
+var previewWords = Vocabulary{{Name: "preview", FR: []string{"essai", "essayer", "aperçu", "apercu"}}}
+
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
 var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set"}
 
@@ -75,6 +81,21 @@ func ParseEnvelope(body string) *Envelope {
 			continue
 		}
 		first := steps[0].Tokens[0]
+		if pname, plang, ok := previewWords.Lookup(first.Text); ok && pname == "preview" && first.Kind == Word {
+			// "preview plain castle f5; knights 1": the steps after the
+			// word are tried, not played; blanking the word keeps their
+			// columns.
+			env.Preview = true
+			if plang == French {
+				env.Lang = French
+			}
+			r := []rune(line)
+			for c := first.Pos.Col - 1; c < first.End().Col-1 && c < len(r); c++ {
+				r[c] = ' '
+			}
+			rest[i] = string(r)
+			continue
+		}
 		name, lang, ok := envelopeWords.Lookup(first.Text)
 		if !ok || first.Kind != Word || len(steps) > 1 {
 			rest[i] = line

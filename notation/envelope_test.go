@@ -39,3 +39,22 @@ func TestEnvelopeKey(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopePreviewAndStatusLine checks the preview word (the steps of
+// its line and the lines after keep their columns) and that herald's own
+// status line, quoted back, is skipped.
+func TestEnvelopePreviewAndStatusLine(t *testing.T) {
+	env := notation.ParseEnvelope(":: game G1 move 3 to-move alice\nkey K\npreview plain castle f5; knights 1\nend")
+	if !env.Preview || len(env.Errors) != 0 || env.Game != "" || len(env.Steps) != 3 {
+		t.Fatalf("ParseEnvelope: preview %v, game %q, %d steps, errors %v", env.Preview, env.Game, len(env.Steps), env.Errors)
+	}
+	if p := env.Steps[0].Tokens[0].Pos; p.Line != 3 || p.Col != 9 {
+		t.Errorf("the first previewed step starts at %d:%d, want 3:9", p.Line, p.Col)
+	}
+	if fr := notation.ParseEnvelope("essai\nplaine château f5"); !fr.Preview || fr.Lang != notation.French {
+		t.Errorf("essai: preview %v, lang %v", fr.Preview, fr.Lang)
+	}
+	if plain := notation.ParseEnvelope("plain castle f5"); plain.Preview {
+		t.Error("a mail without preview is a preview")
+	}
+}

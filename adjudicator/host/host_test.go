@@ -391,3 +391,55 @@ func TestSealedBidsStaySealed(t *testing.T) {
 		t.Fatal("no sealed step was played: the test checked nothing")
 	}
 }
+
+// TestPreview tries steps without playing them (issue 19; RULINGS.md
+// H-4): the answer goes to the sender alone, the game does not change, a
+// bad step is refused as a move would be, and what an automaton would
+// answer is not shown.
+func TestPreview(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	g := r.game(id)
+	alice := g.Players[0]
+	m, err := adjudicator.Start(r.h.Registry(), g.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := m.State.Legal("alice")[0].String()
+	rep := r.send(id, alice.Address, "key "+alice.Secret+"\npreview "+step)
+	if rep.Outcome != host.Answered || len(rep.Notices) != 1 || rep.Notices[0].Topic != "preview" ||
+		!strings.Contains(rep.Notices[0].Text, "A preview only: nothing changed. After these steps:\n  "+step+"\n") ||
+		strings.Contains(rep.Notices[0].Text, "alice's hand") {
+		t.Fatalf("preview: %+v", rep)
+	}
+	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nessai\nend")
+	if rep.Outcome != host.Answered || rep.Notices[0].Topic != "preview refused" || !strings.Contains(rep.Notices[0].Text, "Essai seulement : rien n'a changé.") {
+		t.Fatalf("a refused preview: %+v", rep)
+	}
+	if n := len(r.game(id).Record.Moves); n != 0 {
+		t.Fatalf("previews left %d moves", n)
+	}
+
+	solo, _ := r.create(host.CreateRequest{Host: "s@x.org", Game: "heritiers", Players: []string{"s@x.org"}})
+	sg := r.game(solo)
+	sm, err := adjudicator.Start(r.h.Registry(), sg.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for {
+		st := sm.State.Legal("s")[0].String()
+		sub, err := sm.Submit("s", st, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, st)
+		if len(sub.Auto) > 0 {
+			break
+		}
+	}
+	rep = r.send(solo, "s@x.org", "key "+sg.Players[0].Secret+"\npreview\n"+strings.Join(steps, "\n"))
+	if text := rep.Notices[0].Text; !strings.Contains(text, "henri would then play; a preview does not show how") || strings.Contains(text, "(rule ") {
+		t.Errorf("a solo preview shows Henri's answer:\n%s", text)
+	}
+}
