@@ -68,9 +68,11 @@ func TestGoldenMails(t *testing.T) {
 	keep("not-authenticated", f.sent()["alice@herald.test"][0])
 	f.handle(f.mail("carol@herald.test", "hello", "show"), Rejected)
 	keep("which-game", f.sent()["carol@herald.test"][0])
+	f.handle(f.mail("carol@herald.test", "watching", "observe G1"), Answered)
+	keep("observe", f.sent()["carol@herald.test"][0])
 	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
 	rng := adjudicator.NewRNG("golden")
-	for range 400 {
+	for i := range 400 {
 		g, err := f.st.Game(t.Context(), 1)
 		if err != nil {
 			t.Fatal(err)
@@ -85,6 +87,9 @@ func TestGoldenMails(t *testing.T) {
 		who := m.State.ToMove()[0]
 		legal := m.State.Legal(who)
 		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+f.keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
+		if i == 0 {
+			keep("observer-news", f.sent()["carol@herald.test"][0])
+		}
 	}
 	got = f.sent()
 	keep("game-over", last(got["alice@herald.test"]))

@@ -402,8 +402,11 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return Ignored, 0, "mail from herald itself", nil
 	}
 	for _, c := range env.Commands {
-		if c.Name == "new" {
+		switch c.Name {
+		case "new":
 			return s.newGame(ctx, ses, msg, env, c, now)
+		case "observe", "unobserve":
+			return s.observe(ctx, ses, msg, env, c, now)
 		}
 	}
 	g, why, err := s.findGame(ctx, ses, msg, env)
@@ -427,6 +430,32 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		req.TurnFiles = append(req.TurnFiles, host.TurnFile{Name: a.Name, Data: a.Data})
 	}
 	rep, err := ses.Handle(ctx, req)
+	if err != nil {
+		return "", 0, "", err
+	}
+	if err := s.deliver(ctx, ses.Tx(), msg.From, msg.MessageID, rep.Notices, now); err != nil {
+		return "", 0, "", err
+	}
+	return rep.Outcome, rep.Game, rep.Reason, nil
+}
+
+// observe subscribes the sender to the public view of a game, or ends it:
+// "observe G12" (or the game line, or the subject's tag). No key: an
+// observer sees only what everyone may.
+func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+	tag := env.Game
+	if len(c.Args) > 0 {
+		tag = c.Args[0]
+	}
+	if tag == "" {
+		tag = notation.SubjectGame(msg.Subject)
+	}
+	id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
+	if err != nil || id <= 0 {
+		body := fmt.Sprintf("Name the game to %s, like: %s G12\n", c.Name, c.Name)
+		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] which game?", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
+	}
+	rep, err := ses.Observe(ctx, id, msg.From, c.Name == "observe")
 	if err != nil {
 		return "", 0, "", err
 	}
@@ -506,6 +535,9 @@ func remapLines(env *notation.Envelope, lines []Line) {
 // subject is the subject of a mail about game id of the game named name:
 // "[herald G12] Raubritter (Robber Knights): your turn".
 func (s *Service) subject(id int64, name, what string) string {
+	if id == 0 {
+		return "[herald] " + what
+	}
 	title := name
 	if game, err := s.cfg.Registry.Lookup(name); err == nil {
 		title = game.Title

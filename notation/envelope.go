@@ -38,7 +38,7 @@ type Envelope struct {
 
 // Command is an envelope command with its arguments.
 type Command struct {
-	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve
 	Args []string
 	Pos  Pos
 }
@@ -54,13 +54,16 @@ var envelopeWords = Vocabulary{
 	{Name: "abandon", EN: []string{"cancel"}, FR: []string{"annule", "annuler"}},
 	{Name: "new", FR: []string{"nouvelle", "nouveau"}},
 	{Name: "set", FR: []string{"régler", "regler", "réglage", "reglage"}},
+	{Name: "replace", FR: []string{"remplace", "remplacer"}},
+	{Name: "observe", EN: []string{"watch", "follow"}, FR: []string{"observer", "suivre"}},
+	{Name: "unobserve", EN: []string{"unwatch", "unfollow"}, FR: []string{"quitter"}},
 }
 
 // previewWords is the word that makes a mail's steps a dry run.
 var previewWords = Vocabulary{{Name: "preview", FR: []string{"essai", "essayer", "aperçu", "apercu"}}}
 
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
-var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set"}
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve"}
 
 // ParseEnvelope reads a mail body: envelope lines are taken out, the rest
 // is split into steps whose positions are lines of body. A line that is

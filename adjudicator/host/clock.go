@@ -270,7 +270,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if req.From != g.Host {
 		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
 	}
-	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n"
+	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set observers off  (or on)\n"
 	if len(args) < 2 {
 		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
 	}
@@ -297,6 +297,25 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 	case "policy", "politique":
 		t.Policy = notation.Fold(args[1])
+	case "observers", "observateurs":
+		var off bool
+		switch notation.Fold(args[1]) {
+		case "off", "no", "non":
+			off = true
+		case "on", "yes", "oui":
+		default:
+			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("Observers are on or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
+		}
+		if err := s.tx.SetObserversOff(ctx, g.ID, off); err != nil {
+			return Reply{}, err
+		}
+		g.ObserversOff = off
+		s.games.stage(g.ID, g.Rev, m)
+		text := fmt.Sprintf("The host of game %s now allows observers.\n", Tag(g.ID))
+		if off {
+			text = fmt.Sprintf("The host of game %s now allows no observers; those there were no longer\nobserve it.\n", Tag(g.ID))
+		}
+		return s.answer(g, m, req, Answer, "settings", text, "set observers"), nil
 	default:
 		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("There is no setting %q.\n\n%s", args[0], usage), "bad set"), nil
 	}

@@ -105,12 +105,19 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	started := s.notice(sg, m, host, seatOf(sg, host), Started, "game started", hb)
 	started.Answer = true
 	notices := []Notice{started}
-	for i, p := range players {
-		body := fmt.Sprintf("Welcome to game %s of %s.\n\nPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
-			Tag(id), g.Title, strings.Join(names, ", "), names[i], rec.SeedSHA256, p.Secret, p.Secret, g.Help, stateText(sg, m, p.Name, m.State.Text(p.Name)))
-		notices = append(notices, s.notice(sg, m, p.Address, p.Name, Welcome, "welcome", body))
+	for _, p := range players {
+		notices = append(notices, s.welcome(sg, m, g, p, ""))
 	}
 	return id, notices, nil
+}
+
+// welcome is the first notice of player p of game g (of the game game):
+// their key, how to play and the board as they see it. intro, when not
+// empty, comes before the list of players (a replacement's).
+func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
+	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
+		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	return s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
 }
 
 func hasDup(xs []string) bool {
@@ -224,6 +231,10 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			return s.end(ctx, g, m, req, player, c.Name)
 		case "set":
 			return s.set(ctx, g, m, req, c.Args)
+		case "replace":
+			return s.replace(ctx, g, m, req, c.Args)
+		case "observe", "unobserve":
+			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
 		}
 	}
 	var ignored []notation.IgnoredLine
@@ -291,7 +302,12 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	} else {
 		s.games.unstage(g.ID)
 	}
-	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("move %d", sub.Number), Notices: s.news(g, m, req, sub, ignored)}, nil
+	notices := s.news(g, m, req, sub, ignored)
+	obs, err := s.observerNews(ctx, g, m, sub)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("move %d", sub.Number), Notices: append(notices, obs...)}, nil
 }
 
 // Submit submits steps as one move of seat (an index in g.Players) in game
@@ -668,6 +684,16 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
 		n.Record = true
+		notices = append(notices, n)
+	}
+	obs, err := s.tx.Observers(ctx, g.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	for _, a := range obs {
+		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s",
+			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""))
+		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil

@@ -145,6 +145,22 @@ type Tx interface {
 	// SaveGame is Save without the revision.
 	SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error
 
+	// ReplacePlayer gives seat (an index in the game's players) of game id
+	// to a new address with a new key: the old address and key no longer
+	// play it.
+	ReplacePlayer(ctx context.Context, id int64, seat int, address, secret string) error
+
+	// Observers returns the addresses that observe game id.
+	Observers(ctx context.Context, id int64) ([]string, error)
+
+	// Observe adds address to the observers of game id (on) or takes it
+	// away, and reports whether that changed anything.
+	Observe(ctx context.Context, id int64, address string, on bool) (bool, error)
+
+	// SetObserversOff records whether the host of game id forbids
+	// observers; forbidding them ends every observation.
+	SetObserversOff(ctx context.Context, id int64, off bool) error
+
 	// SetClock writes the clock of game id, replacing the one it had.
 	SetClock(ctx context.Context, id int64, c Clock) error
 
@@ -185,6 +201,8 @@ type Game struct {
 	// Clock is the game's deadline and where its current turn stands;
 	// nil when the game has no deadline.
 	Clock *Clock
+	// ObserversOff is the host's choice to allow no observers.
+	ObserversOff bool
 }
 
 // Clock is the time of a game with a deadline: its settings, set by its

@@ -143,6 +143,14 @@ var migrations = []migration{
 		next     TEXT                       -- when Tick next has work for the game; NULL: never
 	);
 	CREATE INDEX clocks_next ON clocks(next);`},
+	// 6: observers, who get the public view of a game's moves, and the
+	// host's choice to allow them or not.
+	{sql: `CREATE TABLE observers (
+		game_id INTEGER NOT NULL REFERENCES games(id),
+		address TEXT NOT NULL,
+		PRIMARY KEY (game_id, address)
+	);
+	ALTER TABLE games ADD COLUMN observers_off INTEGER NOT NULL DEFAULT 0;`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -896,6 +904,68 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	return nil
 }
 
+// ReplacePlayer gives seat of game id to address, with secret as its key.
+func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, secret string) error {
+	res, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET address = ?, secret = ? WHERE game_id = ? AND seat = ?`,
+		strings.ToLower(address), secret, id, seat)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("store: game %d has no seat %d", id, seat)
+	}
+	return nil
+}
+
+// Observers returns the addresses that observe game id, in order.
+func (t *Tx) Observers(ctx context.Context, id int64) ([]string, error) {
+	rows, err := t.b.stmts.QueryContext(ctx, `SELECT address FROM observers WHERE game_id = ? ORDER BY address`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Observe adds address to the observers of game id, or takes it away;
+// it reports whether that changed anything.
+func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bool, error) {
+	q := `INSERT INTO observers (game_id, address) VALUES (?, ?) ON CONFLICT DO NOTHING`
+	if !on {
+		q = `DELETE FROM observers WHERE game_id = ? AND address = ?`
+	}
+	res, err := t.b.stmts.ExecContext(ctx, q, id, strings.ToLower(address))
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// SetObserversOff records whether the host of game id forbids observers;
+// forbidding them also ends every observation.
+func (t *Tx) SetObserversOff(ctx context.Context, id int64, off bool) error {
+	v := 0
+	if off {
+		v = 1
+		if _, err := t.b.stmts.ExecContext(ctx, `DELETE FROM observers WHERE game_id = ?`, id); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET observers_off = ? WHERE id = ?`, v, id); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetClock writes the clock of game id, replacing the one it had.
 func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	var next any
@@ -956,13 +1026,13 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next}
 	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next`
 	if withRecord {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.record, `+clockCols+`
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.record, `+clockCols+`
 			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &data}, clock...)...)
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &data}, clock...)...)
 	} else {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, `+clockCols+`
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, `+clockCols+`
 			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves}, clock...)...)
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff}, clock...)...)
 	}
 	if err == nil && c.deadline.Valid && c.deadline.Int64 > 0 {
 		g.Clock = &host.Clock{

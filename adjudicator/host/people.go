@@ -1,0 +1,173 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+)
+
+// replace hands a seat to a new address, with a new key: only the host
+// may. The newcomer gets a welcome with the seat's private view, the old
+// address a notice that its key no longer works, everyone else the news.
+// args are "SEAT by ADDRESS" (French "par"); SEAT is a player's name or
+// address.
+func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	usage := "Write, on a line of its own: replace PLAYER by NEW-ADDRESS\nfor example: replace bob by dave@example.org\n"
+	if req.From != g.Host {
+		return s.answer(g, m, req, Refusal, "replace refused", "Only the host of the game may hand a seat to someone else.\n", "replace by a player"), nil
+	}
+	var words []string
+	for _, a := range args {
+		if f := notation.Fold(a); f != "by" && f != "par" && f != "with" && f != "avec" {
+			words = append(words, a)
+		}
+	}
+	if len(words) != 2 {
+		return s.answer(g, m, req, Refusal, "replace refused", "herald did not understand your replace line.\n\n"+usage, "bad replace"), nil
+	}
+	who, addr := words[0], strings.ToLower(words[1])
+	seat := slices.IndexFunc(g.Players, func(p Player) bool {
+		return notation.Fold(p.Name) == notation.Fold(who) || p.Address == strings.ToLower(who)
+	})
+	switch {
+	case seat < 0:
+		names := make([]string, len(g.Players))
+		for i, p := range g.Players {
+			names[i] = p.Name
+		}
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
+	case !strings.Contains(addr, "@"):
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q is not a mail address.\n\n%s", words[1], usage), "bad replace"), nil
+	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr }):
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
+	}
+	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
+	if err != nil {
+		return Reply{}, err
+	}
+	old := g.Players[seat]
+	p := Player{Name: old.Name, Address: addr, Secret: s.h.cfg.NewKey()}
+	if err := s.tx.ReplacePlayer(ctx, g.ID, seat, p.Address, p.Secret); err != nil {
+		return Reply{}, err
+	}
+	g.Players = slices.Clone(g.Players)
+	g.Players[seat] = p
+	// The newcomer gets a whole deadline for a move they are asked for.
+	if g.Clock != nil && slices.Contains(strings.Split(g.Clock.ToMove, ","), p.Name) {
+		c := *g.Clock
+		c.Since, c.Stage = s.now, 0
+		c.plan()
+		if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
+			return Reply{}, err
+		}
+		g.Clock = &c
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	intro := fmt.Sprintf("The host has handed you the seat of %s, played until now from\nanother address. You play it from here on, as %s.\n\n", p.Name, p.Name)
+	notices := []Notice{s.welcome(g, m, game, p, intro)}
+	notices = append(notices, s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
+		fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)))
+	news := fmt.Sprintf("The host of game %s has handed the seat of %s to %s.\n", Tag(g.ID), p.Name, p.Address)
+	for _, o := range s.everyone(g) {
+		if o.Address == p.Address {
+			continue
+		}
+		n := s.notice(g, m, o.Address, o.Name, News, "seat handed over", news)
+		n.Answer = o.Address == req.From
+		notices = append(notices, n)
+	}
+	return Reply{Outcome: Answered, Game: g.ID, Reason: fmt.Sprintf("%s replaced by %s", old.Address, p.Address), Notices: notices}, nil
+}
+
+// Observe subscribes address to the public view of game id (on), or ends
+// its subscription: no key is needed, since an observer sees only what
+// everyone may. The host may forbid observers (set observers off). A
+// player of the game cannot observe it.
+func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
+	address = strings.ToLower(address)
+	g, err := s.tx.GameInfo(ctx, id)
+	if err != nil {
+		return Reply{}, err
+	}
+	req := Request{From: address}
+	if g == nil {
+		return Reply{Outcome: Rejected, Reason: "no such game", Notices: []Notice{{To: address, Kind: Refusal, Topic: "no such game", Answer: true,
+			Text: fmt.Sprintf("There is no game %s to observe.\n", Tag(id))}}}, nil
+	}
+	if g.Status != Playing {
+		if g.Record, err = s.tx.Record(ctx, id); err != nil {
+			return Reply{}, err
+		}
+		return s.answer(g, nil, req, Refusal, "game over", fmt.Sprintf("Game %s is over (%s): there is nothing left to observe.\n", Tag(id), g.Status), "game over"), nil
+	}
+	m, err := s.match(ctx, g)
+	if err != nil {
+		return Reply{}, err
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	switch {
+	case seatOf(g, address) != "":
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("You play in game %s: herald mails you every move already.\n", Tag(id)), "a player observes"), nil
+	case on && g.ObserversOff:
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("The host of game %s allows no observers.\n", Tag(id)), "observers off"), nil
+	}
+	changed, err := s.tx.Observe(ctx, id, address, on)
+	if err != nil {
+		return Reply{}, err
+	}
+	var text string
+	switch {
+	case on && changed:
+		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))
+	case on:
+		text = fmt.Sprintf("You observe game %s already. To stop, write: unobserve %s\n", Tag(id), Tag(id))
+	case changed:
+		text = fmt.Sprintf("You no longer observe game %s.\n", Tag(id))
+	default:
+		text = fmt.Sprintf("You did not observe game %s.\n", Tag(id))
+	}
+	rep := s.answer(g, m, req, Answer, map[bool]string{true: "observe", false: "unobserve"}[on], text, "observe")
+	return rep, nil
+}
+
+// observerNews is the news of a move for the observers of g: the public
+// form of every step and the public board.
+func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Match, sub *adjudicator.Submission) ([]Notice, error) {
+	obs, err := s.tx.Observers(ctx, g.ID)
+	if err != nil || len(obs) == 0 {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
+	for _, mv := range sub.Moves {
+		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, "", notation.English))
+	}
+	for _, a := range sub.Auto {
+		fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
+		for _, mv := range a.Moves {
+			fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, a.Player, mv, "", notation.English))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(stateText(g, m, "", m.State.Text("")))
+	finished := m.State.Result().Finished
+	if finished {
+		fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
+	}
+	topic := "move " + fmt.Sprint(sub.Number)
+	if finished {
+		topic = "game over"
+	}
+	var out []Notice
+	for _, a := range obs {
+		n := s.notice(g, m, a, "", News, topic, b.String())
+		n.Record = finished
+		out = append(out, n)
+	}
+	return out, nil
+}
