@@ -26,6 +26,7 @@ type outMail struct {
 	Subject    string      `json:"subject"`
 	MessageID  string      `json:"message_id"`            // without brackets; set when queued
 	InReplyTo  string      `json:"in_reply_to,omitempty"` // Message-ID of the mail answered, without brackets
+	ReplyTo    string      `json:"reply_to,omitempty"`    // where replies go: herald's address with the seat's token
 	References []string    `json:"references,omitempty"`  // for threading, without brackets
 	Body       string      `json:"body"`
 	Attachment *Attachment `json:"attachment,omitempty"`
@@ -107,6 +108,9 @@ func (s *Service) compose(m outMail, date time.Time) ([]byte, error) {
 	var h gomail.Header
 	h.SetAddressList("From", []*gomail.Address{{Name: "herald", Address: s.cfg.Address}})
 	h.SetAddressList("To", []*gomail.Address{{Address: m.To}})
+	if m.ReplyTo != "" {
+		h.SetAddressList("Reply-To", []*gomail.Address{{Name: "herald", Address: m.ReplyTo}})
+	}
 	h.SetSubject(m.Subject)
 	h.SetDate(date)
 	h.SetMessageID(m.MessageID)

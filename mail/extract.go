@@ -35,6 +35,7 @@ import (
 	"mime"
 	netmail "net/mail"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,6 +114,11 @@ type Message struct {
 	// FromName is the display name of the From address, decoded (RFC 2047),
 	// or "".
 	FromName string
+
+	// Recipients are the addresses the mail was sent to (To, Cc, and the
+	// Delivered-To and X-Original-To of the servers on the way), lower
+	// case, each once.
+	Recipients []string
 
 	// Subject is the decoded Subject (RFC 2047). Encoded words in an unknown
 	// charset are kept as they are.
@@ -522,6 +528,7 @@ func (m *Message) setHeader(h message.Header, body []byte) *ExtractError {
 		m.Date = d
 	}
 	m.Subject = decodeHeaderText(h.Get("Subject"))
+	m.Recipients = recipients(h)
 	addr, fromErr := parseFrom(mh)
 	m.Auto = autoKind(h, addr)
 	if fromErr != nil {
@@ -530,6 +537,29 @@ func (m *Message) setHeader(h message.Header, body []byte) *ExtractError {
 	m.From = strings.ToLower(addr.Address)
 	m.FromName = strings.ToValidUTF8(addr.Name, "\uFFFD")
 	return nil
+}
+
+// recipients returns the addresses a mail was sent to, lower-cased, as its
+// To and Cc say and as the servers that delivered it recorded
+// (Delivered-To, X-Original-To), leniently: what does not parse is left
+// out.
+func recipients(h message.Header) []string {
+	var out []string
+	p := netmail.AddressParser{WordDecoder: headerWordDecoder}
+	for _, name := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		for _, v := range h.Values(name) {
+			addrs, err := p.ParseList(v)
+			if err != nil {
+				continue
+			}
+			for _, a := range addrs {
+				if addr := strings.ToLower(a.Address); !slices.Contains(out, addr) {
+					out = append(out, addr)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // parseFrom returns the single address of the From field.

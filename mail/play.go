@@ -142,7 +142,7 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 // limited by Config.Hosts).
 func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
 	for _, n := range notices {
-		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text}
+		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
 		thread := ""
 		if n.Answer || n.InReplyTo && n.To == sender {
 			thread = inReplyTo

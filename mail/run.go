@@ -46,6 +46,9 @@ type RunConfig struct {
 	// NewSeed overrides the seed of games started by mail (the demo).
 	NewSeed func() string
 
+	// NoReplyTokens: see Config.NoReplyTokens.
+	NoReplyTokens bool
+
 	// TickEvery is how often the host's time-driven work (deadlines) runs;
 	// default a minute.
 	TickEvery time.Duration
@@ -162,7 +165,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens,
 	})
 	if err != nil {
 		return fail(err)

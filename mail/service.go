@@ -68,6 +68,11 @@ type Config struct {
 	// (128 secret random bits). The demo fixes it to replay a game.
 	NewSeed func() string
 
+	// NoReplyTokens sends no Reply-To with the seat's token (for a
+	// provider without plus-addressing): players then authenticate by
+	// their key line alone. A reply to a token address is still accepted.
+	NoReplyTokens bool
+
 	// Host hosts the games; default a host of Registry and Store with
 	// this Config's Now, NewKey and NewSeed.
 	Host *host.Host
@@ -409,6 +414,10 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			return s.observe(ctx, ses, msg, env, c, now)
 		}
 	}
+	tokenGame, token := s.replyToken(msg)
+	if env.Game == "" && notation.SubjectGame(msg.Subject) == "" && tokenGame != 0 {
+		env.Game = gameTag(tokenGame) // a reply to herald+g12.TOKEN@… names its game
+	}
 	g, why, err := s.findGame(ctx, ses, msg, env)
 	if err != nil {
 		return "", 0, "", err
@@ -420,7 +429,8 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, "[herald] which game?", body, now)
 	}
 	seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
-	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) {
+	byToken := tokenGame == g.ID && host.TokenOK(g, seat, token)
+	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) && !byToken {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
 		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env), now)
@@ -463,6 +473,38 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	return rep.Outcome, rep.Game, rep.Reason, nil
+}
+
+// replyToken returns the game and the token of the first recipient of
+// msg that is a reply address of herald's (local+g12.TOKEN@domain), or 0.
+func (s *Service) replyToken(msg *Message) (int64, string) {
+	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+	for _, r := range msg.Recipients {
+		l, d, ok := strings.Cut(r, "@")
+		if !ok || d != domain {
+			continue
+		}
+		tag, ok := strings.CutPrefix(l, local+"+g")
+		if !ok {
+			continue
+		}
+		num, tok, ok := strings.Cut(tag, ".")
+		id, err := strconv.ParseInt(num, 10, 64)
+		if ok && err == nil && id > 0 && tok != "" {
+			return id, tok
+		}
+	}
+	return 0, ""
+}
+
+// replyTo is the address the replies to a mail for a seat with token go
+// to, or "" when there is no token or tokens are off.
+func (s *Service) replyTo(game int64, token string) string {
+	if token == "" || game == 0 || s.cfg.NoReplyTokens {
+		return ""
+	}
+	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+	return fmt.Sprintf("%s+g%d.%s@%s", local, game, token, domain)
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in

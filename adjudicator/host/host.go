@@ -58,6 +58,9 @@ type Config struct {
 	// (128 secret random bits).
 	NewSeed func() string
 
+	// NewToken returns a new reply token; default 12 random bytes in hex.
+	NewToken func() string
+
 	// NoCache replays every game from its stored record on every request,
 	// as without the cache (tests that prove the cache changes nothing).
 	NoCache bool
@@ -88,6 +91,17 @@ func New(cfg Config) (*Host, error) {
 		cfg.NewSeed = adjudicator.NewSeed
 	}
 	return &Host{cfg: cfg, games: &gameCache{games: map[int64]cachedMatch{}, off: cfg.NoCache}}, nil
+}
+
+// newToken returns a new reply token: 12 random bytes in hex, unguessable
+// and safe in the local part of a mail address.
+func (h *Host) newToken() string {
+	if h.cfg.NewToken != nil {
+		return h.cfg.NewToken()
+	}
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Registry returns the games the host can play.
@@ -161,6 +175,10 @@ type Notice struct {
 	// Status is where the game stands as the notice leaves, for a line
 	// that programs can read; nil for a notice about no game.
 	Status *Status
+	// ReplyToken is the recipient's seat's reply token (Player.Token), for
+	// a transport to put in the address replies go to; "" for a notice to
+	// anyone but the seat's player.
+	ReplyToken string
 }
 
 // Status is where a game stands: public, the same for everyone.

@@ -50,8 +50,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return Reply{}, err
 	}
 	old := g.Players[seat]
-	p := Player{Name: old.Name, Address: addr, Secret: s.h.cfg.NewKey()}
-	if err := s.tx.ReplacePlayer(ctx, g.ID, seat, p.Address, p.Secret); err != nil {
+	p := Player{Name: old.Name, Address: addr, Secret: s.h.cfg.NewKey(), Token: s.h.newToken()}
+	if err := s.tx.ReplacePlayer(ctx, g.ID, seat, p.Address, p.Secret, p.Token); err != nil {
 		return Reply{}, err
 	}
 	g.Players = slices.Clone(g.Players)

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	}
 	players := make([]Player, len(addrs))
 	for i := range addrs {
-		players[i] = Player{Name: names[i], Address: addrs[i], Secret: s.h.cfg.NewKey()}
+		players[i] = Player{Name: names[i], Address: addrs[i], Secret: s.h.cfg.NewKey(), Token: s.h.newToken()}
 	}
 	hostKey := s.h.cfg.NewKey()
 	id, err := s.tx.CreateGame(ctx, host, hostKey, rec, players)
@@ -161,7 +162,17 @@ func Authenticate(g *Game, seat int, key string) bool {
 	if seat >= 0 {
 		secret = g.Players[seat].Secret
 	}
-	return key != "" && strings.EqualFold(key, secret)
+	return key != "" && subtle.ConstantTimeCompare([]byte(strings.ToLower(key)), []byte(strings.ToLower(secret))) == 1
+}
+
+// TokenOK reports whether token is the reply token of seat in g: a reply
+// to the address that carries it, from the seat's address, is the seat's
+// without a key line.
+func TokenOK(g *Game, seat int, token string) bool {
+	if seat < 0 || token == "" || g.Players[seat].Token == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.ToLower(token)), []byte(g.Players[seat].Token)) == 1
 }
 
 // A Request is what an authenticated player or host of a game asks: the
@@ -348,7 +359,13 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 			st.Deadline = g.Clock.DeadlineAt()
 		}
 	}
-	return Notice{To: to, Seat: seat, Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Status: st}
+	n := Notice{To: to, Seat: seat, Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Status: st}
+	for _, p := range g.Players {
+		if p.Address == to && p.Name == seat {
+			n.ReplyToken = p.Token
+		}
+	}
+	return n
 }
 
 // preview answers a dry run: the board as it would be after the steps,

@@ -146,9 +146,9 @@ type Tx interface {
 	SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, status string) error
 
 	// ReplacePlayer gives seat (an index in the game's players) of game id
-	// to a new address with a new key: the old address and key no longer
-	// play it.
-	ReplacePlayer(ctx context.Context, id int64, seat int, address, secret string) error
+	// to a new address with a new key and reply token: the old address,
+	// key and token no longer play it.
+	ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error
 
 	// Observers returns the addresses that observe game id.
 	Observers(ctx context.Context, id int64) ([]string, error)
@@ -181,6 +181,7 @@ type Player struct {
 	Name    string // as in the record
 	Address string // lower-case mail address
 	Secret  string // the key that authenticates their mail
+	Token   string // the reply token that authenticates their replies; "" for none
 }
 
 // Game is a stored game.

@@ -151,6 +151,10 @@ var migrations = []migration{
 		PRIMARY KEY (game_id, address)
 	);
 	ALTER TABLE games ADD COLUMN observers_off INTEGER NOT NULL DEFAULT 0;`},
+	// 7: each seat's reply token: a reply to herald+g12.TOKEN@… from the
+	// seat's address authenticates without the key. '' for seats of
+	// games started before.
+	{sql: `ALTER TABLE players ADD COLUMN token TEXT NOT NULL DEFAULT '';`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -715,8 +719,8 @@ func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adju
 		return 0, err
 	}
 	for i, p := range players {
-		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret) VALUES (?, ?, ?, ?, ?)`,
-			id, i, p.Name, strings.ToLower(p.Address), p.Secret); err != nil {
+		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret, token) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, i, p.Name, strings.ToLower(p.Address), p.Secret, p.Token); err != nil {
 			return 0, fmt.Errorf("store: %w", err)
 		}
 	}
@@ -904,10 +908,11 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	return nil
 }
 
-// ReplacePlayer gives seat of game id to address, with secret as its key.
-func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, secret string) error {
-	res, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET address = ?, secret = ? WHERE game_id = ? AND seat = ?`,
-		strings.ToLower(address), secret, id, seat)
+// ReplacePlayer gives seat of game id to address, with secret as its key
+// and token as its reply token.
+func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error {
+	res, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET address = ?, secret = ?, token = ? WHERE game_id = ? AND seat = ?`,
+		strings.ToLower(address), secret, token, id, seat)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1056,14 +1061,14 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 			return nil, err
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name, address, secret FROM players WHERE game_id = ? ORDER BY seat`, id)
+	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token FROM players WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p host.Player
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret); err != nil {
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		g.Players = append(g.Players, p)

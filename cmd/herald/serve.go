@@ -44,6 +44,7 @@ var cmdServe = &command{
 		fs.String("hosts", "", "comma-separated addresses allowed to start games (default: anyone)")
 		fs.String("local-imap", "127.0.0.1:0", "embedded IMAP server `address`")
 		fs.String("local-smtp", "127.0.0.1:0", "embedded SMTP server `address`")
+		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) > 0 {
@@ -90,6 +91,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		Logger:           slog.New(slog.NewTextHandler(e.stderr, nil)),
 		EmbeddedIMAPAddr: e.str("local-imap"),
 		EmbeddedSMTPAddr: e.str("local-smtp"),
+	}
+	switch e.str("reply-tokens") {
+	case "on":
+	case "off":
+		cfg.NoReplyTokens = true
+	default:
+		return mail.RunConfig{}, usagef("--reply-tokens %q: expected on or off", e.str("reply-tokens"))
 	}
 	if h := e.str("hosts"); h != "" {
 		cfg.Hosts = strings.Split(h, ",")

@@ -69,6 +69,7 @@ var serveConfigKeys = []configKey{
 	{"hosts", configList, "a list of the addresses allowed to start games, like [you@example.org]"},
 	{"local-imap", configHostPort, "the embedded IMAP server's address as host:port, like 127.0.0.1:1143"},
 	{"local-smtp", configHostPort, "the embedded SMTP server's address as host:port, like 127.0.0.1:1025"},
+	{"reply-tokens", configString, "on or off"},
 }
 
 // applyServeConfig reads the serve config file path and sets each flag of fs

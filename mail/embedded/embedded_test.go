@@ -780,3 +780,20 @@ func TestConcurrentDeliveryAndMove(t *testing.T) {
 		t.Errorf("herald/processed holds duplicates")
 	}
 }
+
+// TestPlusAddressing delivers mail to alice+tag@… into alice's INBOX, as
+// Postfix with recipient_delimiter "+" does (herald's reply addresses carry
+// a seat's token so); an unknown base address is still refused.
+func TestPlusAddressing(t *testing.T) {
+	srv := startServer(t, Config{})
+	local, domain, _ := strings.Cut(alice, "@")
+	tagged := local + "+g12.5f0c@" + domain
+	mustSend(t, srv, bob, []string{tagged}, testMessage(bob, tagged, "re", "key K"))
+	c := dialIMAP(t, srv, alice, alicePW, nil)
+	if got := fetchAll(t, c, "INBOX"); len(got) != 1 {
+		t.Fatalf("alice's INBOX has %d messages, want the one sent to %s", len(got), tagged)
+	}
+	if err := sendSMTP(srv, nil, bob, []string{"nobody+x@" + domain}, testMessage(bob, "nobody+x@"+domain, "hi", "hi")); smtpCode(err) != 550 {
+		t.Errorf("RCPT TO an unknown base address with a tag = %v, want 550", err)
+	}
+}

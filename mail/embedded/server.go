@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -350,6 +351,21 @@ func (s *Server) Accounts() []string {
 }
 
 // lookup returns the account of address (any case), or nil.
+// lookupRecipient returns the account mail to address goes to: its own,
+// or with plus-addressing the account of the address without its tag
+// (herald+g12.tok@x goes to herald@x), as Postfix's recipient_delimiter
+// does.
+func (s *Server) lookupRecipient(address string) *account {
+	if a := s.lookup(address); a != nil {
+		return a
+	}
+	local, domain, ok := strings.Cut(address, "@")
+	if base, _, tagged := strings.Cut(local, "+"); ok && tagged && base != "" {
+		return s.lookup(base + "@" + domain)
+	}
+	return nil
+}
+
 func (s *Server) lookup(address string) *account {
 	s.acctMu.RLock()
 	defer s.acctMu.RUnlock()
@@ -394,7 +410,7 @@ func (s *Server) deliver(from string, to []string, raw []byte) error {
 	var accts []*account
 	seen := make(map[*account]bool)
 	for _, rcpt := range to {
-		a := s.lookup(rcpt)
+		a := s.lookupRecipient(rcpt)
 		if a == nil {
 			return fmt.Errorf("embedded: %q: %w", rcpt, ErrNoSuchAccount)
 		}

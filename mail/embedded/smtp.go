@@ -81,7 +81,7 @@ func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 }
 
 func (ss *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
-	if ss.srv.lookup(to) == nil {
+	if ss.srv.lookupRecipient(to) == nil {
 		return &smtp.SMTPError{
 			Code:         550,
 			EnhancedCode: smtp.EnhancedCode{5, 1, 1},
