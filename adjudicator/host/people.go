@@ -42,7 +42,7 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
 	case !strings.Contains(addr, "@"):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q is not a mail address.\n\n%s", words[1], usage), "bad replace"), nil
-	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr }):
+	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
 	}
 	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
@@ -68,10 +68,18 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	}
 	s.games.stage(g.ID, g.Rev, m)
 	intro := fmt.Sprintf("The host has handed you the seat of %s, played until now from\nanother address. You play it from here on, as %s.\n\n", p.Name, p.Name)
+	if old.Address == p.Address {
+		intro = "The host has given your seat a new key: the old one, and the reply\naddress of herald's earlier mails, no longer work.\n\n"
+	}
 	notices := []Notice{s.welcome(g, m, game, p, intro)}
-	notices = append(notices, s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
-		fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)))
+	if old.Address != p.Address {
+		notices = append(notices, s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
+			fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)))
+	}
 	news := fmt.Sprintf("The host of game %s has handed the seat of %s to %s.\n", Tag(g.ID), p.Name, p.Address)
+	if old.Address == p.Address {
+		news = fmt.Sprintf("The host of game %s has given %s a new key.\n", Tag(g.ID), p.Name)
+	}
 	for _, o := range s.everyone(g) {
 		if o.Address == p.Address {
 			continue

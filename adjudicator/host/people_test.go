@@ -49,6 +49,15 @@ func TestReplace(t *testing.T) {
 	if host.Authenticate(g, 1, bob.Secret) {
 		t.Error("bob's old key still works")
 	}
+	// The same address: a new key and token, to revoke leaked ones.
+	rep = r.send(id, "h@x.org", "key "+g.HostKey+"\nreplace bob by dave@z.org")
+	g2 := r.game(id)
+	if rep.Outcome != host.Answered || g2.Players[1].Secret == dave.Secret || g2.Players[1].Token == dave.Token || host.TokenOK(g2, 1, dave.Token) {
+		t.Errorf("re-keying dave: %+v, seat %+v", rep, g2.Players[1])
+	}
+	if got := kinds(rep.Notices); !slices.Equal(got, []string{"welcome>dave@z.org", "news>alice@x.org", "news>h@x.org"}) {
+		t.Errorf("re-keying notices: %v", got)
+	}
 }
 
 // TestObservers subscribes an observer (issue 19): they get every move in
