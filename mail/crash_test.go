@@ -462,7 +462,7 @@ func TestCommitFailureInBatch(t *testing.T) {
 func TestGameCacheMatchesReplay(t *testing.T) {
 	ref := newFixture(t)
 	cfg := ref.svc.cfg
-	h, err := host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NoCache: true})
+	h, err := host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,6 +64,9 @@ type Config struct {
 	// NewKey returns a new player key; default 8 random bytes in hex.
 	NewKey func() string
 
+	// NewToken returns a new reply token; default 12 random bytes in hex.
+	NewToken func() string
+
 	// NewSeed returns the seed of a new game; default adjudicator.NewSeed
 	// (128 secret random bits). The demo fixes it to replay a game.
 	NewSeed func() string
@@ -145,7 +148,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed})
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken})
 		if err != nil {
 			return nil, err
 		}

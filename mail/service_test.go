@@ -39,13 +39,14 @@ func newFixture(t testing.TB) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	f := &fixture{t: t, st: st, keys: map[string]string{}, clock: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	k := 0
+	k, tk := 0, 0
 	f.svc, err = NewService(Config{
 		Address:  "herald@herald.test",
 		Registry: adjudicator.NewRegistry(raubritter.Game),
 		Store:    st,
 		Now:      func() time.Time { f.clock = f.clock.Add(time.Second); return f.clock },
 		NewKey:   func() string { k++; return fmt.Sprintf("key-%d", k) },
+		NewToken: func() string { tk++; return fmt.Sprintf("tok%d", tk) },
 		NewSeed:  func() string { return "fixture" },
 	})
 	if err != nil {

@@ -38,7 +38,7 @@ type Envelope struct {
 
 // Command is an envelope command with its arguments.
 type Command struct {
-	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve, notify
 	Args []string
 	Pos  Pos
 }
@@ -57,13 +57,14 @@ var envelopeWords = Vocabulary{
 	{Name: "replace", FR: []string{"remplace", "remplacer"}},
 	{Name: "observe", EN: []string{"watch", "follow"}, FR: []string{"observer", "suivre"}},
 	{Name: "unobserve", EN: []string{"unwatch", "unfollow"}, FR: []string{"quitter"}},
+	{Name: "notify", FR: []string{"avis", "notifier", "courrier"}},
 }
 
 // previewWords is the word that makes a mail's steps a dry run.
 var previewWords = Vocabulary{{Name: "preview", FR: []string{"essai", "essayer", "aperçu", "apercu"}}}
 
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
-var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve"}
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve", "notify"}
 
 // ParseEnvelope reads a mail body: envelope lines are taken out, the rest
 // is split into steps whose positions are lines of body. A line that is

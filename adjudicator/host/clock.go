@@ -143,16 +143,37 @@ func (s *Session) afterMove(ctx context.Context, g *Game, m *adjudicator.Match) 
 // Tick does the time-driven work due at now: for each game whose clock
 // says so, in a request of its own, the reminder to the players it waits
 // for, the late notice to everyone once the deadline has passed, and the
-// policy once the grace has too. deliver queues each request's notices in
+// policy once the grace has too; and the daily digest of every player who
+// chose one. deliver queues each request's notices in
 // its transaction, so that a notice is sent exactly once whatever crashes:
 // each request's identity names the game, the stage and the turn, and a
 // request already processed is skipped. It returns how many requests did
 // work.
 func (h *Host) Tick(ctx context.Context, now time.Time, deliver func(s *Session, notices []Notice) error) (int, error) {
 	done := 0
+	// do runs one piece of due work as a request named id, and reports
+	// whether it ran (false: done before, perhaps before a crash).
+	do := func(id string, game int64, work func(s *Session) ([]Notice, string, error)) (bool, error) {
+		err := h.Do(ctx, Intake{MessageID: id, BodyHash: "tick", Sender: "herald", Received: now}, func(s *Session) error {
+			notices, outcome, err := work(s)
+			if err != nil {
+				return err
+			}
+			s.tx.SetOutcome(outcome, game)
+			return deliver(s, notices)
+		})
+		if errors.Is(err, ErrDuplicate) {
+			return false, nil
+		}
+		return err == nil, err
+	}
 	for {
 		due, err := h.cfg.Store.DueClocks(ctx, now, 100)
-		if err != nil || len(due) == 0 {
+		if err != nil {
+			return done, err
+		}
+		digests, err := h.cfg.Store.DueDigests(ctx, now, 100)
+		if err != nil {
 			return done, err
 		}
 		progress := false
@@ -160,24 +181,29 @@ func (h *Host) Tick(ctx context.Context, now time.Time, deliver func(s *Session,
 			if err := ctx.Err(); err != nil {
 				return done, err
 			}
-			in := Intake{MessageID: fmt.Sprintf("tick:G%d:%d:%s", d.Game, d.Stage, d.Since.UTC().Format(time.RFC3339Nano)),
-				BodyHash: "tick", Sender: "herald", Received: now}
-			err := h.Do(ctx, in, func(s *Session) error {
-				notices, outcome, err := s.tick(ctx, d)
-				if err != nil {
-					return err
-				}
-				s.tx.SetOutcome(outcome, d.Game)
-				return deliver(s, notices)
-			})
-			if errors.Is(err, ErrDuplicate) {
-				continue
-			}
+			ran, err := do(fmt.Sprintf("tick:G%d:%d:%s", d.Game, d.Stage, d.Since.UTC().Format(time.RFC3339Nano)), d.Game,
+				func(s *Session) ([]Notice, string, error) { return s.tick(ctx, d) })
 			if err != nil {
 				return done, err
 			}
-			done++
-			progress = true
+			if ran {
+				done++
+				progress = true
+			}
+		}
+		for _, d := range digests {
+			if err := ctx.Err(); err != nil {
+				return done, err
+			}
+			ran, err := do(fmt.Sprintf("digest:G%d:%d:%s", d.Game, d.Seat, d.Next.UTC().Format(time.RFC3339Nano)), d.Game,
+				func(s *Session) ([]Notice, string, error) { return s.digest(ctx, d) })
+			if err != nil {
+				return done, err
+			}
+			if ran {
+				done++
+				progress = true
+			}
 		}
 		if !progress {
 			return done, nil

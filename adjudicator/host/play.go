@@ -244,6 +244,8 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			return s.set(ctx, g, m, req, c.Args)
 		case "replace":
 			return s.replace(ctx, g, m, req, c.Args)
+		case "notify":
+			return s.notify(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
 			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
 		}
@@ -313,7 +315,10 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	} else {
 		s.games.unstage(g.ID)
 	}
-	notices := s.news(g, m, req, sub, ignored)
+	notices, err := s.news(ctx, g, m, req, sub, ignored)
+	if err != nil {
+		return Reply{}, err
+	}
 	obs, err := s.observerNews(ctx, g, m, sub)
 	if err != nil {
 		return Reply{}, err
@@ -531,7 +536,7 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 // news tells everyone about an applied move: the mover gets the list of
 // what was applied, everyone their own view; at the end everyone gets the
 // revealed seed and the record.
-func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) []Notice {
+func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) ([]Notice, error) {
 	finished := m.State.Result().Finished
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
@@ -541,6 +546,25 @@ func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudica
 	var notices []Notice
 	for i, p := range g.Players {
 		var b strings.Builder
+		mustAct := slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name)
+		// A player who asked for less mail (notify turn, digest) hears of
+		// others' moves when they must act (turn), or in their digest; of
+		// their own move and of the end, at once.
+		if p.Name != sub.Player && !finished && (p.Notify == NotifyDigest || p.Notify == NotifyTurn && !mustAct) {
+			continue
+		}
+		if p.Notify == NotifyTurn || p.Notify == NotifyDigest {
+			missed, err := s.catchUp(m, p.Name, p.Told, sub.Number-1)
+			if err != nil {
+				return nil, err
+			}
+			if missed != "" {
+				fmt.Fprintf(&b, "The moves since your last mail:\n%s\n", missed)
+			}
+			if err := s.tx.SetNotify(ctx, g.ID, i, p.Notify, len(m.Record.Moves), p.DigestNext); err != nil {
+				return nil, err
+			}
+		}
 		what := "move applied"
 		if p.Name == sub.Player {
 			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
@@ -569,7 +593,7 @@ func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudica
 				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a.Player, mv, p.Name, notation.English), why)
 			}
 		}
-		if slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name) {
+		if mustAct {
 			what = "your turn" // the mover's too, while their turn goes on
 		}
 		b.WriteString("\n")
@@ -593,7 +617,7 @@ func (s *Session) news(g *Game, m *adjudicator.Match, req Request, sub *adjudica
 		n.Record = true
 		notices = append(notices, n)
 	}
-	return notices
+	return notices, nil
 }
 
 // refuse answers the sender alone: what was wrong, where, the rule, and

@@ -55,6 +55,10 @@ type Store interface {
 	// due at now (Clock.Next), the earliest first.
 	DueClocks(ctx context.Context, now time.Time, limit int) ([]DueClock, error)
 
+	// DueDigests returns up to limit seats of playing games whose digest
+	// is due at now (Player.DigestNext), the earliest first.
+	DueDigests(ctx context.Context, now time.Time, limit int) ([]DueDigest, error)
+
 	// Processed reports whether the request with this identity was
 	// processed.
 	Processed(ctx context.Context, messageID string) (bool, error)
@@ -161,6 +165,11 @@ type Tx interface {
 	// observers; forbidding them ends every observation.
 	SetObserversOff(ctx context.Context, id int64, off bool) error
 
+	// SetNotify records how much mail the player of seat in game id wants,
+	// how many moves they have been told of, and when their next digest is
+	// due (zero: none).
+	SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error
+
 	// SetClock writes the clock of game id, replacing the one it had.
 	SetClock(ctx context.Context, id int64, c Clock) error
 
@@ -182,6 +191,14 @@ type Player struct {
 	Address string // lower-case mail address
 	Secret  string // the key that authenticates their mail
 	Token   string // the reply token that authenticates their replies; "" for none
+	// Notify is how much mail they want: NotifyAll (every move),
+	// NotifyTurn (only when they must act) or NotifyDigest (a mail a day).
+	Notify string
+	// Told is how many moves of the record they have been mailed about,
+	// when Notify is not NotifyAll.
+	Told int
+	// DigestNext is when their next digest is due (NotifyDigest).
+	DigestNext time.Time
 }
 
 // Game is a stored game.
@@ -217,6 +234,13 @@ type Clock struct {
 	ToMove   string        // who was to move then, comma-separated: a new set is a new turn
 	Stage    int           // 0 nothing sent, 1 reminded, 2 late notice sent, 3 policy applied
 	Next     time.Time     // when Tick next has work for the game; zero: never
+}
+
+// DueDigest is a seat whose daily digest is due.
+type DueDigest struct {
+	Game int64
+	Seat int
+	Next time.Time
 }
 
 // DueClock is a game whose clock has work due, and the stage and start of

@@ -155,6 +155,12 @@ var migrations = []migration{
 	// seat's address authenticates without the key. '' for seats of
 	// games started before.
 	{sql: `ALTER TABLE players ADD COLUMN token TEXT NOT NULL DEFAULT '';`},
+	// 8: how much mail each player wants (all, turn, digest), how many
+	// moves they have been told of, and when their next digest is due.
+	{sql: `ALTER TABLE players ADD COLUMN notify TEXT NOT NULL DEFAULT 'all';
+	ALTER TABLE players ADD COLUMN told INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE players ADD COLUMN digest_next TEXT;
+	CREATE INDEX players_digest ON players(digest_next);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -971,6 +977,22 @@ func (t *Tx) SetObserversOff(ctx context.Context, id int64, off bool) error {
 	return nil
 }
 
+// SetNotify records how much mail the player of seat in game id wants,
+// how many moves they have been told of, and when their next digest is
+// due (zero: none).
+func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error {
+	var next any
+	if !digestNext.IsZero() {
+		next = stamp(digestNext)
+	}
+	_, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET notify = ?, told = ?, digest_next = ? WHERE game_id = ? AND seat = ?`,
+		mode, told, next, id, seat)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetClock writes the clock of game id, replacing the one it had.
 func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	var next any
@@ -1061,15 +1083,19 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 			return nil, err
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token FROM players WHERE game_id = ? ORDER BY seat`, id)
+	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next FROM players WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p host.Player
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token); err != nil {
+		var next sql.NullString
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
+		}
+		if next.Valid {
+			p.DigestNext, _ = time.Parse(time.RFC3339Nano, next.String)
 		}
 		g.Players = append(g.Players, p)
 	}
@@ -1178,6 +1204,28 @@ func (s *Store) DueClocks(ctx context.Context, now time.Time, limit int) ([]host
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		d.Since, _ = time.Parse(time.RFC3339Nano, since)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// DueDigests returns up to limit seats of playing games whose digest is
+// due at now, the earliest first.
+func (s *Store) DueDigests(ctx context.Context, now time.Time, limit int) ([]host.DueDigest, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.game_id, p.seat, p.digest_next FROM players p JOIN games g ON g.id = p.game_id
+		WHERE p.digest_next IS NOT NULL AND p.digest_next <= ? AND g.status = ? ORDER BY p.digest_next LIMIT ?`, stamp(now), host.Playing, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.DueDigest
+	for rows.Next() {
+		var d host.DueDigest
+		var next string
+		if err := rows.Scan(&d.Game, &d.Seat, &next); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		d.Next, _ = time.Parse(time.RFC3339Nano, next)
 		out = append(out, d)
 	}
 	return out, rows.Err()

@@ -1,0 +1,117 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+)
+
+// How much mail a player wants.
+const (
+	NotifyAll    = "all"    // a mail for every move (the default)
+	NotifyTurn   = "turn"   // a mail only when they must act, with every move since their last one
+	NotifyDigest = "digest" // a mail a day with the day's moves; the end of the game at once
+)
+
+// digestEvery is how often a digest goes.
+const digestEvery = 24 * time.Hour
+
+// notifyModes maps what a player may write to a mode.
+var notifyModes = map[string]string{
+	"all": NotifyAll, "tout": NotifyAll, "tous": NotifyAll, "every": NotifyAll,
+	"turn": NotifyTurn, "tour": NotifyTurn,
+	"digest": NotifyDigest, "daily": NotifyDigest, "resume": NotifyDigest, "quotidien": NotifyDigest,
+}
+
+// notify sets how much mail the sender, a player, wants.
+func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	usage := "Write, on a line of its own, one of:\n\n  notify all      a mail for every move (the default)\n  notify turn     a mail only when you must act, with every move since\n                  your last mail\n  notify digest   one mail a day with the day's moves\n"
+	if req.Seat < 0 {
+		return s.answer(g, m, req, Refusal, "notify refused", "Only the players of a game choose how much mail they get; you host it.\n", "notify by the host"), nil
+	}
+	mode := ""
+	if len(args) == 1 {
+		mode = notifyModes[notation.Fold(args[0])]
+	}
+	if mode == "" {
+		return s.answer(g, m, req, Refusal, "notify refused", "herald did not understand your notify line.\n\n"+usage, "bad notify"), nil
+	}
+	var next time.Time
+	if mode == NotifyDigest {
+		next = s.now.Add(digestEvery)
+	}
+	if err := s.tx.SetNotify(ctx, g.ID, req.Seat, mode, len(m.Record.Moves), next); err != nil {
+		return Reply{}, err
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	var text string
+	switch mode {
+	case NotifyAll:
+		text = "herald will mail you every move of game %s.\n"
+	case NotifyTurn:
+		text = "herald will mail you about game %s only when you must act, with every\nmove since your last mail. Reminders and the end of the game come as ever.\n"
+	default:
+		text = "herald will mail you one digest of game %s a day, with the day's moves.\nReminders and the end of the game come at once.\n"
+	}
+	return s.answer(g, m, req, Answer, "notify "+mode, fmt.Sprintf(text, Tag(g.ID)), "notify "+mode), nil
+}
+
+// catchUp returns the moves numbered from+1 to to (1-based, inclusive) as
+// viewer may see them, one per line, or "".
+func (s *Session) catchUp(m *adjudicator.Match, viewer string, from, to int) (string, error) {
+	if from >= to {
+		return "", nil
+	}
+	texts, err := m.History(s.h.cfg.Registry, viewer, notation.English)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i := from; i < to && i < len(texts); i++ {
+		fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, m.Record.Moves[i].Player, texts[i])
+	}
+	return b.String(), nil
+}
+
+// digest sends the digest of d's seat: the moves since their last mail and
+// the board, when there were any; the next digest is a day later.
+func (s *Session) digest(ctx context.Context, d DueDigest) ([]Notice, string, error) {
+	g, err := s.tx.GameInfo(ctx, d.Game)
+	if err != nil {
+		return nil, "", err
+	}
+	if g == nil || g.Status != Playing || d.Seat >= len(g.Players) {
+		return nil, "stale", nil
+	}
+	p := g.Players[d.Seat]
+	if p.Notify != NotifyDigest || !p.DigestNext.Equal(d.Next) {
+		return nil, "stale", nil
+	}
+	m, err := s.match(ctx, g)
+	if err != nil {
+		return nil, "", err
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	next := d.Next.Add(digestEvery)
+	for !next.After(s.now) {
+		next = next.Add(digestEvery)
+	}
+	moves := len(m.Record.Moves)
+	var notices []Notice
+	if moves > p.Told {
+		missed, err := s.catchUp(m, p.Name, p.Told, moves)
+		if err != nil {
+			return nil, "", err
+		}
+		text := fmt.Sprintf("Your daily digest of game %s: the moves since your last mail.\n\n%s\n%s", Tag(g.ID), missed, stateText(g, m, p.Name, m.State.Text(p.Name)))
+		notices = append(notices, s.notice(g, m, p.Address, p.Name, News, "digest", text))
+	}
+	if err := s.tx.SetNotify(ctx, g.ID, d.Seat, NotifyDigest, moves, next); err != nil {
+		return nil, "", err
+	}
+	return notices, "digest", nil
+}
