@@ -151,22 +151,6 @@ func (s *Session) afterMove(ctx context.Context, g *Game, m *adjudicator.Match) 
 // work.
 func (h *Host) Tick(ctx context.Context, now time.Time, deliver func(s *Session, notices []Notice) error) (int, error) {
 	done := 0
-	// do runs one piece of due work as a request named id, and reports
-	// whether it ran (false: done before, perhaps before a crash).
-	do := func(id string, game int64, work func(s *Session) ([]Notice, string, error)) (bool, error) {
-		err := h.Do(ctx, Intake{MessageID: id, BodyHash: "tick", Sender: "herald", Received: now}, func(s *Session) error {
-			notices, outcome, err := work(s)
-			if err != nil {
-				return err
-			}
-			s.tx.SetOutcome(outcome, game)
-			return deliver(s, notices)
-		})
-		if errors.Is(err, ErrDuplicate) {
-			return false, nil
-		}
-		return err == nil, err
-	}
 	for {
 		due, err := h.cfg.Store.DueClocks(ctx, now, 100)
 		if err != nil {
@@ -176,36 +160,62 @@ func (h *Host) Tick(ctx context.Context, now time.Time, deliver func(s *Session,
 		if err != nil {
 			return done, err
 		}
-		progress := false
+		if len(due)+len(digests) == 0 {
+			return done, nil
+		}
+		// One batch for the round: one commit, each piece of work in a
+		// savepoint of its own.
+		b, err := h.Begin(ctx)
+		if err != nil {
+			return done, err
+		}
+		ran, failed := 0, error(nil)
+		do := func(id string, game int64, work func(s *Session) ([]Notice, string, error)) bool {
+			err := b.Do(ctx, Intake{MessageID: id, BodyHash: "tick", Sender: "herald", Received: now}, func(s *Session) error {
+				notices, outcome, err := work(s)
+				if err != nil {
+					return err
+				}
+				s.tx.SetOutcome(outcome, game)
+				return deliver(s, notices)
+			})
+			switch {
+			case errors.Is(err, ErrDuplicate): // done before, perhaps before a crash
+			case err != nil:
+				failed = err
+				return false
+			default:
+				ran++
+			}
+			return ctx.Err() == nil
+		}
 		for _, d := range due {
-			if err := ctx.Err(); err != nil {
-				return done, err
-			}
-			ran, err := do(fmt.Sprintf("tick:G%d:%d:%s", d.Game, d.Stage, d.Since.UTC().Format(time.RFC3339Nano)), d.Game,
-				func(s *Session) ([]Notice, string, error) { return s.tick(ctx, d) })
-			if err != nil {
-				return done, err
-			}
-			if ran {
-				done++
-				progress = true
+			if !do(fmt.Sprintf("tick:G%d:%d:%s", d.Game, d.Stage, d.Since.UTC().Format(time.RFC3339Nano)), d.Game,
+				func(s *Session) ([]Notice, string, error) { return s.tick(ctx, d) }) {
+				break
 			}
 		}
 		for _, d := range digests {
-			if err := ctx.Err(); err != nil {
-				return done, err
+			if failed != nil || ctx.Err() != nil {
+				break
 			}
-			ran, err := do(fmt.Sprintf("digest:G%d:%d:%s", d.Game, d.Seat, d.Next.UTC().Format(time.RFC3339Nano)), d.Game,
-				func(s *Session) ([]Notice, string, error) { return s.digest(ctx, d) })
-			if err != nil {
-				return done, err
-			}
-			if ran {
-				done++
-				progress = true
+			if !do(fmt.Sprintf("digest:G%d:%d:%s", d.Game, d.Seat, d.Next.UTC().Format(time.RFC3339Nano)), d.Game,
+				func(s *Session) ([]Notice, string, error) { return s.digest(ctx, d) }) {
+				break
 			}
 		}
-		if !progress {
+		if err := b.Commit(ctx); err != nil {
+			b.Rollback()
+			return done, err
+		}
+		done += ran
+		if failed != nil {
+			return done, failed
+		}
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		if ran == 0 {
 			return done, nil
 		}
 	}
