@@ -29,6 +29,9 @@ const (
 	DefaultGrace  = 24 * time.Hour
 	DefaultRemind = 75 // percent of the deadline
 	DefaultPolicy = PolicyWait
+	// DefaultVacation is how long each player may be away in a game, in
+	// all, unless the host sets otherwise.
+	DefaultVacation = 14 * 24 * time.Hour
 )
 
 // Timing is how long the players of a game have for each move, set by its
@@ -38,6 +41,7 @@ type Timing struct {
 	Grace    time.Duration // 0: DefaultGrace
 	Remind   int           // percent of the deadline; 0: DefaultRemind
 	Policy   string        // "": DefaultPolicy
+	Vacation time.Duration // each player's vacation allowance; 0: DefaultVacation
 }
 
 // check fills in the defaults and refuses what cannot be.
@@ -59,6 +63,9 @@ func (t *Timing) check() error {
 	}
 	if t.Policy == "" {
 		t.Policy = DefaultPolicy
+	}
+	if t.Vacation == 0 {
+		t.Vacation = DefaultVacation
 	}
 	if !slices.Contains(Policies, t.Policy) {
 		return &RefusedError{fmt.Sprintf("no policy %q: the policies are %s", t.Policy, strings.Join(Policies, ", "))}
@@ -101,7 +108,7 @@ func (c *Clock) DeadlineAt() time.Time { return c.Since.Add(c.Deadline) }
 // for was not waited for before (a player who has moved and waits for
 // others does not restart anyone's clock); it reports whether the clock
 // changed.
-func (c *Clock) newTurn(st adjudicator.State, now time.Time) bool {
+func (c *Clock) newTurn(g *Game, st adjudicator.State, now time.Time) bool {
 	w := waiting(st)
 	old := strings.Split(c.ToMove, ",")
 	joined := strings.Join(w, ",")
@@ -109,12 +116,24 @@ func (c *Clock) newTurn(st adjudicator.State, now time.Time) bool {
 		return false
 	}
 	c.ToMove = joined
-	for _, p := range w {
-		if !slices.Contains(old, p) {
-			c.Since, c.Stage = now, 0
-			c.plan()
-			return true
+	newcomer := false
+	start := now
+	for _, name := range w {
+		if slices.Contains(old, name) {
+			continue
 		}
+		newcomer = true
+		// A player away on vacation: their clock starts when they are back.
+		for _, p := range g.Players {
+			if p.Name == name && p.AwayUntil.After(start) {
+				start = p.AwayUntil
+			}
+		}
+	}
+	if newcomer {
+		c.Since, c.Stage = start, 0
+		c.plan()
+		return true
 	}
 	if len(w) == 0 {
 		c.Next = time.Time{}
@@ -129,7 +148,7 @@ func (s *Session) afterMove(ctx context.Context, g *Game, m *adjudicator.Match) 
 		return nil
 	}
 	c := *g.Clock
-	changed := c.newTurn(m.State, s.now)
+	changed := c.newTurn(g, m.State, s.now)
 	if m.State.Result().Finished && !c.Next.IsZero() {
 		c.Next, changed = time.Time{}, true
 	}
@@ -306,14 +325,14 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if req.From != g.Host {
 		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
 	}
-	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set observers off  (or on)\n"
+	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n"
 	if len(args) < 2 {
 		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
 	}
 	args = []string{args[0], strings.Join(args[1:], " ")}
 	t := Timing{}
 	if g.Clock != nil {
-		t = Timing{Deadline: g.Clock.Deadline, Grace: g.Clock.Grace, Remind: g.Clock.Remind, Policy: g.Clock.Policy}
+		t = Timing{Deadline: g.Clock.Deadline, Grace: g.Clock.Grace, Remind: g.Clock.Remind, Policy: g.Clock.Policy, Vacation: g.Clock.Vacation}
 	}
 	var err error
 	what := notation.Fold(args[0])
@@ -326,6 +345,8 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 	case "grace":
 		t.Grace, err = ParseSpan(args[1])
+	case "vacation", "vacances":
+		t.Vacation, err = ParseSpan(args[1])
 	case "reminder", "rappel":
 		t.Remind, err = strconv.Atoi(strings.TrimSuffix(args[1], "%"))
 		if err != nil {
@@ -363,7 +384,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	}
 	var c Clock
 	if t.Deadline > 0 {
-		c = Clock{Deadline: t.Deadline, Grace: t.Grace, Remind: t.Remind, Policy: t.Policy}
+		c = Clock{Deadline: t.Deadline, Grace: t.Grace, Remind: t.Remind, Policy: t.Policy, Vacation: t.Vacation}
 		if g.Clock != nil && g.Clock.Deadline > 0 {
 			c.Since, c.ToMove, c.Stage = g.Clock.Since, g.Clock.ToMove, g.Clock.Stage
 		} else {
@@ -402,8 +423,8 @@ func describeTiming(c *Clock) string {
 	if c.Policy == PolicyForfeit {
 		then = "the first player still late forfeits"
 	}
-	return fmt.Sprintf("Timing:\n  each move is due within %s\n  a reminder at %d%% of that time, a late notice at the deadline\n  then %s of grace; after it, %s\n",
-		FormatSpan(c.Deadline), c.Remind, FormatSpan(c.Grace), then)
+	return fmt.Sprintf("Timing:\n  each move is due within %s\n  a reminder at %d%% of that time, a late notice at the deadline\n  then %s of grace; after it, %s\n  each player may be away %s in all (vacation until DATE)\n",
+		FormatSpan(c.Deadline), c.Remind, FormatSpan(c.Grace), then, FormatSpan(c.Vacation))
 }
 
 // formatTime writes a time for players: to the minute, in UTC.

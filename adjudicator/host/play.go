@@ -84,7 +84,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		return 0, nil, err
 	}
 	if timing.Deadline > 0 {
-		c := Clock{Deadline: timing.Deadline, Grace: timing.Grace, Remind: timing.Remind, Policy: timing.Policy,
+		c := Clock{Deadline: timing.Deadline, Grace: timing.Grace, Remind: timing.Remind, Policy: timing.Policy, Vacation: timing.Vacation,
 			Since: s.now, ToMove: strings.Join(waiting(m.State), ",")}
 		c.plan()
 		if err := s.tx.SetClock(ctx, id, c); err != nil {
@@ -246,6 +246,8 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			return s.replace(ctx, g, m, req, c.Args)
 		case "notify":
 			return s.notify(ctx, g, m, req, c.Args)
+		case "vacation":
+			return s.vacation(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
 			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
 		}

@@ -170,6 +170,11 @@ type Tx interface {
 	// due (zero: none).
 	SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error
 
+	// SetAway records that the player of seat in game id is away until a
+	// time (zero: not away), having used so much of the game's vacation
+	// allowance.
+	SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error
+
 	// SetClock writes the clock of game id, replacing the one it had.
 	SetClock(ctx context.Context, id int64, c Clock) error
 
@@ -199,6 +204,11 @@ type Player struct {
 	Told int
 	// DigestNext is when their next digest is due (NotifyDigest).
 	DigestNext time.Time
+	// AwayUntil is when they come back from a vacation; zero when they
+	// are not away. AwayUsed is how much of the game's allowance their
+	// vacations have used.
+	AwayUntil time.Time
+	AwayUsed  time.Duration
 }
 
 // Game is a stored game.
@@ -234,6 +244,7 @@ type Clock struct {
 	ToMove   string        // who was to move then, comma-separated: a new set is a new turn
 	Stage    int           // 0 nothing sent, 1 reminded, 2 late notice sent, 3 policy applied
 	Next     time.Time     // when Tick next has work for the game; zero: never
+	Vacation time.Duration // each player's vacation allowance in this game
 }
 
 // DueDigest is a seat whose daily digest is due.

@@ -161,6 +161,11 @@ var migrations = []migration{
 	ALTER TABLE players ADD COLUMN told INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE players ADD COLUMN digest_next TEXT;
 	CREATE INDEX players_digest ON players(digest_next);`},
+	// 9: vacations: each game's allowance (seconds per player), and each
+	// seat's absence and how much of the allowance it has used.
+	{sql: `ALTER TABLE clocks ADD COLUMN vacation INTEGER NOT NULL DEFAULT 1209600;
+	ALTER TABLE players ADD COLUMN away_until TEXT;
+	ALTER TABLE players ADD COLUMN away_used INTEGER NOT NULL DEFAULT 0;`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -993,17 +998,34 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 	return nil
 }
 
+// SetAway records that the player of seat in game id is away until a time
+// (zero: not away), having used so much of the game's vacation allowance.
+func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error {
+	var u any
+	if !until.IsZero() {
+		u = stamp(until)
+	}
+	_, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET away_until = ?, away_used = ? WHERE game_id = ? AND seat = ?`,
+		u, int64(used/time.Second), id, seat)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetClock writes the clock of game id, replacing the one it had.
 func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	var next any
 	if !c.Next.IsZero() {
 		next = stamp(c.Next)
 	}
-	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO clocks (game_id, deadline, grace, remind, policy, since, to_move, stage, next)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO clocks (game_id, deadline, grace, remind, policy, since, to_move, stage, next, vacation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, grace = excluded.grace, remind = excluded.remind,
-			policy = excluded.policy, since = excluded.since, to_move = excluded.to_move, stage = excluded.stage, next = excluded.next`,
-		id, int64(c.Deadline/time.Second), int64(c.Grace/time.Second), c.Remind, c.Policy, stamp(c.Since), c.ToMove, c.Stage, next)
+			policy = excluded.policy, since = excluded.since, to_move = excluded.to_move, stage = excluded.stage, next = excluded.next,
+			vacation = excluded.vacation`,
+		id, int64(c.Deadline/time.Second), int64(c.Grace/time.Second), c.Remind, c.Policy, stamp(c.Since), c.ToMove, c.Stage, next,
+		int64(c.Vacation/time.Second))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1047,11 +1069,11 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	var updated string
 	var err error
 	var c struct {
-		deadline, grace, remind, stage sql.NullInt64
-		policy, since, toMove, next    sql.NullString
+		deadline, grace, remind, stage, vacation sql.NullInt64
+		policy, since, toMove, next              sql.NullString
 	}
-	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next}
-	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next`
+	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation}
+	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
 	if withRecord {
 		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.record, `+clockCols+`
 			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
@@ -1065,6 +1087,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 		g.Clock = &host.Clock{
 			Deadline: time.Duration(c.deadline.Int64) * time.Second, Grace: time.Duration(c.grace.Int64) * time.Second,
 			Remind: int(c.remind.Int64), Policy: c.policy.String, ToMove: c.toMove.String, Stage: int(c.stage.Int64),
+			Vacation: time.Duration(c.vacation.Int64) * time.Second,
 		}
 		g.Clock.Since, _ = time.Parse(time.RFC3339Nano, c.since.String)
 		if c.next.Valid {
@@ -1083,16 +1106,21 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 			return nil, err
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next FROM players WHERE game_id = ? ORDER BY seat`, id)
+	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used FROM players WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p host.Player
-		var next sql.NullString
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next); err != nil {
+		var next, away sql.NullString
+		var used int64
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
+		}
+		p.AwayUsed = time.Duration(used) * time.Second
+		if away.Valid {
+			p.AwayUntil, _ = time.Parse(time.RFC3339Nano, away.String)
 		}
 		if next.Valid {
 			p.DigestNext, _ = time.Parse(time.RFC3339Nano, next.String)

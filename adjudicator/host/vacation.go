@@ -1,0 +1,99 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+)
+
+// vacation pauses the sender's deadlines until they are back, within the
+// game's allowance: "vacation until 2026-12-24", "vacation 5d", "vacation
+// off" to come back early (French "vacances jusqu'au …", "vacances fin").
+// The time not used is given back. The others are told.
+func (s *Session) vacation(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	usage := "Write, on a line of its own, one of:\n\n  vacation until 2026-12-24   (back on that day, 00:00 UTC)\n  vacation 5d\n  vacation off                (back now)\n"
+	if req.Seat < 0 {
+		return s.answer(g, m, req, Refusal, "vacation refused", "You host this game but do not play in it: there is no deadline of\nyours to pause.\n", "vacation by the host"), nil
+	}
+	if g.Clock == nil {
+		return s.answer(g, m, req, Refusal, "vacation refused", fmt.Sprintf("Game %s has no deadline: there is nothing to pause. Come back\nwhen you like.\n", Tag(g.ID)), "vacation without deadline"), nil
+	}
+	p := g.Players[req.Seat]
+	var words []string
+	for _, a := range args {
+		if f := notation.Fold(a); f != "until" && f != "till" && f != "jusqu'au" && f != "jusqu" && f != "au" && f != "jusque" {
+			words = append(words, a)
+		}
+	}
+	back := len(words) == 1 && slices.Contains([]string{"off", "back", "end", "fin", "retour", "none"}, notation.Fold(words[0]))
+	var until time.Time
+	if !back {
+		if len(words) != 1 {
+			return s.answer(g, m, req, Refusal, "vacation refused", "herald did not understand your vacation line.\n\n"+usage, "bad vacation"), nil
+		}
+		if d, err := time.Parse("2006-01-02", words[0]); err == nil {
+			until = d.UTC()
+		} else if span, err := ParseSpan(words[0]); err == nil {
+			until = s.now.Add(span)
+		} else {
+			return s.answer(g, m, req, Refusal, "vacation refused", fmt.Sprintf("%q is neither a date like 2026-12-24 nor a span like 5d.\n\n%s", words[0], usage), "bad vacation"), nil
+		}
+		if !until.After(s.now) {
+			return s.answer(g, m, req, Refusal, "vacation refused", fmt.Sprintf("%s is already past.\n\n%s", formatTime(until), usage), "bad vacation"), nil
+		}
+	}
+	c := *g.Clock
+	// An absence under way is given back first; then the new one is taken.
+	used, given := p.AwayUsed, time.Duration(0)
+	if p.AwayUntil.After(s.now) {
+		given = p.AwayUntil.Sub(s.now)
+		used -= given
+	}
+	taken := time.Duration(0)
+	if !back {
+		taken = until.Sub(s.now)
+		if used+taken > c.Vacation {
+			left := max(c.Vacation-used, 0)
+			return s.answer(g, m, req, Refusal, "vacation refused", fmt.Sprintf("You have %s of vacation left in game %s (each player has %s in all):\nyou may be away until %s at the latest.\n",
+				FormatSpan(left), Tag(g.ID), FormatSpan(c.Vacation), formatTime(s.now.Add(left))), "vacation over the allowance"), nil
+		}
+	}
+	if err := s.tx.SetAway(ctx, g.ID, req.Seat, until, used+taken); err != nil {
+		return Reply{}, err
+	}
+	// The deadline of a move the player is asked for moves by the change.
+	if slices.Contains(strings.Split(c.ToMove, ","), p.Name) {
+		c.Since = c.Since.Add(taken - given)
+		c.plan()
+		if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
+			return Reply{}, err
+		}
+		g.Clock = &c
+	}
+	g.Players = slices.Clone(g.Players)
+	g.Players[req.Seat].AwayUntil, g.Players[req.Seat].AwayUsed = until, used+taken
+	s.games.stage(g.ID, g.Rev, m)
+	var mine, news string
+	if back {
+		mine = fmt.Sprintf("Welcome back: your deadlines in game %s run again. You have %s of\nvacation left in it.\n", Tag(g.ID), FormatSpan(c.Vacation-used))
+		news = fmt.Sprintf("%s is back in game %s: their deadlines run again.\n", p.Name, Tag(g.ID))
+	} else {
+		mine = fmt.Sprintf("Your deadlines in game %s wait until %s.\nYou have %s of vacation left in it; write vacation off to come back\nearlier.\n", Tag(g.ID), formatTime(until), FormatSpan(c.Vacation-used-taken))
+		news = fmt.Sprintf("%s is away until %s: their deadlines in game %s\nwait for them.\n", p.Name, formatTime(until), Tag(g.ID))
+	}
+	if slices.Contains(strings.Split(c.ToMove, ","), p.Name) {
+		mine += fmt.Sprintf("The move you are asked for is due by %s.\n", formatTime(c.DeadlineAt()))
+	}
+	rep := s.answer(g, m, req, Answer, "vacation", mine, "vacation")
+	for _, o := range s.everyone(g) {
+		if o.Address != req.From {
+			rep.Notices = append(rep.Notices, s.notice(g, m, o.Address, o.Name, News, map[bool]string{true: p.Name + " is back", false: p.Name + " is away"}[back], news))
+		}
+	}
+	return rep, nil
+}
