@@ -254,4 +254,3 @@ func testRealmailHostFeatures(t *testing.T) {
 	r.start(ctx, "herald-pw")
 	hostFeatures(t, r, "dave@herald.test", "alice@herald.test", "bob@herald.test", "carol@herald.test")
 }
-
