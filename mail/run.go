@@ -49,6 +49,9 @@ type RunConfig struct {
 	// NoReplyTokens: see Config.NoReplyTokens.
 	NoReplyTokens bool
 
+	// PageURL: see Config.PageURL (serve --http sets it).
+	PageURL func(token string) string
+
 	// TickEvery is how often the host's time-driven work (deadlines) runs;
 	// default a minute.
 	TickEvery time.Duration
@@ -165,7 +168,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL,
 	})
 	if err != nil {
 		return fail(err)

@@ -76,6 +76,10 @@ type Config struct {
 	// their key line alone. A reply to a token address is still accepted.
 	NoReplyTokens bool
 
+	// PageURL, when set, gives the address of a game's web page from its
+	// page token (host.Config.PageURL): the welcome mails give it.
+	PageURL func(token string) string
+
 	// Host hosts the games; default a host of Registry and Store with
 	// this Config's Now, NewKey and NewSeed.
 	Host *host.Host
@@ -148,7 +152,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken})
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL})
 		if err != nil {
 			return nil, err
 		}

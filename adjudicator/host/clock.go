@@ -325,7 +325,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if req.From != g.Host {
 		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
 	}
-	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n"
+	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n  set page public    (or link, the default, or off)\n"
 	if len(args) < 2 {
 		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
 	}
@@ -354,6 +354,26 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 	case "policy", "politique":
 		t.Policy = notation.Fold(args[1])
+	case "page":
+		mode := notation.Fold(args[1])
+		if mode != PagePublic && mode != PageLink && mode != PageOff {
+			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("A game's page is public, link or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
+		}
+		token := g.PageToken
+		if token == "" {
+			token = s.h.newToken()
+		}
+		if err := s.tx.SetPage(ctx, g.ID, mode, token); err != nil {
+			return Reply{}, err
+		}
+		g.Page, g.PageToken = mode, token
+		s.games.stage(g.ID, g.Rev, m)
+		text := map[string]string{
+			PagePublic: "The page of game %s is now public: listed on herald's index of games.\n",
+			PageLink:   "The page of game %s is now reachable by its address only.\n",
+			PageOff:    "The page of game %s is now off: herald does not serve it.\n",
+		}[mode]
+		return s.answer(g, m, req, Answer, "settings", fmt.Sprintf(text, Tag(g.ID))+s.h.pageNote(g), "set page"), nil
 	case "observers", "observateurs":
 		var off bool
 		switch notation.Fold(args[1]) {

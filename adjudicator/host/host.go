@@ -61,6 +61,11 @@ type Config struct {
 	// NewToken returns a new reply token; default 12 random bytes in hex.
 	NewToken func() string
 
+	// PageURL, when set, returns the address of the web page of a game
+	// with page token token (a transport serves the pages, package web);
+	// the welcome mails then give it.
+	PageURL func(token string) string
+
 	// NoCache replays every game from its stored record on every request,
 	// as without the cache (tests that prove the cache changes nothing).
 	NoCache bool
@@ -112,6 +117,13 @@ func (h *Host) Store() Store { return h.cfg.Store }
 
 // Now returns the host's clock, in UTC.
 func (h *Host) Now() time.Time { return h.cfg.Now().UTC() }
+
+// How a game's web page is served.
+const (
+	PagePublic = "public" // listed on the index of pages, and reachable by its address
+	PageLink   = "link"   // reachable by its unguessable address only (the default)
+	PageOff    = "off"    // not served
+)
 
 // Outcome is what became of a request.
 type Outcome string

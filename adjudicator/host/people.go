@@ -179,3 +179,12 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 	}
 	return out, nil
 }
+
+// pageNote is the lines of a mail that give game g's web page, or "" when
+// there is none.
+func (h *Host) pageNote(g *Game) string {
+	if h.cfg.PageURL == nil || g.PageToken == "" || g.Page == PageOff {
+		return ""
+	}
+	return fmt.Sprintf("\nThe game's page, the public board for anyone with the link:\n  %s\n", h.cfg.PageURL(g.PageToken))
+}

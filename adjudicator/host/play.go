@@ -75,6 +75,9 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if err != nil {
 		return 0, nil, err
 	}
+	if err := s.tx.SetPage(ctx, id, PageLink, s.h.newToken()); err != nil {
+		return 0, nil, err
+	}
 	sg, err := s.tx.Game(ctx, id)
 	if err != nil {
 		return 0, nil, err
@@ -98,6 +101,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if sg.Clock != nil {
 		hb += "\n" + describeTiming(sg.Clock)
 	}
+	hb += s.h.pageNote(sg)
 	if !slices.Contains(addrs, host) {
 		// Short lines: the key is long, and a line over 72 columns would be
 		// wrapped in the middle of the sentence.
@@ -116,8 +120,8 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 // their key, how to play and the board as they see it. intro, when not
 // empty, comes before the list of players (a replacement's).
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
-	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n\n%s\n\n%s",
-		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n%s\n%s\n\n%s",
+		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
 	return s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
 }
 

@@ -59,6 +59,13 @@ type Store interface {
 	// is due at now (Player.DigestNext), the earliest first.
 	DueDigests(ctx context.Context, now time.Time, limit int) ([]DueDigest, error)
 
+	// GameByPage reads the game whose web page has token, with its
+	// record; ErrNoGame when there is none or its page is off.
+	GameByPage(ctx context.Context, token string) (*Game, error)
+
+	// PublicPages lists the games whose page is public, newest first.
+	PublicPages(ctx context.Context) ([]PageSummary, error)
+
 	// Processed reports whether the request with this identity was
 	// processed.
 	Processed(ctx context.Context, messageID string) (bool, error)
@@ -175,6 +182,10 @@ type Tx interface {
 	// allowance.
 	SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error
 
+	// SetPage sets the token of game id's web page and whether it is
+	// served (PagePublic, PageLink, PageOff).
+	SetPage(ctx context.Context, id int64, mode, token string) error
+
 	// SetClock writes the clock of game id, replacing the one it had.
 	SetClock(ctx context.Context, id int64, c Clock) error
 
@@ -231,6 +242,19 @@ type Game struct {
 	Clock *Clock
 	// ObserversOff is the host's choice to allow no observers.
 	ObserversOff bool
+	// PageToken is the unguessable part of the address of the game's web
+	// page ("" for a game started before pages existed); Page is whether
+	// the page is PagePublic, PageLink or PageOff.
+	PageToken, Page string
+}
+
+// PageSummary is a game whose page is public, for the list of them.
+type PageSummary struct {
+	ID      int64
+	Game    string
+	Status  string
+	Updated time.Time
+	Token   string
 }
 
 // Clock is the time of a game with a deadline: its settings, set by its

@@ -166,6 +166,12 @@ var migrations = []migration{
 	{sql: `ALTER TABLE clocks ADD COLUMN vacation INTEGER NOT NULL DEFAULT 1209600;
 	ALTER TABLE players ADD COLUMN away_until TEXT;
 	ALTER TABLE players ADD COLUMN away_used INTEGER NOT NULL DEFAULT 0;`},
+	// 10: each game's web page: the unguessable token of its address, and
+	// whether it is listed (public), only reachable by its address (link)
+	// or not served (off).
+	{sql: `ALTER TABLE games ADD COLUMN page_token TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN page TEXT NOT NULL DEFAULT 'link';
+	CREATE INDEX games_page ON games(page_token);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -1013,6 +1019,14 @@ func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, u
 	return nil
 }
 
+// SetPage sets the token of game id's web page and whether it is served.
+func (t *Tx) SetPage(ctx context.Context, id int64, mode, token string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET page = ?, page_token = ? WHERE id = ?`, mode, token, id); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetClock writes the clock of game id, replacing the one it had.
 func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	var next any
@@ -1075,13 +1089,13 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation}
 	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
 	if withRecord {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.record, `+clockCols+`
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, g.record, `+clockCols+`
 			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &data}, clock...)...)
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page, &data}, clock...)...)
 	} else {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, `+clockCols+`
+		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, `+clockCols+`
 			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff}, clock...)...)
+			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page}, clock...)...)
 	}
 	if err == nil && c.deadline.Valid && c.deadline.Int64 > 0 {
 		g.Clock = &host.Clock{
@@ -1255,6 +1269,41 @@ func (s *Store) DueDigests(ctx context.Context, now time.Time, limit int) ([]hos
 		}
 		d.Next, _ = time.Parse(time.RFC3339Nano, next)
 		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// GameByPage reads, outside any transaction, the game whose web page has
+// token, with its record; ErrNoGame when there is none or its page is off.
+func (s *Store) GameByPage(ctx context.Context, token string) (*host.Game, error) {
+	var id int64
+	err := s.db.QueryRowContext(ctx, `SELECT id FROM games WHERE page_token = ? AND page_token <> '' AND page <> 'off'`, token).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, host.ErrNoGame
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return readGame(ctx, s.db, id, true)
+}
+
+// PublicPages lists the games whose host made their page public, newest
+// first.
+func (s *Store) PublicPages(ctx context.Context) ([]host.PageSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, game, status, updated, page_token FROM games WHERE page = 'public' AND page_token <> '' ORDER BY id DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.PageSummary
+	for rows.Next() {
+		var p host.PageSummary
+		var updated string
+		if err := rows.Scan(&p.ID, &p.Game, &p.Status, &updated, &p.Token); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		p.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		out = append(out, p)
 	}
 	return out, rows.Err()
 }

@@ -44,6 +44,8 @@ var cmdServe = &command{
 		fs.String("hosts", "", "comma-separated addresses allowed to start games (default: anyone)")
 		fs.String("local-imap", "127.0.0.1:0", "embedded IMAP server `address`")
 		fs.String("local-smtp", "127.0.0.1:0", "embedded SMTP server `address`")
+		fs.String("http", "", "serve each game's read-only web page on this `address`, like 127.0.0.1:8080")
+		fs.String("http-url", "", "the `URL` players reach --http by, when not http://ADDRESS (behind a proxy)")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -58,6 +60,16 @@ var cmdServe = &command{
 			return err
 		}
 		cfg.Local = startEmbedded
+		var pages *webPages
+		if addr := e.str("http"); addr != "" {
+			if pages, err = listenWeb(addr, e.str("http-url")); err != nil {
+				return err
+			}
+			defer pages.close()
+			cfg.PageURL = pages.pageURL
+		} else if e.str("http-url") != "" {
+			return usagef("--http-url needs --http")
+		}
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		r, err := mail.Start(ctx, cfg)
@@ -66,6 +78,10 @@ var cmdServe = &command{
 		}
 		defer r.Close()
 		fmt.Fprintf(e.stdout, "herald serve: data in %s, address %s\n", cfg.Dir, r.Address)
+		if pages != nil {
+			pages.serve(r.Store, cfg.Registry, cfg.Logger)
+			fmt.Fprintf(e.stdout, "games' pages: %s/g/...\n", pages.base)
+		}
 		if r.Embedded != nil {
 			fmt.Fprintf(e.stdout, "embedded mail: IMAP %s, SMTP %s (plain, loopback only)\n", r.Embedded.IMAPAddr(), r.Embedded.SMTPAddr())
 			fmt.Fprintf(e.stdout, "herald's account: %s, password %s\n", r.Address, r.Password)

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/mail"
+)
+
+// findChromium returns the headless browser to drive, or "".
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestPageInChromium starts serve with its web pages on the embedded mail
+// servers, starts a game and plays a move by mail, and opens the game's
+// page, whose address the welcome mail gives, in a real headless Chromium
+// (issue 20): the page shows the move. The screenshot is kept in
+// $HERALD_ARTIFACTS (.ci/run sets it) or the test's directory. Without a
+// Chromium the test skips, unless HERALD_BROWSER is set (.ci/run installs
+// Debian's chromium and sets it).
+func TestPageInChromium(t *testing.T) {
+	browser := findChromium()
+	if browser == "" {
+		if os.Getenv("HERALD_BROWSER") != "" {
+			t.Fatal("HERALD_BROWSER is set but no chromium is installed")
+		}
+		t.Skip("no chromium here (.ci/run installs Debian's chromium package)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	log := slog.New(slog.DiscardHandler)
+	pages, err := listenWeb("127.0.0.1:0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pages.close()
+	r, err := mail.Start(ctx, mail.RunConfig{Dir: dir, Registry: games.All, Local: startEmbedded, Logger: log,
+		PageURL: pages.pageURL, PlayerPassword: func(string) string { return "pw" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pages.serve(r.Store, games.All, log)
+	if err := r.Embedded.AddAccount("host@herald.local", "pw"); err != nil {
+		t.Fatal(err)
+	}
+	smtpAddr, imapAddr := r.Embedded.SMTPAddr(), r.Embedded.IMAPAddr()
+	send(t, smtpAddr, "host@herald.local", r.Address, "new game", "new raubritter players alice@herald.local bob@herald.local")
+	welcome := awaitMail(t, imapAddr, "alice@herald.local", "welcome")
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+/g/\w+`).FindString(welcome)
+	key := regexp.MustCompile(`Your key is (\S+)`).FindStringSubmatch(welcome)
+	step := regexp.MustCompile(`(?m)^Your legal steps \(\d+\), any one per line:\n  (.+)$`).FindStringSubmatch(welcome)
+	if url == "" || key == nil || step == nil {
+		t.Fatalf("alice's welcome lacks the page's address, her key or a legal step:\n%s", welcome)
+	}
+	send(t, smtpAddr, "alice@herald.local", r.Address, "Re: [herald G1] welcome", "key "+key[1]+"\n"+step[1])
+	want := "alice: " + step[1]
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page does not show %q after 30 s:\n%s", want, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	profile := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+			"--user-data-dir=" + profile}, args...)
+		cmd := exec.CommandContext(ctx, browser, args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", browser, strings.Join(args, " "), err, errOut.String())
+		}
+		return out.String()
+	}
+	dom := run("--dump-dom", url)
+	if !strings.Contains(dom, want) || !strings.Contains(dom, `<pre id="board">`) {
+		t.Errorf("Chromium's DOM of the page lacks the move %q or the board:\n%s", want, dom)
+	}
+	artifacts := os.Getenv("HERALD_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = t.TempDir()
+	} else if abs, err := filepath.Abs(artifacts); err == nil {
+		artifacts = abs
+	}
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(artifacts, "page-G1.png")
+	run("--screenshot="+shot, "--window-size=1000,1500", "--hide-scrollbars", url)
+	png, err := os.ReadFile(shot)
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10000 {
+		t.Fatalf("the screenshot %s: %d bytes, %v", shot, len(png), err)
+	}
+	t.Logf("screenshot of the page: %s", shot)
+}
+
+// send mails body from from to to over the embedded SMTP server.
+func send(t *testing.T, addr, from, to, subject, body string) {
+	t.Helper()
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%d.%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, to, subject, time.Now().UnixNano(), from, time.Now().UTC().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SendMail(from, []string{to}, strings.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// awaitMail waits for a mail to addr whose subject ends with topic and
+// returns its raw text, with line ends made LF and quoted-printable soft
+// breaks joined.
+func awaitMail(t *testing.T, imapAddr, addr, topic string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		c, err := imapclient.DialInsecure(imapAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Login(addr, "pw").Wait(); err == nil {
+			if sel, err := c.Select("INBOX", nil).Wait(); err == nil && sel.NumMessages > 0 {
+				var set imap.SeqSet
+				set.AddRange(1, sel.NumMessages)
+				msgs, _ := c.Fetch(set, &imap.FetchOptions{Envelope: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+				for _, m := range msgs {
+					if m.Envelope != nil && strings.HasSuffix(m.Envelope.Subject, topic) && len(m.BodySection) > 0 {
+						c.Close()
+						text := strings.ReplaceAll(string(m.BodySection[0].Bytes), "\r\n", "\n")
+						return strings.ReplaceAll(text, "=\n", "")
+					}
+				}
+			}
+		}
+		c.Close()
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s got no mail about %q in 30 s", addr, topic)
+	return ""
+}
