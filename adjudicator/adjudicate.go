@@ -25,6 +25,9 @@ type Report struct {
 	Match    *Match    // the match replayed up to, not including, the first illegal move
 	Verdicts []Verdict // one per submission judged; the last is the illegal one if any
 	Illegal  *Verdict  // the first illegal submission, or nil
+	// Sealed are the steps that were sealed when taken (sealed bids), with
+	// the nonce and commitment their bidders were given.
+	Sealed []SealCommit
 }
 
 // Adjudicate replays rec from its setup or position and judges every
@@ -38,13 +41,21 @@ func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 	rep := &Report{Record: rec, Match: m}
 	for i, mv := range rec.Moves {
 		v := Verdict{Number: i + 1, Player: mv.Player, Text: mv.Text}
-		if _, err := m.apply(mv.Player, mv.Text); err != nil {
+		sub, err := m.apply(mv.Player, mv.Text)
+		if err != nil {
 			v.Err = err
 			rep.Verdicts = append(rep.Verdicts, v)
 			rep.Illegal = &rep.Verdicts[len(rep.Verdicts)-1]
 			return rep, nil
 		}
 		rep.Verdicts = append(rep.Verdicts, v)
+		if s, ok := m.State.(Sealer); ok {
+			for j, step := range sub.Moves {
+				if s.Sealed(mv.Player, step) {
+					rep.Sealed = append(rep.Sealed, newCommit(rec.Seed, i+1, j+1, mv.Player, step))
+				}
+			}
+		}
 	}
 	return rep, nil
 }
@@ -80,6 +91,12 @@ func (r *Report) Write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%4d  %-*s  %-7s  %s\n", v.Number, width, v.Player, verdict, text)
 	}
+	if len(r.Sealed) > 0 && rec.Seed != "" {
+		fmt.Fprintf(w, "\nsealed steps, each with its nonce and commitment (sha256 of the step, a line feed, the nonce):\n")
+		for _, c := range r.Sealed {
+			fmt.Fprintf(w, "%4d  %-*s  %s\n      nonce %s  sha256 %s\n", c.Move, width, c.Player, c.Text, c.Nonce, c.Hash)
+		}
+	}
 	if r.Illegal != nil {
 		fmt.Fprintf(w, "\nmove %d by %s is illegal:\n", r.Illegal.Number, r.Illegal.Player)
 		for _, line := range strings.Split(strings.TrimRight(Pretty(r.Illegal.Err, notation.English), "\n"), "\n") {
@@ -100,7 +117,7 @@ func (r *Report) Write(w io.Writer) {
 	case res.Finished:
 		fmt.Fprintf(w, "result: %s\n", res.Summary)
 	default:
-		fmt.Fprintf(w, "result: not finished; waiting for %s\n", strings.Join(st.ToMove(), ", "))
+		fmt.Fprintf(w, "result: not finished; waiting for %s\n", WaitingFor(st))
 	}
 }
 

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/heraldgames/herald/notation"
 )
@@ -94,4 +95,27 @@ func (m *Match) History(reg *Registry, viewer string, lang notation.Lang) ([]str
 		}
 	}
 	return out, nil
+}
+
+// WaitingFor says whom st waits for: the players to move, and apart those
+// whose sealed step is in and who need not act again ("bob, carol; the
+// sealed steps of alice are in").
+func WaitingFor(st State) string {
+	var wait, in []string
+	for _, p := range st.ToMove() {
+		if SealedIn(st, p) {
+			in = append(in, p)
+		} else {
+			wait = append(wait, p)
+		}
+	}
+	text := strings.Join(wait, ", ")
+	switch {
+	case len(in) == 0:
+	case len(wait) == 0:
+		text = "nobody: the sealed steps of " + strings.Join(in, ", ") + " are in"
+	default:
+		text += "; the sealed steps of " + strings.Join(in, ", ") + " are in"
+	}
+	return text
 }

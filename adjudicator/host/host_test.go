@@ -346,8 +346,9 @@ func TestSealedBidsStaySealed(t *testing.T) {
 	addrs := []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org"}
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "lowenherz97", Players: addrs})
 	g := r.game(id)
-	sealed := 0
-	for i := 0; i < 400 && sealed < 3; i++ {
+	sealed, revealed := 0, 0
+	revealedSeen := map[int]bool{}
+	for i := 0; i < 400 && (sealed < 3 || revealed < 2); i++ {
 		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
 		if err != nil {
 			t.Fatal(err)
@@ -371,6 +372,33 @@ func TestSealedBidsStaySealed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The bidder's confirmation carries the commitment of each sealed
+		// step; a move that reveals steps gives everyone their nonces.
+		for _, c := range after.Commitments(&adjudicator.Submission{Number: len(after.Record.Moves), Player: who, Moves: []adjudicator.Move{mv}}) {
+			for _, n := range rep.Notices {
+				if n.Seat == who && !strings.Contains(n.Text, "sha256 "+c.Hash) {
+					t.Errorf("%s's confirmation lacks the commitment of %q:\n%s", who, c.Text, n.Text)
+				}
+			}
+		}
+		if ever, err := after.EverSealed(r.h.Registry()); err == nil {
+			still, _ := after.SealedSteps(r.h.Registry())
+			for _, c := range adjudicator.Revealed(ever, still) {
+				if c.Move == len(after.Record.Moves) || revealedSeen[c.Move*100+c.Step] {
+					continue
+				}
+				for _, n := range rep.Notices {
+					if strings.Contains(n.Text, "nonce "+c.Nonce+"\n    sha256 "+c.Hash) {
+						revealedSeen[c.Move*100+c.Step] = true
+					}
+				}
+				if !revealedSeen[c.Move*100+c.Step] {
+					t.Errorf("move %d revealed %s's %q, but no news gives its nonce", len(after.Record.Moves), c.Player, c.Text)
+					revealedSeen[c.Move*100+c.Step] = true
+				}
+				revealed++
+			}
+		}
 		for _, n := range rep.Notices {
 			if n.Seat == who {
 				continue
@@ -389,6 +417,9 @@ func TestSealedBidsStaySealed(t *testing.T) {
 	}
 	if sealed == 0 {
 		t.Fatal("no sealed step was played: the test checked nothing")
+	}
+	if revealed == 0 {
+		t.Fatal("no sealed step was revealed: the test checked no reveal")
 	}
 }
 

@@ -144,7 +144,7 @@ func (s *Session) Observe(ctx context.Context, id int64, address string, on bool
 
 // observerNews is the news of a move for the observers of g: the public
 // form of every step and the public board.
-func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Match, sub *adjudicator.Submission) ([]Notice, error) {
+func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Match, sub *adjudicator.Submission, seal sealNews) ([]Notice, error) {
 	obs, err := s.tx.Observers(ctx, g.ID)
 	if err != nil || len(obs) == 0 {
 		return nil, err
@@ -160,6 +160,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 			fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, a.Player, mv, "", notation.English))
 		}
 	}
+	b.WriteString(seal.reveal())
 	b.WriteString("\n")
 	b.WriteString(stateText(g, m, "", m.State.Text("")))
 	finished := m.State.Result().Finished

@@ -296,6 +296,15 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		steps = append(steps, tf.Steps...)
 		source = req.Source + " turn:" + file.Name
 	}
+	// A game with sealed steps: what is sealed before the move, to tell
+	// what the move reveals.
+	var before []adjudicator.SealCommit
+	_, sealing := m.State.(adjudicator.Sealer)
+	if sealing {
+		if before, err = m.SealedSteps(s.h.cfg.Registry); err != nil {
+			return Reply{}, err
+		}
+	}
 	sub, err := m.SubmitSteps(player, steps, s.now.Format(time.RFC3339), source)
 	if err != nil {
 		lang := adjudicator.SubmissionLang(err)
@@ -321,11 +330,20 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	} else {
 		s.games.unstage(g.ID)
 	}
-	notices, err := s.news(ctx, g, m, req, sub, ignored)
+	var seal sealNews
+	if sealing {
+		seal.commits = m.Commitments(sub)
+		after, err := m.SealedSteps(s.h.cfg.Registry)
+		if err != nil {
+			return Reply{}, err
+		}
+		seal.revealed = adjudicator.Revealed(before, after)
+	}
+	notices, err := s.news(ctx, g, m, req, sub, ignored, seal)
 	if err != nil {
 		return Reply{}, err
 	}
-	obs, err := s.observerNews(ctx, g, m, sub)
+	obs, err := s.observerNews(ctx, g, m, sub, seal)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -515,7 +533,7 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	case slices.Contains(to, player):
 		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	default:
-		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), strings.Join(to, ", "))
+		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	}
 	if g.Clock != nil && !res.Finished {
 		fmt.Fprintf(&b, "This move is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
@@ -542,7 +560,7 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 // news tells everyone about an applied move: the mover gets the list of
 // what was applied, everyone their own view; at the end everyone gets the
 // revealed seed and the record.
-func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine) ([]Notice, error) {
+func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine, seal sealNews) ([]Notice, error) {
 	finished := m.State.Result().Finished
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
@@ -578,6 +596,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
+			b.WriteString(seal.confirmation())
 		} else {
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
 			for _, mv := range sub.Moves {
@@ -585,6 +604,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
 			}
 		}
+		b.WriteString(seal.reveal())
 		// The moves the game played itself right after (Henri's turn), each
 		// step with the rule of the automaton that chose it.
 		for _, a := range sub.Auto {
@@ -624,6 +644,40 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		notices = append(notices, n)
 	}
 	return notices, nil
+}
+
+// sealNews is what a move says of sealed steps: the commitments of the
+// mover's (for the mover alone) and the steps it revealed (for everyone).
+type sealNews struct {
+	commits, revealed []adjudicator.SealCommit
+}
+
+// confirmation tells the mover what herald holds of their sealed steps.
+func (sn sealNews) confirmation() string {
+	if len(sn.commits) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nSealed until every bid is in; herald's commitment to each step\n(the reveal gives the nonce that checks it):\n")
+	for _, c := range sn.commits {
+		fmt.Fprintf(&b, "  %s\n    sha256 %s\n", c.Text, c.Hash)
+	}
+	return b.String()
+}
+
+// reveal gives every sealed step a move revealed, with its nonce and
+// commitment.
+func (sn sealNews) reveal() string {
+	if len(sn.revealed) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nThe sealed steps are revealed; each with its nonce and commitment:\n")
+	for _, c := range sn.revealed {
+		fmt.Fprintf(&b, "  move %d, %s: %s\n    nonce %s\n    sha256 %s\n", c.Move, c.Player, c.Text, c.Nonce, c.Hash)
+	}
+	b.WriteString("Check one: printf '%s\\n%s' 'STEP' NONCE | sha256sum\n")
+	return b.String()
 }
 
 // refuse answers the sender alone: what was wrong, where, the rule, and
