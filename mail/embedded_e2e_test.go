@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,9 @@ func TestEmbeddedGames(t *testing.T) {
 				if g.Name == heritiers.Game.Name {
 					checkHenri(t, res, n)
 				}
+				if g.Name == lowenherz97.Game.Name {
+					checkConflicts(t, res)
+				}
 				checkAutomatonMoves(t, res)
 				if res.Record.Seed != seed {
 					t.Errorf("the final record reveals seed %q, want %q", res.Record.Seed, seed)
@@ -79,5 +83,29 @@ func checkAutomatonMoves(t *testing.T, res *DemoResult) {
 		if !slices.Contains(res.Record.Players, mv.Player) && mv.Source != adjudicator.AutomatonSource {
 			t.Errorf("move %d by %s, not a player, has source %q, want %q", i+1, mv.Player, mv.Source, adjudicator.AutomatonSource)
 		}
+	}
+}
+
+// checkConflicts checks that a Löwenherz 1997 game by mail went through a
+// negotiation (an offer answered) and a confrontation (sealed bids), the
+// two ways its conflicts are settled (issue 18).
+func checkConflicts(t *testing.T, res *DemoResult) {
+	t.Helper()
+	var offers, answers, bids int
+	for _, mv := range res.Record.Moves {
+		for _, line := range strings.Split(mv.Text, "\n") {
+			switch f := strings.Fields(line); {
+			case len(f) == 0:
+			case f[0] == "offer":
+				offers++
+			case f[0] == "accept" || f[0] == "refuse" || f[0] == "yield":
+				answers++
+			case f[0] == "bid":
+				bids++
+			}
+		}
+	}
+	if offers == 0 || answers == 0 || bids == 0 {
+		t.Errorf("the game by mail had %d offers, %d answers and %d bids: want a negotiation and a confrontation", offers, answers, bids)
 	}
 }

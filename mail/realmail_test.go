@@ -16,6 +16,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz"
+	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -76,6 +77,13 @@ func TestRealmail(t *testing.T) {
 		}
 		realmailGame(t, "lowenherz", []string{"alice@herald.test", "bob@herald.test", "carol@herald.test"}, nil, 8*time.Minute)
 	})
+	t.Run("lowenherz97-3p", func(t *testing.T) {
+		if os.Getenv("HERALD_REALMAIL_LONG") == "" {
+			t.Skip("a whole Löwenherz 1997 game by real mail takes minutes; HERALD_REALMAIL_LONG=1 runs it (.ci/run does)")
+		}
+		res := realmailGame(t, "lowenherz97", []string{"alice@herald.test", "bob@herald.test", "carol@herald.test"}, nil, 8*time.Minute)
+		checkConflicts(t, res)
+	})
 }
 
 // realmailGame plays a whole game of game by mail through the real servers
@@ -89,7 +97,7 @@ func realmailGame(t *testing.T, game string, players []string, options map[strin
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, heritiers.Game)
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, lowenherz97.Game, heritiers.Game)
 	svc, err := NewService(Config{Address: "herald@herald.test", Registry: reg, Store: st, Logger: testLogger(t),
 		NewSeed: func() string { return "realmail" }})
 	if err != nil {
