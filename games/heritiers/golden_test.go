@@ -2,8 +2,8 @@ package heritiers
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +12,6 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
 
 // goldenStates are the states whose boards are pinned: the setups, games
 // in progress in both modes, finished games, and a landscape wide enough
@@ -87,7 +85,7 @@ func TestGoldenBoards(t *testing.T) {
 				}
 			}
 			file := filepath.Join("testdata", "golden", name+".txt")
-			if *update {
+			if *gametest.Update {
 				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 					t.Fatal(err)
 				}

@@ -1,15 +1,13 @@
 package lowenherz
 
 import (
-	"flag"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
 
 // goldenStates are the boards kept as golden files: the setup, mid-game
 // with domains, neutral zones and borders, an action under way, the end.
@@ -51,7 +49,7 @@ func TestGolden(t *testing.T) {
 			}
 			path := filepath.Join("testdata", "golden", file+".txt")
 			got := s.Text(as)
-			if *update {
+			if *gametest.Update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}

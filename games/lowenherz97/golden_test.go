@@ -1,7 +1,6 @@
 package lowenherz97_test
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,10 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/games/internal/gametest"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
 
 // goldenStates are the states whose boards are pinned: the basic start
 // with 3 and 4 players, the 2-player placement, games in progress, a
@@ -63,7 +60,7 @@ func TestGoldenBoards(t *testing.T) {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	gametest.CheckGolden(t, path, got, *update)
+	gametest.CheckGolden(t, path, got, *gametest.Update)
 }
 
 // TestTextWidth checks that every line of every board fits in 72 columns,

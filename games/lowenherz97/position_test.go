@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/games/internal/gametest"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )

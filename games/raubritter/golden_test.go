@@ -3,7 +3,6 @@ package raubritter_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/games/internal/gametest"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"gopkg.in/yaml.v3"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden boards in testdata/golden")
 
 // goldenStates are the states whose boards are pinned: the setup, games in
 // progress with 2, 3 and 4 players (one with a castle waiting for its
@@ -80,7 +77,7 @@ func TestGoldenBoards(t *testing.T) {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	gametest.CheckGolden(t, path, got, *update)
+	gametest.CheckGolden(t, path, got, *gametest.Update)
 }
 
 // TestTextWidth checks that every line of every board fits in 72 columns,

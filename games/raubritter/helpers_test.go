@@ -3,15 +3,14 @@ package raubritter_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
-	"gopkg.in/yaml.v3"
 )
 
 // reg is the registry the tests run scenarios and records against, as
@@ -38,15 +37,7 @@ func newGame(t testing.TB, players []string, seed string, options map[string]str
 // loadPosition reads a position document for players, as `herald new
 // --position` does.
 func loadPosition(players []string, doc string) (adjudicator.State, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
-		return nil, err
-	}
-	opts, err := raubritter.Game.ResolveOptions(nil)
-	if err != nil {
-		return nil, err
-	}
-	return raubritter.Game.LoadPosition(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG("test")}, &n)
+	return kit.LoadPosition(players, doc)
 }
 
 func mustLoad(t testing.TB, players []string, doc string) adjudicator.State {
@@ -59,31 +50,15 @@ func mustLoad(t testing.TB, players []string, doc string) adjudicator.State {
 }
 
 // positionBytes writes st's position as `herald show --format position`
-// does: yaml.v3 with a 2-space indent.
+// does.
 func positionBytes(t testing.TB, st adjudicator.State) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(st.Position()); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return kit.PositionBytes(t, st)
 }
 
 // parseStep reads one step of text for player; text must hold exactly one.
 func parseStep(st adjudicator.State, player, text string) (adjudicator.Move, error) {
-	steps, errs := notation.Split(text)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	if len(steps) != 1 {
-		return nil, fmt.Errorf("%q is %d steps, not one", text, len(steps))
-	}
-	return st.Parse(player, steps[0])
+	return gametest.ParseOne(st, player, text)
 }
 
 // play parses and applies every step of text directly on st.

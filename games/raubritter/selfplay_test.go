@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -14,50 +12,10 @@ import (
 
 // selfPlay plays a game as adjudicator.SelfPlay does (the same players,
 // record, random choices and submissions), calling check after every
-// submission.
+// submission: the kit's self-play.
 func selfPlay(t testing.TB, n int, seed string, check func(m *adjudicator.Match, sub *adjudicator.Submission)) *adjudicator.Match {
 	t.Helper()
-	players := make([]string, n)
-	for i := range players {
-		players[i] = "p" + strconv.Itoa(i+1)
-	}
-	rec, err := adjudicator.NewRecord(raubritter.Game, players, nil, seed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := adjudicator.Start(reg, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check(m, nil)
-	rng := adjudicator.NewRNG("selfplay\x00" + seed)
-	for range 10_000 {
-		to := m.State.ToMove()
-		if len(to) == 0 {
-			return m
-		}
-		p := to[rng.IntN(len(to))]
-		scratch := m.State.Clone()
-		var steps []string
-		for slices.Contains(scratch.ToMove(), p) {
-			legal := scratch.Legal(p)
-			if len(legal) == 0 {
-				t.Fatalf("%s: %s must act at move %d but has no legal step\n%s", seed, p, m.MoveNumber(), scratch.Text(""))
-			}
-			mv := legal[rng.IntN(len(legal))]
-			if err := scratch.Apply(p, mv); err != nil {
-				t.Fatalf("%s: %s's legal step %q refused: %v", seed, p, mv, err)
-			}
-			steps = append(steps, mv.String())
-		}
-		sub, err := m.Submit(p, strings.Join(steps, "\n"), "", "selfplay")
-		if err != nil {
-			t.Fatalf("%s: move %d: %s's steps %q refused: %v", seed, m.MoveNumber(), p, steps, err)
-		}
-		check(m, sub)
-	}
-	t.Fatalf("%s: no end after 10000 submissions", seed)
-	return nil
+	return kit.SelfPlay(t, n, seed, nil, check)
 }
 
 // TestSelfPlayInvariants plays 200 games each with 2, 3 and 4 players, as

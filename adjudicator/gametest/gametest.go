@@ -1,6 +1,12 @@
-// Package gametest holds the test helpers every game's tests share: golden
-// files with -update, the checker of the rules a scenario cites, and the
-// mutation of position documents.
+// Package gametest is the test kit every game's tests share, so that each
+// game is held to the same checks in a few lines: its scenario files run
+// as `herald scenario` runs them, with the rules they cite checked (Kit.
+// Scenarios); golden files with -update (Golden); self-play from seeds,
+// with the game's own invariants after every submission (Kit.SelfPlay),
+// and the record adjudicated and the position round-tripped at the end
+// (Kit.CheckRecord); and the bodies of the notation and position fuzz
+// targets (Kit.CheckParse, Kit.CheckPosition), with the mutation of
+// position documents that byte fuzzing seldom reaches (Mutate).
 package gametest
 
 import (
@@ -30,13 +36,21 @@ func CheckGolden(t *testing.T, path, got string, update bool) {
 		}
 		return
 	}
+	if err := GoldenDiff(path, got); err != nil {
+		t.Error(err)
+	}
+}
+
+// GoldenDiff returns nil when the file at path holds got, else what
+// differs, at its first line.
+func GoldenDiff(path, got string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run TestGoldenBoards -update to create it)", err)
+		return fmt.Errorf("%v (go test -update writes it)", err)
 	}
 	want := string(data)
 	if got == want {
-		return
+		return nil
 	}
 	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
 	for i := range max(len(gl), len(wl)) {
@@ -48,10 +62,10 @@ func CheckGolden(t *testing.T, path, got string, update bool) {
 			w = wl[i]
 		}
 		if g != w {
-			t.Errorf("%s: line %d differs:\n got %q\nwant %q\nfull board:\n%s", path, i+1, g, w, got)
-			return
+			return fmt.Errorf("%s: line %d differs:\n got %q\nwant %q\nfull text:\n%s", path, i+1, g, w, got)
 		}
 	}
+	return nil
 }
 
 // Citations knows a rulebook's line count and the ids of RULINGS.md, so

@@ -1,0 +1,381 @@
+package gametest
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
+)
+
+// Update is the -update flag of every game's tests: golden files are
+// rewritten instead of compared (go test ./games/raubritter -run Golden
+// -update).
+var Update = flag.Bool("update", false, "rewrite the golden files instead of comparing with them")
+
+// Golden compares got with the golden file at path, or rewrites it under
+// -update.
+func Golden(t *testing.T, path, got string) {
+	t.Helper()
+	CheckGolden(t, path, got, *Update)
+}
+
+// Kit is a game under test: what the shared tests need to know of it.
+type Kit struct {
+	Game     *adjudicator.Game
+	Registry *adjudicator.Registry // nil: a registry of Game alone
+
+	ScenarioDir  string // the game's scenario files: testdata/GAME
+	Rulebook     string // the rulebook the scenarios cite, FILE:LINE
+	Rulings      string // RULINGS.md
+	RulingPrefix string // the game's ruling ids: "RB" for RB-12
+
+	// Players names the players of a game of n players; nil: p1, p2...
+	Players func(n int) []string
+}
+
+func (k *Kit) registry() *adjudicator.Registry {
+	if k.Registry == nil {
+		k.Registry = adjudicator.NewRegistry(k.Game)
+	}
+	return k.Registry
+}
+
+// PlayerNames returns the names of the players of an n-player game.
+func (k *Kit) PlayerNames(n int) []string {
+	if k.Players != nil {
+		return k.Players(n)
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "p" + strconv.Itoa(i+1)
+	}
+	return names
+}
+
+// Scenarios runs every scenario file of ScenarioDir as a subtest, the way
+// `herald scenario` does: each is of this game, starts with a comment
+// saying what it checks, cites an existing rulebook line or ruling (and so
+// does every move that names a rule), ends with an expect, and passes.
+func (k *Kit) Scenarios(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(k.ScenarioDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no scenarios in %s", k.ScenarioDir)
+	}
+	cite := NewCitations(t, k.Rulebook, k.Rulings, k.RulingPrefix)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			sc, err := adjudicator.LoadScenario(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Game != k.Game.Name {
+				t.Fatalf("game %q, want %s", sc.Game, k.Game.Name)
+			}
+			if err := cite.Check(sc.Rule); err != nil {
+				t.Errorf("rule: %v", err)
+			}
+			for _, mv := range sc.Moves {
+				if mv.Rule != "" {
+					if err := cite.Check(mv.Rule); err != nil {
+						t.Errorf("line %d: rule: %v", mv.Line, err)
+					}
+				}
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(data), "#") {
+				t.Errorf("a scenario starts with a comment saying what it checks")
+			}
+			if sc.Expect == nil {
+				t.Errorf("a scenario ends with an expect: on the board it leads to")
+			}
+			if res := adjudicator.RunScenario(k.registry(), sc, nil); !res.Pass {
+				var log strings.Builder
+				adjudicator.RunScenario(k.registry(), sc, &log)
+				t.Errorf("%s", res.Failure)
+				if testing.Verbose() {
+					t.Logf("boards:\n%s", log.String())
+				}
+			}
+		})
+	}
+}
+
+// RulingsCited returns the game's rulings (RULINGS.md PREFIX-N) that no
+// scenario file cites, in order.
+func (k *Kit) RulingsCited(t *testing.T) (uncited []string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(k.ScenarioDir, "*.yaml"))
+	cited := map[string]bool{}
+	re := regexp.MustCompile(`RULINGS\.md (` + regexp.QuoteMeta(k.RulingPrefix) + `-\d+)`)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			cited[m[1]] = true
+		}
+	}
+	data, err := os.ReadFile(k.Rulings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`(?m)^### (` + regexp.QuoteMeta(k.RulingPrefix) + `-\d+)\b`)
+	for _, m := range head.FindAllStringSubmatch(string(data), -1) {
+		if !cited[m[1]] {
+			uncited = append(uncited, m[1])
+		}
+	}
+	return uncited
+}
+
+// NewMatch starts a game of n players with seed and options.
+func (k *Kit) NewMatch(t testing.TB, n int, seed string, opts map[string]string) *adjudicator.Match {
+	t.Helper()
+	rec, err := adjudicator.NewRecord(k.Game, k.PlayerNames(n), opts, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(k.registry(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// SelfPlay plays a game of n players to its end with random legal steps
+// drawn from seed, one whole turn per submission, submitted as text (so
+// that every step prints and parses back), and calls check after every
+// submission (with nil before the first). A player whose sealed step is
+// in is not picked while another must act. The game must end within
+// 10,000 submissions, and every player asked to act must have a legal step.
+func (k *Kit) SelfPlay(t testing.TB, n int, seed string, opts map[string]string, check func(m *adjudicator.Match, sub *adjudicator.Submission)) *adjudicator.Match {
+	t.Helper()
+	m := k.NewMatch(t, n, seed, opts)
+	if check != nil {
+		check(m, nil)
+	}
+	rng := adjudicator.NewRNG("selfplay\x00" + seed)
+	for range 10_000 {
+		var to []string
+		for _, p := range m.State.ToMove() {
+			if !adjudicator.SealedIn(m.State, p) && !slices.Contains(adjudicator.Automata(m.State), p) {
+				to = append(to, p)
+			}
+		}
+		if len(to) == 0 {
+			if len(m.State.ToMove()) != 0 && !m.State.Result().Finished {
+				t.Fatalf("%s: move %d waits for %v, who may not act", seed, m.MoveNumber(), m.State.ToMove())
+			}
+			return m
+		}
+		p := to[rng.IntN(len(to))]
+		scratch := m.State.Clone()
+		var steps []string
+		for slices.Contains(scratch.ToMove(), p) && (len(steps) == 0 || !adjudicator.SealedIn(scratch, p)) {
+			legal := scratch.Legal(p)
+			if len(legal) == 0 {
+				t.Fatalf("%s: %s must act at move %d but has no legal step\n%s", seed, p, m.MoveNumber(), scratch.Text(""))
+			}
+			mv := legal[rng.IntN(len(legal))]
+			if err := scratch.Apply(p, mv); err != nil {
+				t.Fatalf("%s: %s's legal step %q refused: %v", seed, p, mv, err)
+			}
+			steps = append(steps, mv.String())
+		}
+		sub, err := m.Submit(p, strings.Join(steps, "\n"), "", "selfplay")
+		if err != nil {
+			t.Fatalf("%s: move %d: %s's steps %q refused: %v", seed, m.MoveNumber(), p, steps, err)
+		}
+		if check != nil {
+			check(m, sub)
+		}
+	}
+	t.Fatalf("%s: no end after 10000 submissions", seed)
+	return nil
+}
+
+// CheckRecord adjudicates m's record: every move is legal, the replayed
+// game stands as m does, and its position writes and loads back the same.
+func (k *Kit) CheckRecord(t testing.TB, m *adjudicator.Match) {
+	t.Helper()
+	rep, err := adjudicator.Adjudicate(k.registry(), m.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Illegal != nil {
+		t.Fatalf("adjudicate finds move %d illegal: %v", rep.Illegal.Number, rep.Illegal.Err)
+	}
+	got, want := k.PositionBytes(t, rep.Match.State), k.PositionBytes(t, m.State)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the adjudicated game stands otherwise than the played one:\n%s\n---\n%s", got, want)
+	}
+	back, err := k.LoadPosition(m.Record.Players, string(want))
+	if err != nil {
+		t.Fatalf("the position does not load back: %v\n%s", err, want)
+	}
+	if again := k.PositionBytes(t, back); !bytes.Equal(again, want) {
+		t.Fatalf("the position written, loaded and written again differs:\n%s\n---\n%s", want, again)
+	}
+}
+
+// LoadPosition loads a position document for players, with the game's
+// default options.
+func (k *Kit) LoadPosition(players []string, doc string) (adjudicator.State, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		return nil, err
+	}
+	opts, err := k.Game.ResolveOptions(nil)
+	if err != nil {
+		return nil, err
+	}
+	return k.Game.LoadPosition(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG("test")}, &n)
+}
+
+// PositionBytes writes st's position as `herald show --format position`
+// does: yaml.v3 with a 2-space indent.
+func (k *Kit) PositionBytes(t testing.TB, st adjudicator.State) []byte {
+	t.Helper()
+	data, err := positionBytes(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func positionBytes(st adjudicator.State) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(st.Position()); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// CheckPosition is the body of a position fuzz target: doc, loaded for
+// players, must be refused with a *notation.Error or load to a state whose
+// position writes, loads and writes again to the same bytes, which renders
+// for everyone, and whose first legal steps (at most 60 a player) apply.
+// A doc that is not YAML is skipped: it is the caller's error.
+func (k *Kit) CheckPosition(t *testing.T, players []string, doc string) {
+	t.Helper()
+	if err := k.PositionProblem(players, doc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// PositionProblem is CheckPosition's check: what is wrong, or nil.
+func (k *Kit) PositionProblem(players []string, doc string) error {
+	var node yaml.Node
+	if yaml.Unmarshal([]byte(doc), &node) != nil {
+		return nil
+	}
+	st, err := k.LoadPosition(players, doc)
+	if err != nil {
+		var ne *notation.Error
+		if !errors.As(err, &ne) {
+			return fmt.Errorf("error %v (%T), want a *notation.Error", err, err)
+		}
+		return nil
+	}
+	first, err := positionBytes(st)
+	if err != nil {
+		return err
+	}
+	back, err := k.LoadPosition(players, string(first))
+	if err != nil {
+		return fmt.Errorf("accepted position written as\n%s\ndoes not load: %v", first, err)
+	}
+	if second, err := positionBytes(back); err != nil || !bytes.Equal(first, second) {
+		return fmt.Errorf("position written, read and written again differs (%v):\n%s\n---\n%s", err, first, second)
+	}
+	for _, as := range append([]string{""}, players...) {
+		st.Text(as)
+	}
+	st.Result()
+	for _, p := range st.ToMove() {
+		for i, mv := range st.Legal(p) {
+			if i == 60 {
+				break
+			}
+			if err := st.Clone().Apply(p, mv); err != nil {
+				return fmt.Errorf("%s's legal step %q is refused: %v\n%s", p, mv, err, first)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckParse is the body of a notation fuzz target: every step of text,
+// read in each state for each player, must be refused with a
+// *notation.Error or read as a step that prints to text reading back to
+// the same printed step; applying it may fail but must not panic.
+func (k *Kit) CheckParse(t *testing.T, states []adjudicator.State, players []string, text string) {
+	t.Helper()
+	if err := ParseProblem(states, players, text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ParseProblem is CheckParse's check: what is wrong, or nil.
+func ParseProblem(states []adjudicator.State, players []string, text string) error {
+	steps, _ := notation.Split(text)
+	for _, st := range states {
+		for _, step := range steps {
+			for _, p := range players {
+				mv, err := st.Parse(p, step)
+				if err != nil {
+					var ne *notation.Error
+					if !errors.As(err, &ne) {
+						return fmt.Errorf("Parse(%q) = %v (%T), want a *notation.Error", step.Text, err, err)
+					}
+					continue
+				}
+				printed := mv.String()
+				back, err := ParseOne(st, p, printed)
+				if err != nil {
+					return fmt.Errorf("%q reads as %q, which does not read back: %v", step.Text, printed, err)
+				}
+				if back.String() != printed {
+					return fmt.Errorf("%q reads as %q, which reads back as %q", step.Text, printed, back)
+				}
+				st.Clone().Apply(p, mv)
+			}
+		}
+	}
+	return nil
+}
+
+// ParseOne reads text, which must hold exactly one step, for player.
+func ParseOne(st adjudicator.State, player, text string) (adjudicator.Move, error) {
+	steps, errs := notation.Split(text)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(steps) != 1 {
+		return nil, fmt.Errorf("%q is %d steps, not one", text, len(steps))
+	}
+	return st.Parse(player, steps[0])
+}
