@@ -119,3 +119,13 @@ func WaitingFor(st State) string {
 	}
 	return text
 }
+
+// A Defaulter is a State that knows what a player who never acts does in
+// some situations: in Löwenherz 1997, a sealed bid that never comes is a
+// bid of nothing. It is an optional part of the engine contract; the host
+// plays the default step for a player whose deadline and grace have
+// passed, before its policy for late players applies (RULINGS.md H-3).
+type Defaulter interface {
+	// Default returns the step player takes by default now, if any.
+	Default(player string) (Move, bool)
+}

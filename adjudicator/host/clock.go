@@ -285,6 +285,47 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		}
 		c.Stage = 2
 	case 2:
+		// A late step that has a default (a sealed bid that never came is
+		// a bid of nothing, RULINGS.md H-3) is played for its player
+		// before the policy looks at who is late.
+		if d, ok := m.State.(adjudicator.Defaulter); ok && c.Policy != PolicyWait {
+			var played []Notice
+			for _, name := range late {
+				mv, ok := d.Default(name)
+				if !ok {
+					continue
+				}
+				seat := slices.IndexFunc(g.Players, func(p Player) bool { return p.Name == name })
+				steps, errs := notation.Split(mv.String())
+				if seat < 0 || len(errs) > 0 {
+					return nil, "", fmt.Errorf("host: game %d: the default step %q of %s does not read back: %v", g.ID, mv, name, errs)
+				}
+				rep, err := s.Submit(ctx, g, seat, steps, fmt.Sprintf("host default: no step by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace)))
+				if err != nil {
+					return nil, "", err
+				}
+				if rep.Outcome != Applied {
+					return nil, "", fmt.Errorf("host: game %d: the default step %q of %s was refused: %s", g.ID, mv, name, rep.Reason)
+				}
+				played = append(played, rep.Notices...)
+				if m, err = s.match(ctx, g); err != nil {
+					return nil, "", err
+				}
+				s.games.stage(g.ID, g.Rev, m)
+				d, _ = m.State.(adjudicator.Defaulter)
+			}
+			if len(played) > 0 {
+				if g.Clock == nil || g.Clock.Since.Equal(c.Since) && g.Clock.ToMove == c.ToMove {
+					// The same turn goes on: its policy has run.
+					c.Stage = 3
+					c.plan()
+					if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
+						return nil, "", err
+					}
+				}
+				return played, "default", nil
+			}
+		}
 		if c.Policy != PolicyForfeit || len(late) == 0 {
 			c.Stage = 3
 			break

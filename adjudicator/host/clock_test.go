@@ -231,3 +231,65 @@ func TestParseSpan(t *testing.T) {
 		t.Errorf("FormatSpan = %q", got)
 	}
 }
+
+// TestMissingBidIsABidOfNothing runs Löwenherz 1997 into a confrontation,
+// gives the game a deadline with the forfeit policy, and lets it pass: the
+// bids that never came are bids of nothing, played for their bidders, and
+// nobody forfeits (RULINGS.md H-3).
+func TestMissingBidIsABidOfNothing(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "lowenherz97", Players: []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org"}})
+	g := r.game(id)
+	var bidders []string
+	for i := 0; i < 400 && bidders == nil; i++ {
+		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m.State.ToMove() {
+			for _, mv := range m.State.Legal(p) {
+				if strings.HasPrefix(mv.String(), "bid ") {
+					bidders = m.State.ToMove()
+				}
+			}
+		}
+		if bidders != nil {
+			break
+		}
+		to := m.State.ToMove()
+		who := to[i%len(to)]
+		legal := m.State.Legal(who)
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })
+		r.send(id, g.Players[seat].Address, "key "+g.Players[seat].Secret+"\n"+legal[(i*7)%len(legal)].String())
+	}
+	if bidders == nil {
+		t.Fatal("no confrontation in 400 steps")
+	}
+	r.send(id, "h@x.org", "key "+g.HostKey+"\nset deadline 1d")
+	r.send(id, "h@x.org", "key "+g.HostKey+"\nset policy forfeit")
+	before := len(r.game(id).Record.Moves)
+	start := r.clock
+	var kinds []string
+	for h := time.Duration(0); h < 3*24*time.Hour && r.game(id).Status == host.Playing; h += time.Hour {
+		r.clock = start.Add(h)
+		for _, n := range r.tick() {
+			kinds = append(kinds, string(n.Kind))
+		}
+		if len(r.game(id).Record.Moves) > before {
+			break
+		}
+	}
+	g = r.game(id)
+	if g.Status != host.Playing || g.Record.Ended != nil {
+		t.Fatalf("the game ended (%s, %+v) instead of counting the missing bids as nothing; notices %v", g.Status, g.Record.Ended, kinds)
+	}
+	added := g.Record.Moves[before:]
+	if len(added) == 0 {
+		t.Fatalf("no bid was played for the late bidders %v; notices %v", bidders, kinds)
+	}
+	for _, mv := range added {
+		if !strings.HasPrefix(mv.Source, "host default") || mv.Text != "bid 0" {
+			t.Errorf("a default move %+v, want bid 0 from the host's default", mv)
+		}
+	}
+}

@@ -57,3 +57,15 @@ func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang
 // The host shows a step to other players through adjudicator.StepText and
 // Match.History, which rely on these methods.
 var _ adjudicator.Sealer = (*State)(nil)
+
+// Default returns what player does who never acts when they must: in a
+// confrontation, a bidder whose bid never came bids nothing (RULINGS.md
+// H-3; the host plays it once the deadline and its grace have passed).
+// Anywhere else there is no default.
+func (s *State) Default(player string) (adjudicator.Move, bool) {
+	p := s.index(player)
+	if p < 0 || s.phase != phaseBid || !slices.Contains(s.contenders, p) || s.bids[p].in {
+		return nil, false
+	}
+	return Bid{}, true
+}

@@ -164,6 +164,7 @@ type State struct {
 
 var _ adjudicator.State = (*State)(nil)
 var _ adjudicator.PrivateTexter = (*State)(nil)
+var _ adjudicator.Defaulter = (*State)(nil)
 
 // area is a part of the board cut off by walls.
 type area struct {
