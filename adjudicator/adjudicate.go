@@ -91,6 +91,12 @@ func (r *Report) Write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%4d  %-*s  %-7s  %s\n", v.Number, width, v.Player, verdict, text)
 	}
+	for _, u := range rec.Undone {
+		fmt.Fprintf(w, "\ntaken back by consent after move %d, asked by %s (RULINGS.md H-5)%s:\n", u.After, u.By, undoWhen(u))
+		for i, mv := range u.Moves {
+			fmt.Fprintf(w, "%4d  %-*s  undone   %s\n", u.After+i+1, width, mv.Player, strings.ReplaceAll(mv.Text, "\n", "; "))
+		}
+	}
 	if len(r.Sealed) > 0 && rec.Seed != "" {
 		fmt.Fprintf(w, "\nsealed steps, each with its nonce and commitment (sha256 of the step, a line feed, the nonce):\n")
 		for _, c := range r.Sealed {
@@ -128,4 +134,18 @@ func FormatScores(players []string, scores []int) string {
 		parts[i] = fmt.Sprintf("%s %d", p, scores[i])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// undoWhen is " (time, source)" of an undone entry, or "".
+func undoWhen(u Undo) string {
+	var at []string
+	for _, x := range []string{u.Time, u.Source} {
+		if x != "" {
+			at = append(at, x)
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(at, ", ") + ")"
 }

@@ -55,7 +55,7 @@ func FuzzParseRecord(f *testing.F) {
 // none, and positions by their data (not their style or comments).
 func sameRecord(a, b *adjudicator.Record) bool {
 	sameEnding := a.Ended == nil && b.Ended == nil || a.Ended != nil && b.Ended != nil && *a.Ended == *b.Ended
-	return sameEnding && a.Game == b.Game && a.SeedSHA256 == b.SeedSHA256 && a.Seed == b.Seed &&
+	return sameEnding && adjudicator.SameUndone(a.Undone, b.Undone) && a.Game == b.Game && a.SeedSHA256 == b.SeedSHA256 && a.Seed == b.Seed &&
 		maps.Equal(a.Options, b.Options) && slices.Equal(a.Players, b.Players) &&
 		(len(a.Moves) == 0 && len(b.Moves) == 0 || reflect.DeepEqual(a.Moves, b.Moves)) &&
 		sameData(a.Position, b.Position)

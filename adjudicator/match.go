@@ -332,6 +332,24 @@ func (m *Match) Resign(player, time, source string) error {
 	return nil
 }
 
+// TakeBack returns the match as it stands with its moves from keep on
+// taken back (RULINGS.md H-5): its record keeps the first keep moves and
+// holds the others, as they were, in a new undone entry, asked by by at
+// time from source; the state is replayed. m itself does not change. A
+// game over or ended, or nothing to take back, is a *RuleError.
+func (m *Match) TakeBack(reg *Registry, keep int, by, time, source string) (*Match, error) {
+	if err := m.canEnd(); err != nil {
+		return nil, err
+	}
+	if keep < 0 || keep >= len(m.Record.Moves) {
+		return nil, Rulef(CodeNoSteps, "RULINGS.md H-5", "there is no move to take back after move %d", "il n'y a pas de coup à reprendre après le coup %d", keep)
+	}
+	rec := *m.Record
+	rec.Moves = slices.Clone(m.Record.Moves[:keep])
+	rec.Undone = append(slices.Clone(m.Record.Undone), Undo{After: keep, By: by, Time: time, Source: source, Moves: slices.Clone(m.Record.Moves[keep:])})
+	return Start(reg, &rec)
+}
+
 // Abandon ends the game because whoever hosts it gave it up: by names them
 // for the record (the host's address, or "host"). Like Resign, it records
 // the ending with time and source, and the game has no result by the rules

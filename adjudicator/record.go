@@ -62,6 +62,7 @@ type Record struct {
 	Seed       string            // absent from a public copy until the game ends
 	Position   *yaml.Node        // the starting position, when not the setup
 	Moves      []RecordMove      // every submission applied, in order
+	Undone     []Undo            // moves taken back by consent, in the order it happened
 	Ended      *Ending           // how the game ended early (resigned, abandoned), or nil
 
 	verified bool // read by ParseRecord in format 2, digests and seal checked
@@ -83,6 +84,17 @@ type Ending struct {
 	By     string `yaml:"by"`               // the player who resigned, or who abandoned the game (the host)
 	Time   string `yaml:"time,omitempty"`   // RFC 3339, written by the caller
 	Source string `yaml:"source,omitempty"` // as RecordMove.Source: "cli", "mail:<Message-ID>"
+}
+
+// Undo is moves taken back by the consent of every player (RULINGS.md
+// H-5): the moves as they were, kept in the record as history; the game
+// goes on from the first After moves.
+type Undo struct {
+	After  int          // how many moves were kept
+	By     string       // the player who asked
+	Time   string       // RFC 3339, written by the caller
+	Source string       // as RecordMove.Source
+	Moves  []RecordMove // the moves taken back, in order
 }
 
 // The ways a game ends early.
@@ -109,7 +121,9 @@ func (e *Ending) String() string {
 	return s
 }
 
-var recordKeys = []string{"herald", "game", "options", "players", "seed_sha256", "seed", "position", "moves", "ended", "seal"}
+var recordKeys = []string{"herald", "game", "options", "players", "seed_sha256", "seed", "position", "moves", "undone", "ended", "seal"}
+var undoneKeys = []string{"after", "by", "time", "source", "moves"}
+var undoneMoveKeys = []string{"player", "text", "time", "source"}
 var moveKeys = []string{"player", "text", "time", "source", "digest"}
 var endedKeys = []string{"how", "by", "time", "source"}
 var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -123,6 +137,8 @@ var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 //	digest 1  = sha256(header + "\n" + JSON of [player, text, time, source])
 //	digest n  = sha256(digest n-1 + "\n" + JSON of [player, text, time, source])
 //	seal      = the last move's digest (the header's when there is no move);
+//	            then for each undone entry, sha256(that + "\nundone\n" + JSON of
+//	            [after, by, time, source, [player, text, time, source]...]);
 //	            with an ending, sha256(that + "\nended\n" + JSON of [how, by, time, source])
 //
 // JSON as Go's encoding/json writes it. The seed is not hashed, so a public
@@ -146,10 +162,26 @@ func (r *Record) Digests() (moves []string, seal string) {
 		prev = chain(prev, "\n", mv.Player, mv.Text, mv.Time, mv.Source)
 		moves[i] = prev
 	}
+	for _, u := range r.Undone {
+		data, _ := json.Marshal(u.digestFields())
+		h := sha256.New()
+		h.Write([]byte(prev + "\nundone\n"))
+		h.Write(data)
+		prev = hex.EncodeToString(h.Sum(nil))
+	}
 	if e := r.Ended; e != nil {
 		prev = chain(prev, "\nended\n", e.How, e.By, e.Time, e.Source)
 	}
 	return moves, prev
+}
+
+// digestFields is what the seal hashes of an undone entry.
+func (u Undo) digestFields() []any {
+	out := []any{u.After, u.By, u.Time, u.Source}
+	for _, m := range u.Moves {
+		out = append(out, []string{m.Player, m.Text, m.Time, m.Source})
+	}
+	return out
 }
 
 // chain returns sha256(prev + sep + JSON of fields) in hex.
@@ -216,7 +248,7 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 	}
 	rec := &Record{}
 	var digests []*yaml.Node // each move's digest value, or the move when it has none
-	var seal, ended *yaml.Node
+	var seal, ended, undone *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		var err error
@@ -251,6 +283,9 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 		case "ended":
 			ended = k
 			rec.Ended, err = decodeEnding(v, errAt)
+		case "undone":
+			undone = k
+			rec.Undone, err = decodeUndone(v, errAt)
 		case "seal":
 			seal = v
 			var s string
@@ -318,12 +353,15 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 				return nil, errAt(d, "move %d has a digest, but format 1 has none: a record with digests says herald: %d", i+1, FormatVersion)
 			}
 		}
-		if seal != nil || ended != nil {
+		if seal != nil || ended != nil || undone != nil {
 			n := seal
 			if n == nil {
 				n = ended
 			}
-			return nil, errAt(n, "format 1 has no seal or ended entry: a record with them says herald: %d", FormatVersion)
+			if n == nil {
+				n = undone
+			}
+			return nil, errAt(n, "format 1 has no seal, undone or ended entry: a record with them says herald: %d", FormatVersion)
 		}
 		return rec, nil
 	}
@@ -345,7 +383,9 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 	}
 	if seal.Value != wantSeal {
 		what := "the last move"
-		if rec.Ended != nil {
+		if len(rec.Undone) > 0 {
+			what = "an undone entry, the ended entry or the last move"
+		} else if rec.Ended != nil {
 			what = "the ended entry or the last move"
 		} else if len(rec.Moves) == 0 {
 			what = "the record's header"
@@ -354,6 +394,67 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 	}
 	rec.verified = true
 	return rec, nil
+}
+
+// decodeUndone reads the undone entries of a record.
+func decodeUndone(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) ([]Undo, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, errAt(v, "undone: expected a list of the moves taken back, each a mapping with keys %v", undoneKeys)
+	}
+	var out []Undo
+	for _, e := range v.Content {
+		if e.Kind != yaml.MappingNode {
+			return nil, errAt(e, "undone: each entry is a mapping with keys %v", undoneKeys)
+		}
+		if err := checkKeys(e, undoneKeys, errAt); err != nil {
+			return nil, err
+		}
+		var u Undo
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, val := e.Content[j], e.Content[j+1]
+			switch k.Value {
+			case "after":
+				n, err := strconv.Atoi(val.Value)
+				if err != nil || val.Kind != yaml.ScalarNode || n < 0 {
+					return nil, errAt(val, "undone: after: expected how many moves were kept, a number, got %q", val.Value)
+				}
+				u.After = n
+			case "moves":
+				if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
+					return nil, errAt(val, "undone: moves: expected the list of the moves taken back")
+				}
+				for _, m := range val.Content {
+					if m.Kind != yaml.MappingNode {
+						return nil, errAt(m, "an undone move is a mapping with keys %v", undoneMoveKeys)
+					}
+					if err := checkKeys(m, undoneMoveKeys, errAt); err != nil {
+						return nil, err
+					}
+					var rm RecordMove
+					for i := 0; i+1 < len(m.Content); i += 2 {
+						dst := map[string]*string{"player": &rm.Player, "text": &rm.Text, "time": &rm.Time, "source": &rm.Source}[m.Content[i].Value]
+						if err := decodeScalar(m.Content[i+1], dst, m.Content[i].Value, errAt); err != nil {
+							return nil, err
+						}
+					}
+					if rm.Player == "" || rm.Text == "" {
+						return nil, errAt(m, "an undone move needs a player and a text")
+					}
+					u.Moves = append(u.Moves, rm)
+				}
+			default:
+				dst := map[string]*string{"by": &u.By, "time": &u.Time, "source": &u.Source}[k.Value]
+				if err := decodeScalar(val, dst, k.Value, errAt); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if u.By == "" || len(u.Moves) == 0 || !hasKey(e, "after") {
+			return nil, errAt(e, "undone: an entry needs after, by and moves")
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // decodeEnding reads the ended entry of a record.
@@ -504,16 +605,17 @@ func (r *Record) Marshal() ([]byte, error) {
 // recordFile is a record as written, with its digests; with quote, every
 // string is double-quoted.
 type recordFile struct {
-	Format     int         `yaml:"herald"`
-	Game       str         `yaml:"game"`
-	Options    *yaml.Node  `yaml:"options,omitempty"`
-	Players    []str       `yaml:"players"`
-	SeedSHA256 str         `yaml:"seed_sha256"`
-	Seed       str         `yaml:"seed,omitempty"`
-	Position   *yaml.Node  `yaml:"position,omitempty"`
-	Moves      []moveFile  `yaml:"moves"`
-	Ended      *endingFile `yaml:"ended,omitempty"`
-	Seal       str         `yaml:"seal"`
+	Format     int          `yaml:"herald"`
+	Game       str          `yaml:"game"`
+	Options    *yaml.Node   `yaml:"options,omitempty"`
+	Players    []str        `yaml:"players"`
+	SeedSHA256 str          `yaml:"seed_sha256"`
+	Seed       str          `yaml:"seed,omitempty"`
+	Position   *yaml.Node   `yaml:"position,omitempty"`
+	Moves      []moveFile   `yaml:"moves"`
+	Undone     []undoneFile `yaml:"undone,omitempty"`
+	Ended      *endingFile  `yaml:"ended,omitempty"`
+	Seal       str          `yaml:"seal"`
 }
 
 type moveFile struct {
@@ -522,6 +624,21 @@ type moveFile struct {
 	Time   str `yaml:"time,omitempty"`
 	Source str `yaml:"source,omitempty"`
 	Digest str `yaml:"digest"`
+}
+
+type undoneFile struct {
+	After  int              `yaml:"after"`
+	By     str              `yaml:"by"`
+	Time   str              `yaml:"time,omitempty"`
+	Source str              `yaml:"source,omitempty"`
+	Moves  []undoneMoveFile `yaml:"moves"`
+}
+
+type undoneMoveFile struct {
+	Player str `yaml:"player"`
+	Text   str `yaml:"text"`
+	Time   str `yaml:"time,omitempty"`
+	Source str `yaml:"source,omitempty"`
 }
 
 type endingFile struct {
@@ -573,6 +690,13 @@ func (r *Record) file(quote bool) *recordFile {
 	for i, m := range r.Moves {
 		f.Moves = append(f.Moves, moveFile{q(m.Player), q(m.Text), q(m.Time), q(m.Source), q(digests[i])})
 	}
+	for _, u := range r.Undone {
+		uf := undoneFile{After: u.After, By: q(u.By), Time: q(u.Time), Source: q(u.Source)}
+		for _, m := range u.Moves {
+			uf.Moves = append(uf.Moves, undoneMoveFile{q(m.Player), q(m.Text), q(m.Time), q(m.Source)})
+		}
+		f.Undone = append(f.Undone, uf)
+	}
 	if e := r.Ended; e != nil {
 		f.Ended = &endingFile{q(e.How), q(e.By), q(e.Time), q(e.Source)}
 	}
@@ -602,7 +726,14 @@ func readsBack(r *Record, data []byte) bool {
 	sameEnding := r.Ended == nil && b.Ended == nil || r.Ended != nil && b.Ended != nil && *r.Ended == *b.Ended
 	return r.Game == b.Game && r.SeedSHA256 == b.SeedSHA256 && r.Seed == b.Seed &&
 		maps.Equal(r.Options, b.Options) && slices.Equal(r.Players, b.Players) &&
-		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, b.Position) && sameEnding
+		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, b.Position) && sameEnding && SameUndone(r.Undone, b.Undone)
+}
+
+// SameUndone reports whether two lists of undone entries are equal.
+func SameUndone(a, b []Undo) bool {
+	return slices.EqualFunc(a, b, func(x, y Undo) bool {
+		return x.After == y.After && x.By == y.By && x.Time == y.Time && x.Source == y.Source && slices.Equal(x.Moves, y.Moves)
+	})
 }
 
 // sameNode reports whether two YAML nodes hold the same data: kinds, tags,

@@ -252,6 +252,8 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 			return s.notify(ctx, g, m, req, c.Args)
 		case "vacation":
 			return s.vacation(ctx, g, m, req, c.Args)
+		case "undo":
+			return s.undo(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
 			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
 		}

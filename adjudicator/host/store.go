@@ -186,6 +186,17 @@ type Tx interface {
 	// served (PagePublic, PageLink, PageOff).
 	SetPage(ctx context.Context, id int64, mode, token string) error
 
+	// TakeBack stores rec, game id's record with moves taken back (its
+	// last undone entry), and returns the game's new revision.
+	TakeBack(ctx context.Context, id int64, rec *adjudicator.Record) (int64, error)
+
+	// UndoRequest returns game id's request to take moves back, or nil.
+	UndoRequest(ctx context.Context, id int64) (*UndoRequest, error)
+
+	// SetUndoRequest writes game id's request to take moves back, or
+	// removes it (nil).
+	SetUndoRequest(ctx context.Context, id int64, u *UndoRequest) error
+
 	// SetClock writes the clock of game id, replacing the one it had.
 	SetClock(ctx context.Context, id int64, c Clock) error
 
@@ -246,6 +257,17 @@ type Game struct {
 	// page ("" for a game started before pages existed); Page is whether
 	// the page is PagePublic, PageLink or PageOff.
 	PageToken, Page string
+}
+
+// UndoRequest is a player's request to take moves back, waiting for the
+// consent of every other player.
+type UndoRequest struct {
+	AskedBy  string    // the player who asked
+	Keep     int       // the moves kept if everyone agrees
+	Moves    int       // the game's moves when asked: a later move ends the request
+	Accepted []string  // who has agreed so far
+	Until    time.Time // when the request lapses
+	Source   string    // where the request came from
 }
 
 // PageSummary is a game whose page is public, for the list of them.

@@ -172,6 +172,17 @@ var migrations = []migration{
 	{sql: `ALTER TABLE games ADD COLUMN page_token TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN page TEXT NOT NULL DEFAULT 'link';
 	CREATE INDEX games_page ON games(page_token);`},
+	// 11: a request to take moves back, waiting for every other player's
+	// consent (the moves taken back go into the record's header).
+	{sql: `CREATE TABLE undo_requests (
+		game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+		asked_by TEXT NOT NULL,             -- the player who asked
+		keep     INTEGER NOT NULL,          -- the moves kept if everyone agrees
+		moves    INTEGER NOT NULL,          -- the game's moves when asked: a later move ends the request
+		accepted TEXT NOT NULL,             -- who has agreed, comma-separated
+		until    TEXT NOT NULL,             -- when the request lapses
+		source   TEXT NOT NULL
+	);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -1022,6 +1033,69 @@ func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, u
 // SetPage sets the token of game id's web page and whether it is served.
 func (t *Tx) SetPage(ctx context.Context, id int64, mode, token string) error {
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET page = ?, page_token = ? WHERE id = ?`, mode, token, id); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// TakeBack stores rec, game id's record with moves taken back: its header
+// (with the undone entry) and its moves, fewer than stored. It returns the
+// game's new revision.
+func (t *Tx) TakeBack(ctx context.Context, id int64, rec *adjudicator.Record) (int64, error) {
+	if len(rec.Undone) == 0 {
+		return 0, fmt.Errorf("store: game %d: a take-back without an undone entry", id)
+	}
+	header, err := marshalHeader(rec)
+	if err != nil {
+		return 0, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	rev := newRev()
+	res, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET record = ?, moves = ?, rev = ?, updated = ? WHERE id = ?`,
+		header, len(rec.Moves), rev, stamp(t.now), id)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return 0, host.NoGame(id)
+	}
+	if _, err := t.b.stmts.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ? AND n > ?`, id, len(rec.Moves)); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return rev, nil
+}
+
+// UndoRequest returns the request to take moves back of game id, or nil.
+func (t *Tx) UndoRequest(ctx context.Context, id int64) (*host.UndoRequest, error) {
+	u := &host.UndoRequest{}
+	var accepted, until string
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT asked_by, keep, moves, accepted, until, source FROM undo_requests WHERE game_id = ?`, id).
+		Scan(&u.AskedBy, &u.Keep, &u.Moves, &accepted, &until, &u.Source)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if accepted != "" {
+		u.Accepted = strings.Split(accepted, ",")
+	}
+	u.Until, _ = time.Parse(time.RFC3339Nano, until)
+	return u, nil
+}
+
+// SetUndoRequest writes the request to take moves back of game id, or
+// removes it (nil).
+func (t *Tx) SetUndoRequest(ctx context.Context, id int64, u *host.UndoRequest) error {
+	var err error
+	if u == nil {
+		_, err = t.b.stmts.ExecContext(ctx, `DELETE FROM undo_requests WHERE game_id = ?`, id)
+	} else {
+		_, err = t.b.stmts.ExecContext(ctx, `INSERT INTO undo_requests (game_id, asked_by, keep, moves, accepted, until, source) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (game_id) DO UPDATE SET asked_by = excluded.asked_by, keep = excluded.keep, moves = excluded.moves,
+				accepted = excluded.accepted, until = excluded.until, source = excluded.source`,
+			id, u.AskedBy, u.Keep, u.Moves, strings.Join(u.Accepted, ","), stamp(u.Until), u.Source)
+	}
+	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
