@@ -7,8 +7,11 @@
 // Optional capabilities are small extra interfaces a State may implement,
 // found by type assertion: [PrivateTexter] (the shared board rendered once),
 // [TurnEnder] (a turn that ends by itself, and the steps that may still
-// follow it in the same submission) and [Automaton] (seats the game plays itself, as Henri in Les Deux
-// Héritiers' solo game; a [Match] plays them right after the players).
+// follow it in the same submission), [Automaton] (seats the game plays itself, as Henri in Les Deux
+// Héritiers' solo game; a [Match] plays them right after the players),
+// [Sealer] (steps hidden from the others for a while, sealed bids),
+// [Defaulter] (what a player who never acts does) and [Picturer] (the
+// board as a picture).
 //
 // A record ([Record]) is tamper- and truncation-evident: each move carries
 // a digest chained to the one before and the record ends with a seal, all
@@ -34,6 +37,9 @@
 package adjudicator
 
 import (
+	"fmt"
+
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -172,4 +178,33 @@ type Result struct {
 	Draw     bool     // nobody wins
 	Shared   []string // for a draw, the players who share it (those tied at the top), in seating order
 	Summary  string   // one sentence for people, English
+}
+
+// A Picturer is a State that can draw its board as a picture (package
+// picture): the public view only, from the same state its Text("") shows.
+// It is an optional part of the engine contract; every game of herald
+// has it. The caller fills the picture's Title and Status.
+type Picturer interface {
+	Picture() *picture.Board
+}
+
+// PictureOf returns the picture of m's board, titled with title and the
+// state of the game (whose turn, or the result), or an error when the
+// game cannot draw one.
+func PictureOf(m *Match, title string) (*picture.Board, error) {
+	p, ok := m.State.(Picturer)
+	if !ok {
+		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
+	}
+	b := p.Picture()
+	b.Title = title
+	switch res := m.State.Result(); {
+	case m.Record.Ended != nil:
+		b.Status = "ended early: " + m.Record.Ended.How
+	case res.Finished:
+		b.Status = "over: " + res.Summary
+	default:
+		b.Status = fmt.Sprintf("move %d: waiting for %s", m.MoveNumber(), WaitingFor(m.State))
+	}
+	return b, nil
 }

@@ -2,6 +2,7 @@ package gametest
 
 import (
 	"bytes"
+	"image/png"
 	"errors"
 	"flag"
 	"fmt"
@@ -378,4 +379,76 @@ func ParseOne(st adjudicator.State, player, text string) (adjudicator.Move, erro
 		return nil, fmt.Errorf("%q is %d steps, not one", text, len(steps))
 	}
 	return st.Parse(player, steps[0])
+}
+
+// Pictures checks the pictures of self-played games of each number of
+// players in counts: at the start, and after submission `after`, against
+// the golden SVGs testdata/golden/picture-Np-start.svg and -mid.svg.
+func (k *Kit) Pictures(t *testing.T, after int, counts ...int) {
+	t.Helper()
+	for _, n := range counts {
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			var start, mid adjudicator.State
+			k.SelfPlay(t, n, "picture", nil, func(m *adjudicator.Match, sub *adjudicator.Submission) {
+				switch {
+				case sub == nil:
+					start = m.State.Clone()
+				case sub.Number >= after && mid == nil:
+					mid = m.State.Clone()
+				}
+			})
+			if mid == nil {
+				t.Fatalf("the game ended before submission %d", after)
+			}
+			k.Picture(t, start, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-start.svg", n)))
+			k.Picture(t, mid, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-mid.svg", n)))
+		})
+	}
+}
+
+// Picture checks the picture of st, which must draw one (adjudicator.
+// Picturer): its SVG against the golden file at svgPath (-update rewrites
+// it), its PNG decodes at the SVG's size, and neither shows a word that
+// only a player's own view (a hand) holds.
+func (k *Kit) Picture(t *testing.T, st adjudicator.State, players []string, svgPath string) {
+	t.Helper()
+	p, ok := st.(adjudicator.Picturer)
+	if !ok {
+		t.Fatalf("%s draws no picture of its board", k.Game.Name)
+	}
+	b := p.Picture()
+	b.Title, b.Status = k.Game.Title, "a test"
+	svg := string(b.SVG())
+	Golden(t, svgPath, svg)
+	data, err := b.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the PNG does not decode: %v", err)
+	}
+	if w := regexp.MustCompile(`width="(\d+)" height="(\d+)"`).FindStringSubmatch(svg); w == nil ||
+		strconv.Itoa(img.Bounds().Dx()) != w[1] || strconv.Itoa(img.Bounds().Dy()) != w[2] {
+		t.Errorf("the PNG is %v, the SVG %v", img.Bounds(), w)
+	}
+	if err := PicturePrivacy(st, players, svg, strings.Join(b.Legend, "\n")); err != nil {
+		t.Error(err)
+	}
+}
+
+// PicturePrivacy returns an error when svg, the picture of st, holds a
+// word of one of the players' own view that neither the public view nor
+// the picture's legend does: a card of a hand, a sealed bid.
+func PicturePrivacy(st adjudicator.State, players []string, svg, legend string) error {
+	public := st.Text("") + "\n" + legend
+	words := regexp.MustCompile(`[A-Za-z]{5,}`)
+	for _, p := range players {
+		for _, w := range words.FindAllString(st.Text(p), -1) {
+			if !strings.Contains(public, w) && strings.Contains(svg, w) {
+				return fmt.Errorf("the picture shows %q, which only %s's own view holds", w, p)
+			}
+		}
+	}
+	return nil
 }

@@ -207,11 +207,12 @@ func resolveAs(m *adjudicator.Match, as string) (string, error) {
 
 var cmdShow = &command{
 	name:  "show",
-	args:  "FILE [--as PLAYER] [--format text|json|position]   or   show --db DIR G12 [...]",
-	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file.\nWith --db, show game G12 of a mail service's data directory (safe while serve runs).",
+	args:  "FILE [--as PLAYER] [--format text|json|position|svg|png] [--out FILE]   or   show --db DIR G12 [...]",
+	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file; svg and png\ndraw the board as everyone sees it (--out writes the picture to a new file).\nWith --db, show game G12 of a mail service's data directory (safe while serve runs).",
 	flags: func(fs *flag.FlagSet) {
 		fs.String("as", "", "show `player`'s private view (hand) as well")
-		fs.String("format", "text", "text, json or position")
+		fs.String("format", "text", "text, json, position, svg or png")
+		fs.String("out", "", "with svg or png: the `file` to write the picture to (default: standard output)")
 		fs.String("db", "", "a `directory` of herald serve; the argument is then a game id like G12")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -232,6 +233,9 @@ var cmdShow = &command{
 		if err != nil {
 			return err
 		}
+		if f := e.str("format"); e.str("out") != "" && f != "svg" && f != "png" {
+			return usagef("--out writes a picture: use it with --format svg or png")
+		}
 		switch e.str("format") {
 		case "text":
 			fmt.Fprintf(e.stdout, "%s, move %d\n", m.Game.Title, m.MoveNumber())
@@ -250,8 +254,32 @@ var cmdShow = &command{
 				return err
 			}
 			return enc.Close()
+		case "svg", "png":
+			if as != "" {
+				return usagef("--format %s draws the board as everyone sees it; it takes no --as", e.str("format"))
+			}
+			pic, err := adjudicator.PictureOf(m, fmt.Sprintf("%s, move %d", m.Game.Title, m.MoveNumber()))
+			if err != nil {
+				return err
+			}
+			data := pic.SVG()
+			if e.str("format") == "png" {
+				if data, err = pic.PNG(); err != nil {
+					return err
+				}
+			}
+			if out := e.str("out"); out != "" {
+				if err := createNew(out, data, 0o644); errors.Is(err, fs.ErrExist) {
+					return usagef("--out %s exists; choose another file", out)
+				} else if err != nil {
+					return err
+				}
+				return nil
+			}
+			_, err = e.stdout.Write(data)
+			return err
 		default:
-			return usagef("--format %q: expected text, json or position", e.str("format"))
+			return usagef("--format %q: expected text, json, position, svg or png", e.str("format"))
 		}
 		return nil
 	},

@@ -1,0 +1,16 @@
+package lowenherz_test
+
+import (
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator/gametest"
+	"github.com/heraldgames/herald/games/lowenherz"
+)
+
+// TestPictures pins the pictures of 2- and 4-player games at the start and
+// in the middle (issue 20): go test -run TestPictures -update rewrites
+// them.
+func TestPictures(t *testing.T) {
+	kit := &gametest.Kit{Game: lowenherz.Game}
+	kit.Pictures(t, 30, 2, 4)
+}

@@ -1,0 +1,60 @@
+package raubritter
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator/picture"
+)
+
+var terrainFill = [...]string{"plain", "forest", "mountains", "lake"}
+
+// Picture draws the board as everyone sees it, from the same squares as
+// Text: each tile's terrain and building, its knights bottom to top in
+// their owners' colours with their letters (the top one in capitals), the
+// squares where a tile may go, and the players with their knights and
+// tiles left. Hands and stacks are never drawn.
+func (s *State) Picture() *picture.Board {
+	sym := s.symbols()
+	r0, r1, c0, c1 := s.window()
+	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
+		Legend: []string{"a tile's letters: c castle 1 point, v village 2, t town 3", "knights bottom to top, left to right; the top one scores"}}
+	for c := c0; c <= c1; c++ {
+		b.ColNames = append(b.ColNames, string(rune('a'+c)))
+	}
+	for r := r0; r <= r1; r++ {
+		b.RowNames = append(b.RowNames, fmt.Sprint(r+1))
+	}
+	spot := make([]bool, len(s.cells))
+	if s.phase == phasePlay {
+		for _, q := range s.spots() {
+			spot[q.Row*s.w+q.Col] = true
+		}
+	}
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			i := r*s.w + c
+			cl := &s.cells[i]
+			cell := picture.Cell{Owner: -1, Mark: spot[i] || s.pending == i}
+			if cl.placed {
+				cell.Fill = terrainFill[cl.kind.Terrain]
+				cell.Label = buildingCode[cl.kind.Building]
+				for j := 0; j < int(cl.n); j++ {
+					letter := string(sym[cl.k[j]])
+					if j == int(cl.n)-1 {
+						letter = string(sym[cl.k[j]] - ('a' - 'A'))
+					}
+					cell.Pieces = append(cell.Pieces, picture.Piece{Owner: int(cl.k[j]), Letter: letter})
+				}
+			}
+			b.Cells = append(b.Cells, cell)
+		}
+	}
+	scores, to := s.Scores(), s.ToMove()
+	for i, name := range s.names {
+		p := s.players[i]
+		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: scores[i], ToMove: slices.Contains(to, name),
+			Note: fmt.Sprintf("%d knights, %d tiles left", p.knights, len(p.hand)+len(p.stack)+len(p.layout))})
+	}
+	return b
+}
