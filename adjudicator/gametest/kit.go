@@ -2,10 +2,10 @@ package gametest
 
 import (
 	"bytes"
-	"image/png"
 	"errors"
 	"flag"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"

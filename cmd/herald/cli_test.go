@@ -267,7 +267,7 @@ func TestShow(t *testing.T) {
 		{name: "position with --as", args: []string{"show", "@seed42-move3.yaml", "--format", "position", "--as", "alice"},
 			code: 2, stderr: []string{"takes no --as"}},
 		{name: "bad format", args: []string{"show", "@seed42-move3.yaml", "--format", "xml"},
-			code: 2, stderr: []string{`--format "xml": expected text, json or position`}},
+			code: 2, stderr: []string{`--format "xml": expected text, json, position, svg or png`}},
 		{name: "not a player", args: []string{"show", "@seed42-move3.yaml", "--as", "carol"},
 			code: 2, stderr: []string{"--as carol: not a player of this game (players: alice, bob)"}},
 		{name: "no file", args: []string{"show"}, code: 2, stderr: []string{"show needs exactly one FILE"}},
