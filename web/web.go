@@ -76,6 +76,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.index(w, r)
 	case ok && strings.HasSuffix(rest, "/record.yaml"):
 		s.record(w, r, strings.TrimSuffix(rest, "/record.yaml"))
+	case ok && strings.HasSuffix(rest, "/board.svg"):
+		s.picture(w, r, strings.TrimSuffix(rest, "/board.svg"))
 	case ok && !strings.Contains(rest, "/"):
 		s.page(w, r, rest)
 	default:
@@ -94,6 +96,7 @@ type view struct {
 	Scores             []score
 	Board              string
 	Moves              []move
+	Picture            string // the board's picture, when the game draws one
 	Record             bool   // the record can be downloaded now
 	RecordNote         string // why not, when it cannot
 	RecordHref         string
@@ -187,7 +190,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string) {
 func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, error) {
 	st := m.State
 	res := st.Result()
-	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: st.Text(""),
+	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: st.Text(""), Picture: picturePath(m, token),
 		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC")}
 	switch {
 	case m.Record.Ended != nil && m.Record.Ended.How == adjudicator.EndAbandoned:
@@ -236,6 +239,38 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 		v.RecordNote = "The record can be downloaded again once the sealed bids are revealed."
 	}
 	return v, nil
+}
+
+// picturePath is the address of the picture of the game of token, or ""
+// when the game draws none.
+func picturePath(m *adjudicator.Match, token string) string {
+	if _, ok := m.State.(adjudicator.Picturer); !ok {
+		return ""
+	}
+	return PagePath(token) + "/board.svg"
+}
+
+// picture serves the board's picture, the public view.
+func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string) {
+	g, m, err := s.load(r.Context(), token)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if g == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if fresh(w, r, etag(g), g.Updated) {
+		return
+	}
+	pic, err := adjudicator.PictureOf(m, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Write(pic.SVG())
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request, token string) {
@@ -324,6 +359,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <table id="scores"><tr><th>Player</th><th>Points</th></tr>
 {{range .Scores}}<tr><td>{{.Name}}</td><td>{{.Points}}</td></tr>
 {{end}}</table>
+{{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="the board of {{.Tag}}"></p>{{end}}
 <pre id="board">{{.Board}}</pre>
 <h2>Moves</h2>
 {{if .Moves}}<ol id="moves">{{range .Moves}}<li value="{{.N}}">{{.Player}}: {{.Text}}</li>

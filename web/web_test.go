@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/lowenherz97"
@@ -149,6 +150,12 @@ func TestPage(t *testing.T) {
 		t.Error("the page holds the host's key or address")
 	}
 
+	if resp, svg := r.get(path + "/board.svg"); resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(svg, "<svg") {
+		t.Errorf("the picture: %d %s\n%.200s", resp.StatusCode, resp.Header.Get("Content-Type"), svg)
+	}
+	if !strings.Contains(body, `<img id="picture" src="`+path+`/board.svg"`) {
+		t.Error("the page does not show the picture")
+	}
 	tag := resp.Header.Get("ETag")
 	if resp, _ := r.get(path, "If-None-Match", tag); resp.StatusCode != http.StatusNotModified {
 		t.Errorf("a reload with the ETag: %d, want 304", resp.StatusCode)
@@ -227,6 +234,14 @@ func TestPagesShowNothingPrivate(t *testing.T) {
 			if !strings.Contains(body, fmt.Sprintf(`<li value="%d">%s: %s</li>`, j+1, full.Record.Moves[j].Player, text)) {
 				t.Fatalf("move %d: the page does not show move %d as the public sees it (%q)", i+1, j+1, text)
 			}
+		}
+		_, svg := r.get(path + "/board.svg")
+		var names []string
+		for _, p := range full.Players {
+			names = append(names, p.Name)
+		}
+		if err := gametest.PicturePrivacy(m.State, names, svg, ""); err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
 		}
 		if resp, _ := r.get(path + "/record.yaml"); resp.StatusCode == http.StatusConflict {
 			withheld++
