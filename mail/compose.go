@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -13,8 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/picture"
 )
 
 // outMail is a mail herald sends: plain text at 72 columns (with an HTML
@@ -35,6 +38,10 @@ type outMail struct {
 	// rendered, out of the transaction that queued it. Only a game that is
 	// over is attached, and its record no longer changes.
 	RecordOf int64 `json:"record_of,omitempty"`
+	// Picture, when set, is the board the mail shows (package picture):
+	// drawn as PNG when the mail is rendered, and sent inline beside the
+	// text.
+	Picture *picture.Board `json:"picture,omitempty"`
 }
 
 // draftVersion is the format of the drafts in the outbox; a herald that
@@ -92,7 +99,40 @@ func (s *Service) Render(ctx context.Context, o host.Outgoing) ([]byte, error) {
 		}
 		d.Attachment = &Attachment{Name: name, Data: data}
 	}
-	return s.compose(d.outMail, o.Created)
+	var pic []byte
+	if d.Picture != nil && !s.cfg.PlainOnly {
+		if pic, err = s.picturePNG(d.Picture); err != nil {
+			return nil, &badDraftError{fmt.Errorf("outbox mail %d: its picture: %w", o.ID, err)}
+		}
+	}
+	return s.compose(d.outMail, o.Created, pic)
+}
+
+// picturePNG draws b as PNG. The last pictures drawn are kept by their
+// content: every player of a move gets the same one.
+func (s *Service) picturePNG(b *picture.Board) ([]byte, error) {
+	data, err := json.Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256(data)
+	s.pictures.Lock()
+	if png, ok := s.pictures.m[key]; ok {
+		s.pictures.Unlock()
+		return png, nil
+	}
+	s.pictures.Unlock()
+	png, err := b.PNG()
+	if err != nil {
+		return nil, err
+	}
+	s.pictures.Lock()
+	if len(s.pictures.m) >= 64 {
+		clear(s.pictures.m)
+	}
+	s.pictures.m[key] = png
+	s.pictures.Unlock()
+	return png, nil
 }
 
 // badDraftError is a draft that this herald can never render: trying again
@@ -103,8 +143,8 @@ func (e *badDraftError) Error() string { return e.err.Error() }
 func (e *badDraftError) Unwrap() error { return e.err }
 
 // compose renders m as an RFC 5322 message from the service's address,
-// dated date.
-func (s *Service) compose(m outMail, date time.Time) ([]byte, error) {
+// dated date, with the picture of the board pic (PNG) inline when given.
+func (s *Service) compose(m outMail, date time.Time, pic []byte) ([]byte, error) {
 	var h gomail.Header
 	h.SetAddressList("From", []*gomail.Address{{Name: "herald", Address: s.cfg.Address}})
 	h.SetAddressList("To", []*gomail.Address{{Address: m.To}})
@@ -143,7 +183,7 @@ func (s *Service) compose(m outMail, date time.Time) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeAlternatives(iw, body); err != nil {
+		if err := writeAlternatives(iw, body, pic); err != nil {
 			return nil, err
 		}
 		return buf.Bytes(), nil
@@ -157,7 +197,7 @@ func (s *Service) compose(m outMail, date time.Time) ([]byte, error) {
 	} else {
 		var iw *gomail.InlineWriter
 		if iw, err = w.CreateInline(); err == nil {
-			err = writeAlternatives(iw, body)
+			err = writeAlternatives(iw, body, pic)
 		}
 	}
 	if err != nil {
@@ -195,22 +235,71 @@ func writePart(create func(gomail.InlineHeader) (io.WriteCloser, error), ctype, 
 }
 
 // writeAlternatives writes body as text/plain and, as its alternative, as
-// HTML in <pre>, and closes iw.
-func writeAlternatives(iw *gomail.InlineWriter, body string) error {
+// HTML in <pre>, and closes iw. With a picture (PNG), the HTML shows it
+// above the text, the two in a multipart/related part, the picture with
+// its Content-ID.
+func writeAlternatives(iw *gomail.InlineWriter, body string, pic []byte) error {
 	if err := writePart(iw.CreatePart, plainType, body); err != nil {
 		return err
 	}
-	if err := writePart(iw.CreatePart, "text/html; charset=utf-8", htmlPre(body)); err != nil {
+	if pic == nil {
+		if err := writePart(iw.CreatePart, "text/html; charset=utf-8", htmlPre(body, false)); err != nil {
+			return err
+		}
+		return iw.Close()
+	}
+	var rh gomail.InlineHeader
+	rh.Set("Content-Type", "multipart/related; type=\"text/html\"")
+	part, err := iw.CreatePart(rh)
+	if err != nil {
+		return err
+	}
+	related, ok := part.(*message.Writer)
+	if !ok {
+		return fmt.Errorf("mail: a multipart/related part is not a multipart writer")
+	}
+	var hh message.Header
+	hh.Set("Content-Type", "text/html; charset=utf-8")
+	hh.Set("Content-Transfer-Encoding", "quoted-printable")
+	hw, err := related.CreatePart(hh)
+	if err != nil {
+		return err
+	}
+	io.WriteString(hw, htmlPre(body, true))
+	if err := hw.Close(); err != nil {
+		return err
+	}
+	var ph message.Header
+	ph.Set("Content-Type", "image/png")
+	ph.Set("Content-ID", "<"+pictureCID+">")
+	ph.Set("Content-Disposition", "inline; filename=board.png")
+	ph.Set("Content-Transfer-Encoding", "base64")
+	pw, err := related.CreatePart(ph)
+	if err != nil {
+		return err
+	}
+	pw.Write(pic)
+	if err := pw.Close(); err != nil {
+		return err
+	}
+	if err := related.Close(); err != nil {
 		return err
 	}
 	return iw.Close()
 }
 
+// pictureCID is the Content-ID of the board's picture in a mail.
+const pictureCID = "board@herald"
+
 // htmlPre returns text as an HTML document that shows it as is, in a
 // monospaced font, so that boards keep their columns.
-func htmlPre(text string) string {
-	return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n" +
-		"<body><pre style=\"font-family: monospace; white-space: pre\">" +
+func htmlPre(text string, picture bool) string {
+	img := ""
+	if picture {
+		img = "<p><img src=\"cid:" + pictureCID + "\" alt=\"the board\"></p>\n"
+	}
+	return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n<body>" + img +
+		"<pre style=\"font-family: monospace; white-space: pre\">" +
 		html.EscapeString(text) + "</pre></body></html>\n"
 }
 

@@ -115,7 +115,7 @@ func FuzzReadDraft(f *testing.F) {
 			return
 		}
 		if got.Version == draftVersion {
-			if _, err := svc.compose(got.outMail, time.Unix(0, 0)); err != nil {
+			if _, err := svc.compose(got.outMail, time.Unix(0, 0), []byte("\x89PNG")); err != nil {
 				t.Logf("a decoded draft does not compose: %v", err)
 			}
 		}

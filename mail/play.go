@@ -151,6 +151,9 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 		if n.Record {
 			m.Attachment, m.RecordOf = &Attachment{Name: host.RecordName(n.Game, n.GameName)}, n.Game
 		}
+		if !s.cfg.NoPictures {
+			m.Picture = n.Picture
+		}
 		var err error
 		switch {
 		case n.Answer && n.Kind == host.Started:

@@ -49,6 +49,9 @@ type RunConfig struct {
 	// NoReplyTokens: see Config.NoReplyTokens.
 	NoReplyTokens bool
 
+	// NoPictures: see Config.NoPictures.
+	NoPictures bool
+
 	// PageURL: see Config.PageURL (serve --http sets it).
 	PageURL func(token string) string
 
@@ -168,7 +171,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures,
 	})
 	if err != nil {
 		return fail(err)

@@ -51,8 +51,12 @@ type Config struct {
 
 	// PlainOnly sends text/plain alone. By default every mail also carries
 	// an HTML alternative with the text in <pre>, so that mail clients that
-	// show plain text in a proportional font still line up the board.
+	// show plain text in a proportional font still line up the board, and
+	// every mail about the board a picture of it (PNG, inline).
 	PlainOnly bool
+
+	// NoPictures sends no picture of the board (serve --pictures off).
+	NoPictures bool
 
 	// Logger receives one structured line per mail; nil discards.
 	Logger *slog.Logger
@@ -97,6 +101,12 @@ type Service struct {
 	domain string
 	log    *slog.Logger
 	host   *host.Host
+	// pictures keeps the last boards drawn, by game and moves: every
+	// player of a move gets the same picture.
+	pictures struct {
+		sync.Mutex
+		m map[[32]byte][]byte
+	}
 }
 
 // Outcome is what became of an incoming mail (host.Outcome).
@@ -157,7 +167,9 @@ func NewService(cfg Config) (*Service, error) {
 			return nil, err
 		}
 	}
-	return &Service{cfg: cfg, domain: domain, log: log, host: h}, nil
+	svc := &Service{cfg: cfg, domain: domain, log: log, host: h}
+	svc.pictures.m = map[[32]byte][]byte{}
+	return svc, nil
 }
 
 // Handle processes one raw incoming mail. It returns an error only when

@@ -268,7 +268,9 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 			text := fmt.Sprintf("A reminder: game %s waits for your move.\nIt is due by %s, in %s.\n\n",
 				Tag(g.ID), formatTime(c.DeadlineAt()), FormatSpan(c.DeadlineAt().Sub(s.now)))
 			text += stateText(g, m, p.Name, m.State.Text(p.Name))
-			notices = append(notices, s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text))
+			n := s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text)
+			n.Picture = s.picture(g, m)
+			notices = append(notices, n)
 		}
 		c.Stage = 1
 	case 1:

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/picture"
 )
 
 // Config configures a Host. Registry and Store are required.
@@ -187,6 +188,9 @@ type Notice struct {
 	// Status is where the game stands as the notice leaves, for a line
 	// that programs can read; nil for a notice about no game.
 	Status *Status
+	// Picture is the board the notice shows, drawn (package picture) for
+	// a transport to send beside the text; nil when it shows none.
+	Picture *picture.Board
 	// ReplyToken is the recipient's seat's reply token (Player.Token), for
 	// a transport to put in the address replies go to; "" for a notice to
 	// anyone but the seat's player.

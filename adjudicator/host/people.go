@@ -168,6 +168,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 		fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 	}
+	pic := s.picture(g, m)
 	topic := "move " + fmt.Sprint(sub.Number)
 	if finished {
 		topic = "game over"
@@ -175,7 +176,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 	var out []Notice
 	for _, a := range obs {
 		n := s.notice(g, m, a, "", News, topic, b.String())
-		n.Record = finished
+		n.Record, n.Picture = finished, pic
 		out = append(out, n)
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -122,7 +123,9 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
 	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n%s\n%s\n\n%s",
 		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
-	return s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
+	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
+	n.Picture = s.picture(g, m)
+	return n
 }
 
 func hasDup(xs []string) bool {
@@ -381,6 +384,16 @@ func (s *Session) Command(ctx context.Context, g *Game, seat int, names ...strin
 	return s.Handle(ctx, Request{Game: g, From: from, Seat: seat, Env: env, Source: "command"})
 }
 
+// picture is the board of game g standing as m, drawn, or nil when the
+// game draws none.
+func (s *Session) picture(g *Game, m *adjudicator.Match) *picture.Board {
+	b, err := adjudicator.PictureOf(m, fmt.Sprintf("%s %s", Tag(g.ID), m.Game.Title))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // notice is a notice about game g, standing as m, with its status.
 func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Kind, topic, text string) Notice {
 	st := &Status{Move: m.MoveNumber(), Over: g.Status != Playing || m.Record.Ended != nil || m.State.Result().Finished}
@@ -569,6 +582,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		names[i] = p.Name
 	}
 	boards := adjudicator.Texts(m.State, names)
+	pic := s.picture(g, m) // the same for everyone: the public view
 	var notices []Notice
 	for i, p := range g.Players {
 		var b strings.Builder
@@ -632,7 +646,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		}
 		n := s.notice(g, m, p.Address, p.Name, News, what, b.String())
-		n.InReplyTo, n.Record = p.Address == req.From, finished
+		n.InReplyTo, n.Record, n.Picture = p.Address == req.From, finished, pic
 		notices = append(notices, n)
 	}
 	// The host who does not play gets the end too: the public board, the
@@ -642,7 +656,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		n := s.notice(g, m, g.Host, "", GameOver, "game over", body)
-		n.Record = true
+		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
 	}
 	return notices, nil
@@ -743,7 +757,11 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		names = []string{"help"}
 	}
 	b.WriteString(IgnoredNote(ignored, env.Lang))
-	return s.answer(g, m, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ",")), nil
+	rep := s.answer(g, m, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ","))
+	if slices.Contains(names, "show") {
+		rep.Notices[0].Picture = s.picture(g, m)
+	}
+	return rep, nil
 }
 
 // end ends a game by resignation or by the host abandoning it: no result
@@ -781,12 +799,13 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
 	g.Status = Abandoned
+	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
-		n.Record = true
+		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
 	}
 	obs, err := s.tx.Observers(ctx, g.ID)

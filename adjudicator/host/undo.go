@@ -165,10 +165,11 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		head = fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked\n(the record keeps it as history). The game stands as after move %d.\n\n",
 			u.Keep+1, Tag(g.ID), u.AskedBy, u.Keep)
 	}
+	pic := s.picture(g, back)
 	var notices []Notice
 	for _, p := range g.Players {
 		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", head+stateText(g, back, p.Name, back.State.Text(p.Name)))
-		n.Answer = p.Address == req.From
+		n.Answer, n.Picture = p.Address == req.From, pic
 		notices = append(notices, n)
 	}
 	obs, err := s.tx.Observers(ctx, g.ID)

@@ -338,7 +338,8 @@ func (b *Board) PNG() ([]byte, error) {
 		text(8, y+i*lineH, l, color.RGBA{0x33, 0x33, 0x33, 255})
 	}
 	var out bytes.Buffer
-	if err := png.Encode(&out, img); err != nil {
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&out, img); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil

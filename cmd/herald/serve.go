@@ -46,6 +46,7 @@ var cmdServe = &command{
 		fs.String("local-smtp", "127.0.0.1:0", "embedded SMTP server `address`")
 		fs.String("http", "", "serve each game's read-only web page on this `address`, like 127.0.0.1:8080")
 		fs.String("http-url", "", "the `URL` players reach --http by, when not http://ADDRESS (behind a proxy)")
+		fs.String("pictures", "on", "on: mails about the board carry a picture of it (PNG, inline); off for text alone")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -107,6 +108,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		Logger:           slog.New(slog.NewTextHandler(e.stderr, nil)),
 		EmbeddedIMAPAddr: e.str("local-imap"),
 		EmbeddedSMTPAddr: e.str("local-smtp"),
+	}
+	switch e.str("pictures") {
+	case "on":
+	case "off":
+		cfg.NoPictures = true
+	default:
+		return mail.RunConfig{}, usagef("--pictures %q: expected on or off", e.str("pictures"))
 	}
 	switch e.str("reply-tokens") {
 	case "on":
