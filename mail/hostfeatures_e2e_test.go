@@ -143,8 +143,10 @@ var (
 // hostFeatures plays the hosting features of issue 19 by mail: a game with
 // a deadline, a move by replying to the Reply-To address with no key, a
 // preview, an observer, notify turn, a reminder when the fake clock
-// passes 75% of the deadline, and the host re-keying a seat, whose old key
-// then fails. No mail holds another person's key or token.
+// passes 75% of the deadline, the host re-keying a seat, whose old key
+// then fails, notify digest and the digest a day later, a vacation, and a
+// take-back refused and then accepted. No mail holds another person's key
+// or token.
 func hostFeatures(t *testing.T, r *featureRig, hostAddr, alice, bob, carol string) {
 	r.send(hostAddr, "", "new", "new raubritter players "+alice+" "+bob+" deadline 2d")
 	aw := r.await(alice, "welcome")
@@ -205,7 +207,50 @@ func hostFeatures(t *testing.T, r *featureRig, hostAddr, alice, bob, carol strin
 	r.send(bob, "", "Re: [herald G1]", "key "+bobKey[1]+"\nshow")
 	r.await(bob, "mail not authenticated")
 	r.send(bob, "", "Re: [herald G1]", "key "+newKey[1]+"\nshow")
-	r.await(bob, "show")
+	shown := r.await(bob, "show")
+
+	// Bob keeps his turn (the setup), then wants a daily digest; alice
+	// goes on vacation, and everyone is told.
+	bobKeyNow := newKey[1]
+	bstep := featureLegal.FindStringSubmatch(strings.ReplaceAll(shown, "=\n", ""))
+	if bstep == nil {
+		t.Fatalf("no legal step in bob's show:\n%s", shown)
+	}
+	r.send(bob, "", "Re: [herald G1]", "key "+bobKeyNow+"\n"+bstep[1])
+	r.await(bob, "move applied")
+	r.send(bob, "", "Re: [herald G1]", "key "+bobKeyNow+"\nnotify digest")
+	r.await(bob, "notify digest")
+	r.send(alice, aliceReply[1], "Re: [herald G1]", "vacation 2d")
+	r.await(alice, "vacation")
+	if v := r.await(bob, "alice is away"); !strings.Contains(v, "alice is away until") {
+		t.Errorf("bob's news of alice's vacation:\n%s", v)
+	}
+
+	// Undo: alice asks, bob refuses; alice asks again, bob agrees.
+	r.send(alice, aliceReply[1], "Re: [herald G1]", "undo")
+	r.await(alice, "undo asked")
+	r.await(bob, "undo asked by alice")
+	r.send(bob, "", "Re: [herald G1]", "key "+bobKeyNow+"\nundo refuse")
+	r.await(alice, "undo refused")
+	r.send(alice, aliceReply[1], "Re: [herald G1]", "undo")
+	r.await(bob, "undo asked by alice")
+	r.send(bob, "", "Re: [herald G1]", "key "+bobKeyNow+"\nundo accept")
+	if tb := r.await(alice, "moves taken back"); !strings.Contains(tb, "is taken back") && !strings.Contains(tb, "are taken back") {
+		t.Errorf("alice's news of the take-back:\n%s", tb)
+	}
+	r.await(bob, "moves taken back")
+	// Alice plays her step again; bob, on a digest, is not mailed now.
+	r.send(alice, aliceReply[1], "Re: [herald G1] welcome", step[1])
+	r.await(alice, "move applied")
+
+	// A day on, bob's digest comes, with alice's move.
+	r.advance(25 * time.Hour)
+	if _, err := r.svc.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := r.await(bob, "digest"); !strings.Contains(d, "Your daily digest of game G1") || !strings.Contains(d, "alice") {
+		t.Errorf("bob's digest:\n%s", d)
+	}
 
 	// Leaks: no mail holds a key or token of someone else's.
 	secrets := map[string][]string{alice: {aliceReply[1]}, bob: {bobKey[1], newKey[1]}, hostAddr: {hostKey[1]}}

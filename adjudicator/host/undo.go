@@ -154,6 +154,15 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		return Reply{}, err
 	}
 	g.Record, g.Rev, g.Moves = back.Record, rev, len(back.Record.Moves)
+	// A player told of moves taken back is told of the moves that replace
+	// them (notify turn, digest).
+	for i, p := range g.Players {
+		if p.Notify != NotifyAll && p.Told > u.Keep {
+			if err := s.tx.SetNotify(ctx, g.ID, i, p.Notify, u.Keep, p.DigestNext); err != nil {
+				return Reply{}, err
+			}
+		}
+	}
 	if err := s.afterMove(ctx, g, back); err != nil {
 		return Reply{}, err
 	}
