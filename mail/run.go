@@ -52,6 +52,10 @@ type RunConfig struct {
 	// NoPictures: see Config.NoPictures.
 	NoPictures bool
 
+	// Now is the service's clock; default time.Now. (serve's
+	// HERALD_CLOCK_SHIFT moves it, for tests of time-driven work.)
+	Now func() time.Time
+
 	// PageURL: see Config.PageURL (serve --http sets it).
 	PageURL func(token string) string
 
@@ -171,7 +175,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
 	})
 	if err != nil {
 		return fail(err)
