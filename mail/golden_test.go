@@ -129,6 +129,35 @@ func TestGoldenMails(t *testing.T) {
 	keep("late", tick(12 * time.Hour)["host@herald.test"][0])
 	keep("forfeit", tick(12 * time.Hour)["bob@herald.test"][0])
 
+	// A fifth game: a preview, a vacation, a take-back asked and accepted,
+	// notify turn, a replacement.
+	f.handle(f.mail("host@herald.test", "new", "new raubritter players alice@herald.test bob@herald.test deadline 3d"), Created)
+	got = f.sent()
+	k5 := map[string]string{}
+	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		k5[who] = "key " + keyLine.FindStringSubmatch(got[who][0])[1] + "\n"
+	}
+	hk5 := hostKeyLine.FindStringSubmatch(got["host@herald.test"][0])[1]
+	f.handle(f.mail("alice@herald.test", "Re: [herald G5]", k5["alice@herald.test"]+"preview keep plain village"), Answered)
+	keep("preview", f.sent()["alice@herald.test"][0])
+	f.handle(f.mail("alice@herald.test", "Re: [herald G5]", k5["alice@herald.test"]+"keep plain village"), Applied)
+	f.sent()
+	f.handle(f.mail("bob@herald.test", "Re: [herald G5]", k5["bob@herald.test"]+"vacation 2d"), Answered)
+	got = f.sent()
+	keep("vacation", got["bob@herald.test"][0])
+	keep("vacation-news", got["alice@herald.test"][0])
+	f.handle(f.mail("alice@herald.test", "Re: [herald G5]", k5["alice@herald.test"]+"undo"), Answered)
+	got = f.sent()
+	keep("undo-asked", got["bob@herald.test"][0])
+	f.handle(f.mail("bob@herald.test", "Re: [herald G5]", k5["bob@herald.test"]+"undo accept"), Applied)
+	keep("taken-back", f.sent()["alice@herald.test"][0])
+	f.handle(f.mail("bob@herald.test", "Re: [herald G5]", k5["bob@herald.test"]+"notify turn"), Answered)
+	keep("notify", f.sent()["bob@herald.test"][0])
+	f.handle(f.mail("host@herald.test", "Re: [herald G5]", "key "+hk5+"\nreplace bob by carol@herald.test"), Answered)
+	got = f.sent()
+	keep("replaced-welcome", got["carol@herald.test"][0])
+	keep("replaced-old", got["bob@herald.test"][0])
+
 	for kind, text := range golden {
 		path := filepath.Join("testdata", "golden", kind+".txt")
 		if *update {

@@ -53,9 +53,9 @@ func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req
 	case NotifyAll:
 		text = "herald will mail you every move of game %s.\n"
 	case NotifyTurn:
-		text = "herald will mail you about game %s only when you must act, with every\nmove since your last mail. Reminders and the end of the game come as ever.\n"
+		text = "herald will mail you about game %s only when you must act, with every\nmove since your last mail. Reminders and the game's end come as ever.\n"
 	default:
-		text = "herald will mail you one digest of game %s a day, with the day's moves.\nReminders and the end of the game come at once.\n"
+		text = "herald will mail you a digest of game %s once a day, with its moves.\nReminders and the game's end come at once.\n"
 	}
 	return s.answer(g, m, req, Answer, "notify "+mode, fmt.Sprintf(text, Tag(g.ID)), "notify "+mode), nil
 }

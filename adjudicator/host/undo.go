@@ -80,7 +80,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			if err != nil {
 				return Reply{}, err
 			}
-			text := fmt.Sprintf("%s asks to take back these moves of game %s:\n%s\nWrite undo accept to agree or undo refuse to refuse, by %s.\nNothing is taken back unless every other player agrees.\n",
+			text := fmt.Sprintf("%s asks to take back these moves of game %s:\n%s\nWrite undo accept to agree, or undo refuse, by %s.\nNothing is taken back unless every other player agrees.\n",
 				player, Tag(g.ID), list, formatTime(until))
 			rep.Notices = append(rep.Notices, s.notice(g, m, p.Address, p.Name, News, "undo asked by "+player, text))
 		}
@@ -168,11 +168,15 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 	}
 	s.games.stage(g.ID, rev, back)
 	taken := len(m.Record.Moves) - u.Keep
-	head := fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s\nasked (the record keeps them as history). The game stands as after move %d.\n\n",
-		u.Keep+1, len(m.Record.Moves), Tag(g.ID), u.AskedBy, u.Keep)
+	stands := fmt.Sprintf("The game stands as after move %d.", u.Keep)
+	if u.Keep == 0 {
+		stands = "The game stands as at its start."
+	}
+	head := fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s\nasked (the record keeps them as history). %s\n\n",
+		u.Keep+1, len(m.Record.Moves), Tag(g.ID), u.AskedBy, stands)
 	if taken == 1 {
-		head = fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked\n(the record keeps it as history). The game stands as after move %d.\n\n",
-			u.Keep+1, Tag(g.ID), u.AskedBy, u.Keep)
+		head = fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked\n(the record keeps it as history). %s\n\n",
+			u.Keep+1, Tag(g.ID), u.AskedBy, stands)
 	}
 	pic := s.picture(g, back)
 	var notices []Notice
