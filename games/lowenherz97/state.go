@@ -210,11 +210,8 @@ func (s *State) clone() *State {
 	c.executors = slices.Clone(s.executors)
 	c.alliances = slices.Clone(s.alliances)
 	c.events = slices.Clone(s.events)
-	if s.dirty || s.lab == nil {
-		c.lab, c.areas, c.dirty = nil, nil, true
-	} else {
-		c.lab, c.areas = slices.Clone(s.lab), slices.Clone(s.areas)
-	}
+	// lab and areas are never written once computed (info makes new
+	// ones): the copies share them.
 	return &c
 }
 
@@ -224,14 +221,9 @@ func (s *State) info() ([]int, []area) {
 	if !s.dirty && s.lab != nil {
 		return s.lab, s.areas
 	}
-	lab, n := s.g.Areas(s.lab)
+	lab, n := s.g.Areas(nil)
 	s.lab = lab
-	if cap(s.areas) >= n {
-		s.areas = s.areas[:n]
-		clear(s.areas)
-	} else {
-		s.areas = make([]area, n)
-	}
+	s.areas = make([]area, n)
 	for q, l := range lab {
 		a := &s.areas[l]
 		a.size++
