@@ -108,31 +108,53 @@ func (s *Service) Render(ctx context.Context, o host.Outgoing) ([]byte, error) {
 	return s.compose(d.outMail, o.Created, pic)
 }
 
-// picturePNG draws b as PNG. The last pictures drawn are kept by their
-// content: every player of a move gets the same one.
+// picturePNG draws b as PNG. Each picture is drawn once (every player
+// of a move gets the same one) and kept a while; a drawing under way, such
+// as the one prewarm started when the mail was queued, is waited for.
 func (s *Service) picturePNG(b *picture.Board) ([]byte, error) {
-	data, err := json.Marshal(b)
-	if err != nil {
-		return nil, err
+	e, first := s.pictureEntry(b)
+	if first {
+		e.png, e.err = b.PNG()
+		close(e.done)
 	}
+	<-e.done
+	return e.png, e.err
+}
+
+// prewarm starts drawing b at once, so that the picture is ready when its
+// mails are rendered, after the transaction that queued them commits.
+func (s *Service) prewarm(b *picture.Board) {
+	if e, first := s.pictureEntry(b); first {
+		go func() {
+			e.png, e.err = b.PNG()
+			close(e.done)
+		}()
+	}
+}
+
+// pictureEntry returns the cache entry of b, and whether the caller is the
+// first to ask for it and must draw it.
+func (s *Service) pictureEntry(b *picture.Board) (*pictureJob, bool) {
+	data, _ := json.Marshal(b)
 	key := sha256.Sum256(data)
 	s.pictures.Lock()
-	if png, ok := s.pictures.m[key]; ok {
-		s.pictures.Unlock()
-		return png, nil
+	defer s.pictures.Unlock()
+	if e, ok := s.pictures.m[key]; ok {
+		return e, false
 	}
-	s.pictures.Unlock()
-	png, err := b.PNG()
-	if err != nil {
-		return nil, err
-	}
-	s.pictures.Lock()
 	if len(s.pictures.m) >= 64 {
 		clear(s.pictures.m)
 	}
-	s.pictures.m[key] = png
-	s.pictures.Unlock()
-	return png, nil
+	e := &pictureJob{done: make(chan struct{})}
+	s.pictures.m[key] = e
+	return e, true
+}
+
+// pictureJob is a picture drawn, or being drawn.
+type pictureJob struct {
+	done chan struct{} // closed once png and err are set
+	png  []byte
+	err  error
 }
 
 // badDraftError is a draft that this herald can never render: trying again

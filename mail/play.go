@@ -151,8 +151,9 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 		if n.Record {
 			m.Attachment, m.RecordOf = &Attachment{Name: host.RecordName(n.Game, n.GameName)}, n.Game
 		}
-		if !s.cfg.NoPictures {
+		if !s.cfg.NoPictures && !s.cfg.PlainOnly && n.Picture != nil {
 			m.Picture = n.Picture
+			s.prewarm(n.Picture)
 		}
 		var err error
 		switch {

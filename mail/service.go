@@ -105,7 +105,7 @@ type Service struct {
 	// player of a move gets the same picture.
 	pictures struct {
 		sync.Mutex
-		m map[[32]byte][]byte
+		m map[[32]byte]*pictureJob
 	}
 }
 
@@ -168,7 +168,7 @@ func NewService(cfg Config) (*Service, error) {
 		}
 	}
 	svc := &Service{cfg: cfg, domain: domain, log: log, host: h}
-	svc.pictures.m = map[[32]byte][]byte{}
+	svc.pictures.m = map[[32]byte]*pictureJob{}
 	return svc, nil
 }
 

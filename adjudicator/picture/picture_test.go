@@ -67,3 +67,21 @@ func TestPNG(t *testing.T) {
 		t.Errorf("the piece of player 0 is drawn %02x%02x%02x, want %s", r>>8, g>>8, bl>>8, Colours[0])
 	}
 }
+
+// BenchmarkPNG draws a 10x10 board with pieces as PNG: the cost a mail
+// with a picture adds, once per move.
+func BenchmarkPNG(b *testing.B) {
+	board := &Board{Title: "G1 Bench", Status: "move 30", Cols: 10, Rows: 10, Players: []Player{{Name: "a", Letter: "a"}, {Name: "b", Letter: "b"}}}
+	for i := range 100 {
+		c := Cell{Fill: "plain", Owner: -1, Label: "c"}
+		if i%3 == 0 {
+			c.Pieces = []Piece{{Owner: i % 2, Letter: "a"}, {Owner: 1, Letter: "B"}}
+		}
+		board.Cells = append(board.Cells, c)
+	}
+	for b.Loop() {
+		if _, err := board.PNG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
