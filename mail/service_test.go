@@ -574,26 +574,3 @@ func TestOutboxUnreadableDraft(t *testing.T) {
 		t.Errorf("the unreadable draft was tried again: %d, %v", n, err)
 	}
 }
-
-// TestOutboxKeepsItsConnection sends two rounds of mail and counts the
-// SMTP connections the server saw: the second round uses the first's
-// connection (issue 15, item 22: a turn's replies need no new connection).
-func TestOutboxKeepsItsConnection(t *testing.T) {
-	f := newFixture(t)
-	f.start()
-	sink, addr := startSink(t)
-	out := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}}, f.svc)
-	out.now = func() time.Time { return f.clock.Add(time.Minute) }
-	if n, err := out.SendDue(context.Background()); err != nil || n == 0 {
-		t.Fatalf("first round: %d, %v", n, err)
-	}
-	first := sink.sessionCount()
-	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nshow"), Answered)
-	if n, err := out.SendDue(context.Background()); err != nil || n != 1 {
-		t.Fatalf("second round: %d, %v", n, err)
-	}
-	if got := sink.sessionCount(); got != first {
-		t.Errorf("the second round opened %d new connections, want none", got-first)
-	}
-	out.closeIdle()
-}

@@ -543,11 +543,6 @@ type Outbox struct {
 	log   *slog.Logger
 	now   func() time.Time
 	kick  chan struct{}
-	// idle are SMTP connections kept open between rounds, at most one a
-	// lane: a turn's replies then need no new connection (and, with a
-	// provider, no new TLS handshake).
-	idleMu sync.Mutex
-	idle   []idleConn
 	// ensure, when set, is called with each recipient before a mail is
 	// sent to them (the embedded setup opens their mailbox).
 	ensure func(address string) error
@@ -602,7 +597,6 @@ func (o *Outbox) Run(ctx context.Context) error {
 	} else {
 		o.log.Warn("outbox: the SMTP server does not answer yet", "addr", o.cfg.Server.Addr, "err", err)
 	}
-	defer o.closeIdle()
 	for {
 		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
 			if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
@@ -684,19 +678,14 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 
 // sendLane sends due, in order, on one SMTP connection.
 func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error) {
-	c, err := o.conn()
+	c, err := o.dial()
 	if err != nil {
 		for _, m := range due {
 			o.failed(ctx, m, err)
 		}
 		return 0, err
 	}
-	kept := false // once the lane went well, the connection waits for the next
-	defer func() {
-		if !kept {
-			c.Close()
-		}
-	}()
+	defer c.Close()
 	sent := 0
 	for _, m := range due {
 		raw, err := o.svc.Render(ctx, m)
@@ -734,62 +723,8 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error)
 		}
 		sent++
 	}
-	kept = o.release(c)
-	return sent, nil
-}
-
-// idleLimit is how long an SMTP connection waits for the next round: less
-// than servers wait before they close an idle one.
-const idleLimit = 30 * time.Second
-
-// idleConn is an open SMTP connection between rounds.
-type idleConn struct {
-	c     *smtp.Client
-	since time.Time
-}
-
-// conn returns an open SMTP connection: one kept from an earlier round
-// that still answers, or a new one.
-func (o *Outbox) conn() (*smtp.Client, error) {
-	for {
-		o.idleMu.Lock()
-		if len(o.idle) == 0 {
-			o.idleMu.Unlock()
-			return o.dial()
-		}
-		ic := o.idle[len(o.idle)-1]
-		o.idle = o.idle[:len(o.idle)-1]
-		o.idleMu.Unlock()
-		if time.Since(ic.since) < idleLimit && ic.c.Noop() == nil {
-			return ic.c, nil
-		}
-		ic.c.Close()
-	}
-}
-
-// release keeps c for the next round, or says goodbye when enough are
-// kept; it reports whether c is kept.
-func (o *Outbox) release(c *smtp.Client) bool {
-	o.idleMu.Lock()
-	if len(o.idle) < maxSenders {
-		o.idle = append(o.idle, idleConn{c, time.Now()})
-		o.idleMu.Unlock()
-		return true
-	}
-	o.idleMu.Unlock()
 	c.Quit()
-	return true
-}
-
-// closeIdle says goodbye on every kept connection.
-func (o *Outbox) closeIdle() {
-	o.idleMu.Lock()
-	idle := o.idle
-	o.idle = nil
-	o.idleMu.Unlock()
-	for _, ic := range idle {
-		ic.c.Quit()
-	}
+	return sent, nil
 }
 
 func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) {
