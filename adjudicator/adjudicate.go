@@ -49,13 +49,7 @@ func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 			return rep, nil
 		}
 		rep.Verdicts = append(rep.Verdicts, v)
-		if s, ok := m.State.(Sealer); ok {
-			for j, step := range sub.Moves {
-				if s.Sealed(mv.Player, step) {
-					rep.Sealed = append(rep.Sealed, newCommit(rec.Seed, i+1, j+1, mv.Player, step))
-				}
-			}
-		}
+		rep.Sealed = append(rep.Sealed, sub.commits(rec.Seed)...)
 	}
 	return rep, nil
 }

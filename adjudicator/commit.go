@@ -5,15 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 )
 
 // A sealed step (a Löwenherz 1997 bid) is committed to when it is taken:
 // the bidder gets sha256 of the step's text and a nonce, and when the
 // step is revealed everyone gets the nonce, so that any bidder can check
 // that the bid revealed is the bid they were told of. The nonce is drawn
-// from the game's secret seed (an HMAC keyed by it, which tells nothing of
-// the seed), so the record needs no new field and the commitments are the
+// from the game's secret seed (an HMAC keyed by a hash of it, which tells
+// nothing of the seed), so the record needs no new field and the commitments are the
 // same on every replay; `herald adjudicate` prints them.
 //
 // The commitment of a step with text T and nonce N is the hex SHA-256 of
@@ -32,12 +31,23 @@ type SealCommit struct {
 }
 
 // SealNonce returns the nonce of the step-th step of move move, taken by
-// player, in the game of seed: HMAC-SHA256 keyed by the seed, of a fixed
-// label and the three, in hex, cut to 128 bits.
+// player, in the game of seed: HMAC-SHA256, keyed by [sealKey] of the
+// seed, of a fixed label and the three, in hex, cut to 128 bits.
 func SealNonce(seed string, move int, player string, step int) string {
-	mac := hmac.New(sha256.New, []byte(seed))
+	key := sealKey(seed)
+	mac := hmac.New(sha256.New, key[:])
 	fmt.Fprintf(mac, "herald sealed step\x00%d\x00%s\x00%d", move, player, step)
 	return hex.EncodeToString(mac.Sum(nil)[:16])
+}
+
+// sealKey returns the HMAC key of a game's nonces: SHA-256 of a label and
+// the seed. The seed itself is not the key: HMAC hashes a key longer than
+// its 64-byte block, and a long seed's hash is the seed_sha256 that every
+// record publishes from the start, which would make every nonce, hence
+// every sealed bid, computable by anyone before the reveal. The label
+// keeps this key apart from that published hash whatever the seed's size.
+func sealKey(seed string) [32]byte {
+	return sha256.Sum256([]byte("herald sealed step key\x00" + seed))
 }
 
 // Commitment returns the hex SHA-256 of text, a line feed and nonce.
@@ -52,25 +62,32 @@ func newCommit(seed string, move, step int, player string, mv Move) SealCommit {
 	return SealCommit{Move: move, Step: step, Player: player, Text: text, Nonce: nonce, Hash: Commitment(text, nonce)}
 }
 
-// Commitments returns the commitments of the steps of sub, a submission
-// just made on m, that m's state now seals: what the bidder's confirmation
-// carries. A game without sealed steps has none.
-func (m *Match) Commitments(sub *Submission) []SealCommit {
-	s, ok := m.State.(Sealer)
-	if !ok || sub == nil {
-		return nil
-	}
+// commits returns the commitments of sub's steps that were sealed when
+// taken, in the game of seed.
+func (sub *Submission) commits(seed string) []SealCommit {
 	var out []SealCommit
-	for j, mv := range sub.Moves {
-		if s.Sealed(sub.Player, mv) {
-			out = append(out, newCommit(m.Record.Seed, sub.Number, j+1, sub.Player, mv))
+	for j, r := range sub.Rounds {
+		if r != 0 {
+			out = append(out, newCommit(seed, sub.Number, j+1, sub.Player, sub.Moves[j]))
 		}
 	}
 	return out
 }
 
-// SealedSteps returns the commitments of the steps of the record that the
-// current state still seals, in record order. It replays the record.
+// Commitments returns the commitments of the steps of sub, a submission
+// just made on m, that were sealed when taken: what the bidder's
+// confirmation carries. The last step of a round is among them, though
+// the same move reveals it. A game without sealed steps has none.
+func (m *Match) Commitments(sub *Submission) []SealCommit {
+	if sub == nil {
+		return nil
+	}
+	return sub.commits(m.Record.Seed)
+}
+
+// SealedSteps returns the commitments of the steps of the record that are
+// still hidden, their round still open, in record order. It replays the
+// record.
 func (m *Match) SealedSteps(reg *Registry) ([]SealCommit, error) {
 	if _, ok := m.State.(Sealer); !ok {
 		return nil, nil
@@ -89,63 +106,41 @@ func (m *Match) EverSealed(reg *Registry) ([]SealCommit, error) {
 }
 
 // sealed replays the record and returns the steps sealed when taken (ever)
-// or sealed still (!ever).
+// or hidden still (!ever).
 func (m *Match) sealed(reg *Registry, ever bool) ([]SealCommit, error) {
 	r, err := startEmpty(reg, m.Record)
 	if err != nil {
 		return nil, err
 	}
-	type pending struct {
-		c  SealCommit
-		mv Move
-	}
-	var hidden []pending
-	var taken []SealCommit
+	subs := make([]*Submission, len(m.Record.Moves))
 	for i, rm := range m.Record.Moves {
-		sub, err := r.apply(rm.Player, rm.Text)
-		if err != nil {
+		if subs[i], err = r.apply(rm.Player, rm.Text); err != nil {
 			return nil, fmt.Errorf("move %d (%s): %w", i+1, rm.Player, err)
 		}
-		s, ok := r.State.(Sealer)
-		if !ok {
-			continue
-		}
-		for j, mv := range sub.Moves {
-			if s.Sealed(rm.Player, mv) {
-				c := newCommit(m.Record.Seed, i+1, j+1, rm.Player, mv)
-				taken = append(taken, c)
-				hidden = append(hidden, pending{c, mv})
+	}
+	var out []SealCommit
+	for _, sub := range subs {
+		for j, round := range sub.Rounds {
+			if round != 0 && (ever || sub.Hidden(r.State, j)) {
+				out = append(out, newCommit(m.Record.Seed, sub.Number, j+1, sub.Player, sub.Moves[j]))
 			}
 		}
-		// A step stays hidden only while every state since it seals it.
-		kept := hidden[:0]
-		for _, h := range hidden {
-			if s.Sealed(h.c.Player, h.mv) {
-				kept = append(kept, h)
-			}
-		}
-		hidden = kept
-	}
-	if ever {
-		return taken, nil
-	}
-	out := make([]SealCommit, len(hidden))
-	for i, h := range hidden {
-		out[i] = h.c
 	}
 	return out, nil
 }
 
-// Revealed returns the commits of before that are not in after: the
-// sealed steps a submission revealed.
+// Revealed returns the sealed steps a move revealed: those of before (the
+// steps hidden before the move, then those the move itself sealed, as
+// [Match.Commitments] gives them) that are not in after (the steps hidden
+// after it, as [Match.SealedSteps] gives them).
 func Revealed(before, after []SealCommit) []SealCommit {
-	still := map[string]bool{}
+	still := map[[2]int]bool{}
 	for _, c := range after {
-		still[strconv.Itoa(c.Move)+"/"+strconv.Itoa(c.Step)] = true
+		still[[2]int{c.Move, c.Step}] = true
 	}
 	var out []SealCommit
 	for _, c := range before {
-		if !still[strconv.Itoa(c.Move)+"/"+strconv.Itoa(c.Step)] {
+		if !still[[2]int{c.Move, c.Step}] {
 			out = append(out, c)
 		}
 	}

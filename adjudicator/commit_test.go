@@ -1,8 +1,11 @@
 package adjudicator_test
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,20 +42,24 @@ func TestCommitments(t *testing.T) {
 	if err != nil || len(before) != 2 {
 		t.Fatalf("SealedSteps before the reveal = %+v, %v", before, err)
 	}
+	// The last step of the round is sealed when taken (its bidder gets its
+	// commitment) and revealed by the same move, with the others.
 	sub, err := m.Submit("alice", "add 2; end", "", "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cs := m.Commitments(sub); len(cs) != 0 {
-		t.Errorf("the step that closes the round is sealed: %+v", cs)
+	cs := m.Commitments(sub)
+	if len(cs) != 1 || cs[0].Move != 3 || cs[0].Step != 1 {
+		t.Errorf("the step that closes the round has commitments %+v, want one", cs)
 	}
+	told = append(told, cs...)
 	after, err := m.SealedSteps(reg)
 	if err != nil || len(after) != 0 {
 		t.Fatalf("SealedSteps after the reveal = %+v, %v", after, err)
 	}
-	revealed := adjudicator.Revealed(before, after)
+	revealed := adjudicator.Revealed(append(before, cs...), after)
 	ever, err := m.EverSealed(reg)
-	if err != nil || len(revealed) != 2 || len(ever) != 2 {
+	if err != nil || len(revealed) != 3 || len(ever) != 3 {
 		t.Fatalf("revealed %+v, ever sealed %+v, %v", revealed, ever, err)
 	}
 	for i, c := range revealed {
@@ -66,7 +73,7 @@ func TestCommitments(t *testing.T) {
 	}
 	// adjudicate shows the same, for anyone to check once the seed is out.
 	rep, err := adjudicator.Adjudicate(reg, m.Record)
-	if err != nil || len(rep.Sealed) != 2 || rep.Sealed[0] != ever[0] || rep.Sealed[1] != ever[1] {
+	if err != nil || !slices.Equal(rep.Sealed, ever) {
 		t.Fatalf("Adjudicate: sealed %+v, %v; want %+v", rep.Sealed, err, ever)
 	}
 	var out strings.Builder
@@ -76,11 +83,28 @@ func TestCommitments(t *testing.T) {
 	}
 
 	// Stable for a fixed seed, and different for another bid or seed.
-	if got := adjudicator.SealNonce("s", 3, "alice", 1); got != "5dc349f1dc35882b65d9aaf4d1f24cf4" {
+	if got := adjudicator.SealNonce("s", 3, "alice", 1); got != "55c75e7b192e076a0e94f43a8bb9d619" {
 		t.Errorf("SealNonce changed: %s", got)
 	}
 	if adjudicator.Commitment("bid 3", "n") == adjudicator.Commitment("bid 4", "n") ||
 		adjudicator.SealNonce("s", 3, "alice", 1) == adjudicator.SealNonce("t", 3, "alice", 1) {
 		t.Error("commitments or nonces do not depend on the bid or the seed")
+	}
+}
+
+// TestSealNonceTellsNothingOfTheSeed checks that the nonces cannot be
+// computed from what every record publishes, the seed's SHA-256: HMAC
+// hashes a key longer than 64 bytes, so a long seed used as the key would
+// be replaced by exactly that published hash.
+func TestSealNonceTellsNothingOfTheSeed(t *testing.T) {
+	for _, seed := range []string{"s", strings.Repeat("a long seed, ", 10)} {
+		published := sha256.Sum256([]byte(seed))
+		for _, key := range [][]byte{[]byte(seed), published[:], []byte(hex.EncodeToString(published[:]))} {
+			mac := hmac.New(sha256.New, key)
+			fmt.Fprintf(mac, "herald sealed step\x00%d\x00%s\x00%d", 3, "alice", 1)
+			if hex.EncodeToString(mac.Sum(nil)[:16]) == adjudicator.SealNonce(seed, 3, "alice", 1) {
+				t.Errorf("seed of %d bytes: the nonce is an HMAC keyed by %q, computable from the published seed_sha256", len(seed), key)
+			}
+		}
 	}
 }

@@ -178,6 +178,11 @@ type Submission struct {
 	Moves  []Move // the steps, parsed
 	Lang   notation.Lang
 
+	// Rounds holds, for each step of Moves, the sealed round it was taken
+	// in ([Sealer.SealRound]), or 0 for a step nobody hides; it is nil in a
+	// game without sealed steps.
+	Rounds []int
+
 	// Why and WhyFR hold, for an automaton's move, the reason for each
 	// step (see [Automaton]); they are empty for a player's move.
 	Why, WhyFR []string
@@ -302,6 +307,10 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 			}
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang}
 		}
+		round := 0
+		if s, ok := st.(Sealer); ok && err == nil && s.Sealed(player, mv) {
+			round = s.SealRound()
+		}
 		if err == nil {
 			err = st.Apply(player, mv)
 		}
@@ -309,6 +318,9 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
 		}
 		sub.Moves = append(sub.Moves, mv)
+		if _, ok := st.(Sealer); ok {
+			sub.Rounds = append(sub.Rounds, round)
+		}
 		acted = true
 	}
 	sub.Lang = lang

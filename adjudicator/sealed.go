@@ -13,27 +13,49 @@ import (
 // part of the engine contract, found by type assertion. Anything that
 // shows one player's steps to another (a broadcast of a move, a move
 // history) must go through [StepText] or [Match.History], never Move.String.
+//
+// Sealed steps are taken in rounds. A step is sealed when the state it is
+// taken in says so ([Sealer.Sealed], asked before the step is applied), and
+// it belongs to the round open then ([Sealer.SealRound]); it stays hidden
+// while that round is open, and is revealed for good when the round closes,
+// which the last step of the round itself may do (the last bid in). The
+// match notes each step's round in [Submission.Rounds].
 type Sealer interface {
-	// Sealed reports whether player's step m, taken earlier, is still
-	// hidden from the other players in this state. It is asked of the
-	// state after the step and of every later state: once it answers
-	// false the step is revealed for good.
+	// Sealed reports whether player's step m, about to be taken in this
+	// state, is sealed. It is asked of the state before the step.
 	Sealed(player string, m Move) bool
+
+	// SealRound names the sealed round open in this state, 0 when none is:
+	// a positive number that a later round never reuses (a tie's rebid is a
+	// new round), so that the steps of a closed round stay revealed.
+	SealRound() int
 
 	// PublicStep returns what the other players may see of player's
 	// sealed step m: "alice has bid", or in French "alice a misé".
 	PublicStep(player string, m Move, lang notation.Lang) string
 }
 
-// StepText returns the text of player's step m as viewer may see it in st,
-// the state after the step: the step itself for the player who took it or
-// a step nobody hides, its public form for anyone else while it is sealed.
-// viewer "" is the public (an observer).
-func StepText(st State, player string, m Move, viewer string, lang notation.Lang) string {
-	if s, ok := st.(Sealer); ok && viewer != player && s.Sealed(player, m) {
-		return s.PublicStep(player, m, lang)
+// Hidden reports whether the j-th step of sub (0 for the first) is hidden
+// in st, a state at or after sub: it was sealed when taken and its round
+// is still open in st.
+func (sub *Submission) Hidden(st State, j int) bool {
+	if j >= len(sub.Rounds) || sub.Rounds[j] == 0 {
+		return false
 	}
-	return m.String()
+	s, ok := st.(Sealer)
+	return ok && s.SealRound() == sub.Rounds[j]
+}
+
+// StepText returns the text of the j-th step of sub (0 for the first) as
+// viewer may see it in st, a state at or after sub: the step itself for
+// the player who took it or a step nobody hides, its public form for
+// anyone else while it is hidden. viewer "" is the public (an observer).
+func StepText(st State, sub *Submission, j int, viewer string, lang notation.Lang) string {
+	mv := sub.Moves[j]
+	if viewer != sub.Player && sub.Hidden(st, j) {
+		return st.(Sealer).PublicStep(sub.Player, mv, lang)
+	}
+	return mv.String()
 }
 
 // SealedIn reports whether player has a sealed step in st that they may
@@ -46,53 +68,26 @@ func SealedIn(st State, player string) bool {
 
 // History returns each recorded move's steps, one string per move with
 // the steps separated by "; ", as viewer may see them now: a step of
-// another player that the current state still seals is given in its
-// public form. It replays the record, so it needs the registry.
+// another player still hidden (its sealed round still open) is given in
+// its public form. It replays the record, so it needs the registry.
 func (m *Match) History(reg *Registry, viewer string, lang notation.Lang) ([]string, error) {
 	r, err := startEmpty(reg, m.Record)
 	if err != nil {
 		return nil, err
 	}
-	type pending struct {
-		move, step int
-		player     string
-		mv         Move
-	}
-	var (
-		texts  = make([][]string, len(m.Record.Moves))
-		hidden []pending
-	)
+	subs := make([]*Submission, len(m.Record.Moves))
 	for i, rm := range m.Record.Moves {
-		sub, err := r.apply(rm.Player, rm.Text)
-		if err != nil {
+		if subs[i], err = r.apply(rm.Player, rm.Text); err != nil {
 			return nil, fmt.Errorf("move %d (%s): %w", i+1, rm.Player, err)
 		}
-		texts[i] = make([]string, len(sub.Moves))
-		for j, mv := range sub.Moves {
-			texts[i][j] = mv.String()
-			hidden = append(hidden, pending{i, j, rm.Player, mv})
-		}
-		// A step stays hidden only while every state since it seals it.
-		s, ok := r.State.(Sealer)
-		kept := hidden[:0]
-		for _, h := range hidden {
-			if ok && h.player != viewer && s.Sealed(h.player, h.mv) {
-				kept = append(kept, h)
-			}
-		}
-		hidden = kept
 	}
-	for _, h := range hidden {
-		texts[h.move][h.step] = r.State.(Sealer).PublicStep(h.player, h.mv, lang)
-	}
-	out := make([]string, len(texts))
-	for i, t := range texts {
-		for j, s := range t {
-			if j > 0 {
-				out[i] += "; "
-			}
-			out[i] += s
+	out := make([]string, len(subs))
+	for i, sub := range subs {
+		texts := make([]string, len(sub.Moves))
+		for j := range sub.Moves {
+			texts[j] = StepText(r.State, sub, j, viewer, lang)
 		}
+		out[i] = strings.Join(texts, "; ")
 	}
 	return out, nil
 }

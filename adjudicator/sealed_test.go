@@ -8,14 +8,21 @@ import (
 	"github.com/heraldgames/herald/notation"
 )
 
-// sealedCount is the counting game in which every "add" stays sealed
-// while the total is under 6: a stand-in for a round of sealed bids that
-// closes when enough is in.
+// sealedCount is the counting game in which every "add" taken while the
+// total is under 6 is sealed, in round 1, until the total reaches 6: a
+// stand-in for a round of sealed bids that closes when the last is in.
 type sealedCount struct{ *countState }
 
 func (s sealedCount) Sealed(player string, m adjudicator.Move) bool {
 	_, ok := m.(add)
 	return ok && s.total < 6
+}
+
+func (s sealedCount) SealRound() int {
+	if s.total < 6 {
+		return 1
+	}
+	return 0
 }
 
 func (s sealedCount) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
@@ -46,24 +53,38 @@ var sealedGame = &adjudicator.Game{
 // TestStepTextHidesSealedSteps checks that another player sees a sealed
 // step in its public form, and its author the step itself.
 func TestStepTextHidesSealedSteps(t *testing.T) {
-	opts, err := counting.ResolveOptions(nil)
+	m := sealedMatch(t)
+	sub, err := m.Submit("alice", "add 2; end", "", "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _ := sealedGame.New(adjudicator.Setup{Players: []string{"alice", "bob"}, Options: opts, RNG: adjudicator.NewRNG("s")})
-	if err := st.Apply("alice", add{n: 2}); err != nil {
-		t.Fatal(err)
+	if !slices.Equal(sub.Rounds, []int{1, 0}) {
+		t.Errorf("Rounds = %v, want [1 0]: the add sealed in round 1, the end open", sub.Rounds)
 	}
 	for _, c := range []struct{ viewer, want string }{
 		{"alice", "add 2"}, {"bob", "alice has added"}, {"", "alice has added"},
 	} {
-		if got := adjudicator.StepText(st, "alice", add{n: 2}, c.viewer, notation.English); got != c.want {
+		if got := adjudicator.StepText(m.State, sub, 0, c.viewer, notation.English); got != c.want {
 			t.Errorf("StepText(viewer %q) = %q, want %q", c.viewer, got, c.want)
 		}
 	}
-	if got := adjudicator.StepText(st, "alice", end{}, "bob", notation.English); got != "end" {
+	if got := adjudicator.StepText(m.State, sub, 1, "bob", notation.English); got != "end" {
 		t.Errorf("StepText(end) = %q, want end", got)
 	}
+}
+
+func sealedMatch(t *testing.T) *adjudicator.Match {
+	t.Helper()
+	reg := adjudicator.NewRegistry(sealedGame)
+	rec, err := adjudicator.NewRecord(sealedGame, []string{"alice", "bob"}, nil, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestHistoryRevealsClosedRounds checks that History keeps a step hidden

@@ -374,39 +374,46 @@ func TestSealedBidsStaySealed(t *testing.T) {
 		}
 		// The bidder's confirmation carries the commitment of each sealed
 		// step; a move that reveals steps gives everyone their nonces.
-		for _, c := range after.Commitments(&adjudicator.Submission{Number: len(after.Record.Moves), Player: who, Moves: []adjudicator.Move{mv}}) {
+		n := len(after.Record.Moves)
+		ever, err := after.EverSealed(r.h.Registry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		still, err := after.SealedSteps(r.h.Registry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range ever {
+			if c.Move != n {
+				continue
+			}
 			for _, n := range rep.Notices {
 				if n.Seat == who && !strings.Contains(n.Text, "sha256 "+c.Hash) {
 					t.Errorf("%s's confirmation lacks the commitment of %q:\n%s", who, c.Text, n.Text)
 				}
 			}
 		}
-		if ever, err := after.EverSealed(r.h.Registry()); err == nil {
-			still, _ := after.SealedSteps(r.h.Registry())
-			for _, c := range adjudicator.Revealed(ever, still) {
-				if c.Move == len(after.Record.Moves) || revealedSeen[c.Move*100+c.Step] {
-					continue
-				}
-				for _, n := range rep.Notices {
-					if strings.Contains(n.Text, "nonce "+c.Nonce+"\n    sha256 "+c.Hash) {
-						revealedSeen[c.Move*100+c.Step] = true
-					}
-				}
-				if !revealedSeen[c.Move*100+c.Step] {
-					t.Errorf("move %d revealed %s's %q, but no news gives its nonce", len(after.Record.Moves), c.Player, c.Text)
+		for _, c := range adjudicator.Revealed(ever, still) {
+			if revealedSeen[c.Move*100+c.Step] {
+				continue
+			}
+			for _, n := range rep.Notices {
+				if strings.Contains(n.Text, "nonce "+c.Nonce+"\n    sha256 "+c.Hash) {
 					revealedSeen[c.Move*100+c.Step] = true
 				}
-				revealed++
 			}
+			if !revealedSeen[c.Move*100+c.Step] {
+				t.Errorf("move %d revealed %s's %q, but no news gives its nonce", n, c.Player, c.Text)
+				revealedSeen[c.Move*100+c.Step] = true
+			}
+			revealed++
 		}
+		hidden := slices.ContainsFunc(still, func(c adjudicator.SealCommit) bool { return c.Move == n })
 		for _, n := range rep.Notices {
-			if n.Seat == who {
+			if n.Seat == who || !hidden {
 				continue
 			}
-			public := adjudicator.StepText(after.State, who, mv, n.Seat, notation.English)
-			if public == mv.String() {
-				continue
-			}
+			public := after.State.(adjudicator.Sealer).PublicStep(who, mv, notation.English)
 			sealed++
 			head := fmt.Sprintf("%s played move %d:\n", who, len(after.Record.Moves))
 			_, rest, ok := strings.Cut(n.Text, head)

@@ -151,13 +151,13 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
-	for _, mv := range sub.Moves {
-		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, "", notation.English))
+	for j := range sub.Moves {
+		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, "", notation.English))
 	}
 	for _, a := range sub.Auto {
 		fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
-		for _, mv := range a.Moves {
-			fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, a.Player, mv, "", notation.English))
+		for j := range a.Moves {
+			fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, a, j, "", notation.English))
 		}
 	}
 	b.WriteString(seal.reveal())

@@ -342,7 +342,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		seal.revealed = adjudicator.Revealed(before, after)
+		seal.revealed = adjudicator.Revealed(append(before, seal.commits...), after)
 	}
 	notices, err := s.news(ctx, g, m, req, sub, ignored, seal)
 	if err != nil {
@@ -615,9 +615,9 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			b.WriteString(seal.confirmation())
 		} else {
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
-			for _, mv := range sub.Moves {
+			for j := range sub.Moves {
 				// A sealed bid reads "alice has bid" to the others.
-				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub.Player, mv, p.Name, notation.English))
+				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
 			}
 		}
 		b.WriteString(seal.reveal())
@@ -625,14 +625,14 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		// step with the rule of the automaton that chose it.
 		for _, a := range sub.Auto {
 			fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
-			for j, mv := range a.Moves {
+			for j := range a.Moves {
 				why := ""
 				if sub.Lang == notation.French && j < len(a.WhyFR) && a.WhyFR[j] != "" {
 					why = "  (" + a.WhyFR[j] + ")"
 				} else if j < len(a.Why) && a.Why[j] != "" {
 					why = "  (" + a.Why[j] + ")"
 				}
-				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a.Player, mv, p.Name, notation.English), why)
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), why)
 			}
 		}
 		if mustAct {
@@ -668,14 +668,18 @@ type sealNews struct {
 	commits, revealed []adjudicator.SealCommit
 }
 
-// confirmation tells the mover what herald holds of their sealed steps.
+// confirmation tells the mover what herald holds of their sealed steps
+// that stay sealed; a step the same move reveals (the last bid in) is in
+// the reveal, with its nonce.
 func (sn sealNews) confirmation() string {
-	if len(sn.commits) == 0 {
-		return ""
-	}
 	var b strings.Builder
-	b.WriteString("\nSealed until every bid is in; herald's commitment to each step\n(the reveal gives the nonce that checks it):\n")
 	for _, c := range sn.commits {
+		if slices.Contains(sn.revealed, c) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\nSealed until every bid is in; herald's commitment to each step\n(the reveal gives the nonce that checks it):\n")
+		}
 		fmt.Fprintf(&b, "  %s\n    sha256 %s\n", c.Text, c.Hash)
 	}
 	return b.String()

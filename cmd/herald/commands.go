@@ -346,6 +346,7 @@ var cmdMove = &command{
 		}
 		var m *adjudicator.Match
 		var sub *adjudicator.Submission
+		var revealed []adjudicator.SealCommit
 		err := updateRecord(e, args[0], func() error {
 			var err error
 			if m, err = load(args[0]); err != nil {
@@ -355,15 +356,25 @@ var cmdMove = &command{
 			if err != nil {
 				return err
 			}
+			before, err := m.SealedSteps(games.All)
+			if err != nil {
+				return err
+			}
 			if sub, err = m.Submit(player, text, now(), "cli"); err != nil {
 				return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
 			}
+			after, err := m.SealedSteps(games.All)
+			if err != nil {
+				return err
+			}
+			revealed = adjudicator.Revealed(append(before, m.Commitments(sub)...), after)
 			return m.Record.Save(args[0])
 		})
 		if err != nil {
 			return err
 		}
 		reportApplied(e, m, sub) // after the lock: stdout may be slow
+		reportSealed(e, m, sub, revealed)
 		return nil
 	},
 }
@@ -409,6 +420,23 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 		}
 	}
 	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
+}
+
+// reportSealed prints the commitment of each step of sub that stays
+// sealed, and every sealed step the move revealed with its nonce: what
+// the mail service tells the bidder and then everyone.
+func reportSealed(e *env, m *adjudicator.Match, sub *adjudicator.Submission, revealed []adjudicator.SealCommit) {
+	for _, c := range m.Commitments(sub) {
+		if !slices.Contains(revealed, c) {
+			fmt.Fprintf(e.stdout, "sealed until every bid is in: %s, commitment sha256 %s\n", c.Text, c.Hash)
+		}
+	}
+	if len(revealed) > 0 {
+		fmt.Fprintf(e.stdout, "revealed, each with its nonce and commitment (check: printf '%%s\\n%%s' 'STEP' NONCE | sha256sum):\n")
+		for _, c := range revealed {
+			fmt.Fprintf(e.stdout, "  move %d, %s: %s  nonce %s  sha256 %s\n", c.Move, c.Player, c.Text, c.Nonce, c.Hash)
+		}
+	}
 }
 
 var cmdTurn = &command{

@@ -85,6 +85,7 @@ func (s *State) openBids(rebid bool) {
 	}
 	s.rebid = rebid
 	s.phase = phaseBid
+	s.sealRound++
 }
 
 // afterTier goes on with the next tier once the current one is done.

@@ -789,6 +789,7 @@ func (l *loader) loadRound(n *yaml.Node) error {
 			return posError(n, "negotiation: %s offers more than their %d ducats", s.names[s.offerBy], s.money[s.offerBy])
 		}
 	case phaseBid:
+		s.sealRound = 1 // the first confrontation of the game from here
 		v := get(n, "confrontation")
 		if v == nil {
 			return posError(n, "phase bid: give the confrontation: {bidders: [...], rebid: false}")

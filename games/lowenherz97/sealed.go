@@ -9,13 +9,26 @@ import (
 
 // Sealed reports whether player's step m, taken now, is sealed: a bid in
 // an open confrontation, which nobody else may see until every bid is in
-// (lowenherz-1997-fr.txt:214-215). Every other step of this game is open.
+// (lowenherz-1997-fr.txt:214-215: "Les joueurs révèlent leurs cartes
+// simultanément"). Every other step of this game is open.
 func (s *State) Sealed(player string, m adjudicator.Move) bool {
 	switch m.(type) {
 	case Bid, *Bid:
 		return s.phase == phaseBid && slices.Contains(s.ToMove(), player)
 	}
 	return false
+}
+
+// SealRound names the open confrontation, 0 when none is: each one opened
+// in the game, a tie's rebid included, gets the next number, so that the
+// bids of the first round of a tie are revealed when it ends, as the
+// rulebook's players show their cards before they rebid (line 216). A
+// game started from a position in a confrontation numbers that one 1.
+func (s *State) SealRound() int {
+	if s.phase != phaseBid {
+		return 0
+	}
+	return s.sealRound
 }
 
 // SealedRound returns the bidders of the open confrontation, in seating

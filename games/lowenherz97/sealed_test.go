@@ -8,6 +8,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/notation"
+	"gopkg.in/yaml.v3"
 )
 
 // TestSealedRound walks a three-way confrontation through a Match: every
@@ -74,4 +75,59 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 		t.Errorf("a bid is sealed outside a confrontation")
 	}
 	var _ adjudicator.Move = bid
+}
+
+// TestTieRevealsFirstRound plays the tie of l216-tie-rebid.yaml through a
+// Match: the bids of the first round are revealed when it ends in a tie,
+// as the rulebook's players show their cards before they bid again
+// (lowenherz-1997-fr.txt:215-216), while the rebid is sealed anew; every
+// bid, the last of each round too, gets its commitment.
+func TestTieRevealsFirstRound(t *testing.T) {
+	var pos yaml.Node
+	if err := yaml.Unmarshal([]byte("card: B 6d 2w 1s\ndeck: [C crown 1w 2w]\ncastles: {a1: fabienne, n1: georges, o10: henri, a10: ines}\n"), &pos); err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"fabienne", "georges", "henri", "ines"}
+	rec, err := adjudicator.NewRecord(lowenherz97.Game, players, nil, "tie", pos.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range []struct{ p, text string }{
+		{"fabienne", "choose 2"}, {"georges", "choose 2"}, {"henri", "choose 2"}, {"ines", "choose 1"},
+		{"henri", "bid 2"}, {"fabienne", "bid 4"}, {"georges", "bid 4"}, {"fabienne", "bid 3"},
+	} {
+		sub, err := m.Submit(mv.p, mv.text, "", "test")
+		if err != nil {
+			t.Fatalf("%s %q: %v", mv.p, mv.text, err)
+		}
+		if strings.HasPrefix(mv.text, "bid") && len(m.Commitments(sub)) != 1 {
+			t.Errorf("%s's %q has no commitment", mv.p, mv.text)
+		}
+	}
+	got, err := m.History(reg, "ines", notation.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"bid 2", "bid 4", "bid 4", "fabienne has bid"}; !slices.Equal(got[4:], want) {
+		t.Errorf("ines sees the bids as %q, want %q", got[4:], want)
+	}
+	still, err := m.SealedSteps(reg)
+	if err != nil || len(still) != 1 || still[0].Move != 8 {
+		t.Errorf("SealedSteps = %+v, %v; want fabienne's rebid alone", still, err)
+	}
+	sub, err := m.Submit("georges", "bid 3", "", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ever, err := m.EverSealed(reg)
+	if err != nil || len(ever) != 5 || len(m.Commitments(sub)) != 1 {
+		t.Errorf("EverSealed = %+v, %v; want the five bids", ever, err)
+	}
+	if still, err := m.SealedSteps(reg); err != nil || len(still) != 0 {
+		t.Errorf("SealedSteps after the rebid = %+v, %v; want none", still, err)
+	}
 }

@@ -149,6 +149,7 @@ type State struct {
 	offerBy    int    // negotiation: who made it, or -1
 	bids       [4]bid // confrontation, by player
 	rebid      bool   // the confrontation is the rebid of a tie
+	sealRound  int    // the confrontations opened so far: names the open one
 
 	executors []int // players carrying out the current tier, in order
 	actor     int
