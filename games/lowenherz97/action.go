@@ -26,6 +26,10 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 	}
 	switch mv := m.(type) {
 	case End:
+		if a.looked >= 0 {
+			return rulef(codeAction, rulePile, "you have looked at pile %d: take a card from it, the crown and sceptre is to examine a pile and choose a card",
+				"vous avez regardé la pile %d : prenez-y une carte, la couronne et le sceptre consiste à examiner une pile et à choisir une carte", a.looked+1)
+		}
 		s.log(s.names[p] + " ends " + a.action.String())
 		s.finishAct()
 		return nil

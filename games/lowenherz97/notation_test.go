@@ -121,6 +121,9 @@ func TestNotationErrors(t *testing.T) {
 		{"bid", "1:5", "missing the bid"},
 		{"bid 3 fief", "1:7", "only ducats and treasure cards"},
 		{"offer", "1:7", "missing the ducats offered"},
+		{"offer 3 treasure 8", "1:9", "political cards cannot be negotiated"}, // l. 209
+		{"offer alliance", "1:7", "lowenherz-1997-fr.txt:209"},
+		{"offre 2 et trésor 5", "1:12", "only ducats are offered"},
 		{"look 3", "1:1", "two political piles"},
 		{"take crown", "1:6", "unknown political card"},
 		{"end now", "1:5", `unexpected "now"`},

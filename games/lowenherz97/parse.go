@@ -282,9 +282,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	case "choose":
 		mv, err = parseChoose(sc, first.Pos)
 	case "offer":
-		var n int
-		n, _, err = number(sc, "the ducats offered", "les ducats offerts", "offer 3", "offre 3")
-		mv = Offer{N: n, pos: first.Pos}
+		mv, err = parseOffer(sc, first.Pos)
 	case "accept":
 		mv = Accept{}
 	case "refuse":
@@ -437,6 +435,36 @@ func treasureSuffixOf(sc *notation.Scanner) (int, notation.Pos, *notation.Error)
 	}
 	v, _, err := number(sc, "the treasure's value", "la valeur du trésor", "knight e5 treasure 8", "chevalier e5 trésor 8")
 	return v, tok.Pos, err
+}
+
+// parseOffer reads the ducats of an offer. A political card in an offer,
+// before or after the ducats, is refused with the rule that forbids it.
+func parseOffer(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {
+	noPolitical := func() *notation.Error {
+		sc.Keyword(fillers)
+		tok, ok := sc.Peek()
+		if !ok {
+			return nil
+		}
+		if _, ok := sc.Keyword(politicals); !ok {
+			return nil
+		}
+		e := sc.ErrorAtToken(tok, "political cards cannot be negotiated, only ducats are offered (lowenherz-1997-fr.txt:209)",
+			"les cartes de politique ne peuvent pas être l'objet de négociations, on n'offre que des ducats (lowenherz-1997-fr.txt:209)")
+		e.Example, e.ExampleFR = "offer 3", "offre 3"
+		return e
+	}
+	if err := noPolitical(); err != nil {
+		return nil, err
+	}
+	n, _, err := number(sc, "the ducats offered", "les ducats offerts", "offer 3", "offre 3")
+	if err != nil {
+		return nil, err
+	}
+	if err := noPolitical(); err != nil {
+		return nil, err
+	}
+	return Offer{N: n, pos: start}, nil
 }
 
 func parsePlace(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {

@@ -3,6 +3,7 @@ package lowenherz97_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,5 +202,62 @@ func checkEnd(t *testing.T, seed string, m *adjudicator.Match) {
 	}
 	if !bytes.Equal(positionBytes(t, rep.Match.State), positionBytes(t, st)) {
 		t.Fatalf("%s: adjudicate reaches another position", seed)
+	}
+}
+
+// TestApplyOnlyLegal checks that Apply accepts no step that Legal does not
+// list: over random games, a sample of the steps seen legal anywhere, and
+// end, is tried on the player to move, and one that Legal leaves out must
+// be refused (a step Legal lists is accepted: TestSelfPlay walks them).
+// It found `look 1; end`, a free look at a political pile (l. 160).
+func TestApplyOnlyLegal(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 10
+	}
+	tried := 0
+	for i := range seeds {
+		n := 2 + i%3
+		st := newGame(t, colours[:n], fmt.Sprintf("only-legal-%d", i), nil)
+		rng := adjudicator.NewRNG(fmt.Sprintf("only-legal-%d", i))
+		pool := map[string]bool{"end": true}
+		for range 600 {
+			to := st.ToMove()
+			if len(to) == 0 {
+				break
+			}
+			p := to[rng.IntN(len(to))]
+			legal := st.Legal(p)
+			listed := map[string]bool{}
+			for _, mv := range legal {
+				listed[mv.String()] = true
+				pool[mv.String()] = true
+			}
+			texts := slices.Sorted(maps.Keys(pool))
+			for range 24 { // a sample, to keep the test fast
+				text := texts[rng.IntN(len(texts))]
+				if listed[text] && text != "end" {
+					text = "end"
+				}
+				if listed[text] {
+					continue
+				}
+				c := st.Clone()
+				mv, err := parseStep(c, p, text)
+				if err != nil {
+					continue
+				}
+				tried++
+				if err := c.Apply(p, mv); err == nil {
+					t.Fatalf("%s's %q is accepted but not listed by Legal %v\n%s", p, text, legal, st.Text(""))
+				}
+			}
+			if err := st.Apply(p, legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no step outside Legal was tried")
 	}
 }
