@@ -23,10 +23,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
@@ -283,9 +285,36 @@ func (b *Board) PNG() ([]byte, error) {
 			}
 		}
 	}
+	face, err := newFace()
+	if err != nil {
+		return nil, err
+	}
+	defer face.Close()
+	// Text is drawn in one colour, without shades: a pixel the glyph
+	// covers at least half takes the colour. The palette has no shades of
+	// every colour on every fill, and crisp text reads better small.
 	text := func(x, y int, s string, c uint8) {
-		d := &font.Drawer{Dst: img, Src: image.NewUniform(pal[c]), Face: basicfont.Face7x13, Dot: fixed.P(x, y)}
-		d.DrawString(s)
+		dot := fixed.P(x, y)
+		prev := rune(-1)
+		for _, r := range s {
+			if prev >= 0 {
+				dot.X += face.Kern(prev, r)
+			}
+			dr, mask, mp, adv, ok := face.Glyph(dot, r)
+			if !ok {
+				dr, mask, mp, adv, _ = face.Glyph(dot, '?')
+			}
+			dr = dr.Intersect(img.Rect)
+			for py := dr.Min.Y; py < dr.Max.Y; py++ {
+				for px := dr.Min.X; px < dr.Max.X; px++ {
+					if _, _, _, a := mask.At(mp.X+px-dr.Min.X, mp.Y+py-dr.Min.Y).RGBA(); a >= 0x5000 {
+						img.Pix[py*img.Stride+px] = c
+					}
+				}
+			}
+			dot.X += adv
+			prev = r
+		}
 	}
 	col := func(hex string) uint8 { return index[hex] }
 	black, grey, dark := col("#000000"), col("#8a8a8a"), col("#333333")
@@ -383,4 +412,20 @@ func hexColour(s string) color.RGBA {
 	var r, g, b uint8
 	fmt.Sscanf(s, "#%02x%02x%02x", &r, &g, &b)
 	return color.RGBA{r, g, b, 255}
+}
+
+// mono is Go Mono, parsed once: a monospaced face with the accented
+// letters of the games' French names (Löwenherz, Les Deux Héritiers) and
+// of players' names, which a bitmap face of ASCII alone draws as boxes.
+var mono = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(gomono.TTF) })
+
+// newFace returns a face of Go Mono 7 pixels wide and about 13 high, the
+// size the layout is measured in. A face is for one goroutine: each
+// picture gets its own.
+func newFace() (font.Face, error) {
+	f, err := mono()
+	if err != nil {
+		return nil, err
+	}
+	return opentype.NewFace(f, &opentype.FaceOptions{Size: 11.7, DPI: 72, Hinting: font.HintingFull})
 }

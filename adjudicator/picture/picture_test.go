@@ -68,6 +68,34 @@ func TestPNG(t *testing.T) {
 	}
 }
 
+// TestPNGAccents checks that the PNG draws the accents of the games'
+// French names and of players' names: "Löwenherz" is drawn neither as
+// "Lowenherz" nor with a box for a letter the face lacks (what a bitmap
+// face of ASCII does), and the same bytes twice.
+func TestPNGAccents(t *testing.T) {
+	draw := func(title string) []byte {
+		b := testBoard()
+		b.Title = title
+		data, err := b.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, c := range [][3]string{{"Löwenherz", "Lowenherz", "L\ufffdwenherz"}, {"Hélène", "Helene", "H\ufffdl\ufffdne"}, {"Cœur", "Cour", "C\ufffdur"}} {
+		accented := draw(c[0])
+		if bytes.Equal(accented, draw(c[1])) {
+			t.Errorf("%q is drawn as %q", c[0], c[1])
+		}
+		if bytes.Equal(accented, draw(c[2])) {
+			t.Errorf("%q is drawn with boxes for its accented letters", c[0])
+		}
+		if !bytes.Equal(accented, draw(c[0])) {
+			t.Errorf("%q is drawn two ways", c[0])
+		}
+	}
+}
+
 // BenchmarkPNG draws a 10x10 board with pieces as PNG: the cost a mail
 // with a picture adds, once per move.
 func BenchmarkPNG(b *testing.B) {
