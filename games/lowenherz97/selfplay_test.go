@@ -261,3 +261,57 @@ func TestApplyOnlyLegal(t *testing.T) {
 		t.Fatal("no step outside Legal was tried")
 	}
 }
+
+// TestClonesIndependent checks that a clone and its original never share
+// what a step writes: over random games, a clone is taken before every
+// step, then the original and the clone each play a different legal step,
+// and each must still read as it did (its position, every player's view)
+// but for its own step.
+func TestClonesIndependent(t *testing.T) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	snapshot := func(st adjudicator.State) string {
+		var b strings.Builder
+		b.Write(positionBytes(t, st))
+		for _, p := range colours[:4] {
+			b.WriteString(st.Text(p))
+		}
+		return b.String()
+	}
+	for i := range seeds {
+		n := 2 + i%3
+		st := newGame(t, colours[:n], fmt.Sprintf("clones-%d", i), nil)
+		rng := adjudicator.NewRNG(fmt.Sprintf("clones-%d", i))
+		for range 300 {
+			to := st.ToMove()
+			if len(to) == 0 {
+				break
+			}
+			p := to[rng.IntN(len(to))]
+			legal := st.Legal(p)
+			a, b := legal[rng.IntN(len(legal))], legal[rng.IntN(len(legal))]
+			// What each should read as: a fresh copy from the position,
+			// which shares nothing, plays the same step.
+			want := func(mv adjudicator.Move) string {
+				fresh := mustLoad(t, colours[:n], string(positionBytes(t, st)))
+				if err := fresh.Apply(p, mv); err != nil {
+					t.Fatal(err)
+				}
+				return snapshot(fresh)
+			}
+			wantA, wantB := want(a), want(b)
+			c := st.Clone()
+			if err := st.Apply(p, a); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Apply(p, b); err != nil {
+				t.Fatal(err)
+			}
+			if snapshot(st) != wantA || snapshot(c) != wantB {
+				t.Fatalf("seed %d: after %s's %q on the original and %q on its clone, one reads as if it had seen the other's step", i, p, a, b)
+			}
+		}
+	}
+}
