@@ -719,9 +719,9 @@ func (s *State) whyNotExtend(p int, q Square) *rerr {
 }
 
 // annex joins q to the domain of castle d: borders around q where it
-// faces outside the domain, none between q and the domain
-// (lowenherz-2003-fr-scan.txt:213-215), then scores and closes the action
-// after the second square.
+// faces outside the domain, whatever pieces they separate (RULINGS.md
+// LH-18), none between q and the domain (lowenherz-2003-fr-scan.txt:213-215),
+// then scores and closes the action after the second square.
 func (s *State) annex(q, d Square) {
 	rd := s.region[d]
 	for dir := North; dir <= West; dir++ {
