@@ -9,8 +9,9 @@ import (
 
 // Legal returns every step player may take next, in a stable order: each
 // is accepted back by Parse and by Apply. Long lists (walls, knights,
-// offers, bids) hold pointers into one array, to allocate once; Apply
-// takes a *Wall as the Wall it points to, and so on.
+// offers, bids) hold pointers into one array, to allocate once (walls into
+// one shared by every call: callers never write through the pointers);
+// Apply takes a *Wall as the Wall it points to, and so on.
 func (s *State) Legal(player string) []adjudicator.Move {
 	p := s.index(player)
 	if p < 0 || !s.toMove(p) {
@@ -167,17 +168,21 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 	case Walls:
 		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
-			// The steps point into one array: one allocation, not one
-			// per step (Apply takes *Wall as Wall).
-			walls := make([]Wall, 0, len(allEdges))
-			for _, e := range allEdges {
+			// The steps point into wallSteps, shared by every call: no
+			// allocation per step (Apply takes *Wall as Wall).
+			var ok [len(wallSteps)]bool
+			n := 0
+			for i, e := range allEdges {
 				if s.edgeFail(e) == wallOK {
-					walls = append(walls, Wall{Edge: e})
+					ok[i] = true
+					n++
 				}
 			}
-			out = make([]adjudicator.Move, len(walls), len(walls)+1)
-			for i := range walls {
-				out[i] = &walls[i]
+			out = make([]adjudicator.Move, 0, n+1)
+			for i := range wallSteps {
+				if ok[i] {
+					out = append(out, &wallSteps[i])
+				}
 			}
 		}
 	case Shield, Shields:
@@ -211,6 +216,19 @@ var allEdges = func() []grid.Edge {
 		if e, ok := board.EdgeOf(q, q+width); ok {
 			out = append(out, e)
 		}
+	}
+	return out
+}()
+
+// wallSteps is a wall on each of allEdges, in their order: the steps
+// Legal lists point into it, and nothing writes through them.
+var wallSteps = func() [width*(height-1) + (width-1)*height]Wall {
+	var out [width*(height-1) + (width-1)*height]Wall
+	if len(allEdges) != len(out) {
+		panic("lowenherz97: wallSteps does not hold every edge")
+	}
+	for i, e := range allEdges {
+		out[i] = Wall{Edge: e}
 	}
 	return out
 }()
