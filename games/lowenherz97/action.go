@@ -43,7 +43,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 		}
 		pile := &s.piles[a.looked]
 		i := slices.Index(*pile, c)
-		*pile = slices.Delete(*pile, i, i+1)
+		*pile = without(*pile, i)
 		s.hands[p] = append(s.hands[p], c)
 		s.logf("%s takes a political card from pile %d", s.names[p], a.looked+1)
 		a.took, a.looked = true, -1
@@ -302,6 +302,7 @@ func (s *State) regionCastles() []grid.Square {
 // placeWall places a wall and scores the regions it creates.
 func (s *State) placeWall(e grid.Edge) {
 	before := s.regionCastles()
+	s.ownGrid()
 	s.g.SetWall(e, true)
 	s.dirty = true
 	s.scoreNewRegions(before)
@@ -462,6 +463,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 		}
 	}
 	before := s.regionCastles()
+	s.ownGrid()
 	var nb [4]grid.Square
 	for _, n := range board.Neighbours(nb[:0], q) {
 		e, _ := board.EdgeOf(q, n)

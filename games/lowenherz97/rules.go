@@ -226,7 +226,7 @@ func (s *State) applyChoose(p int, m Choose) error {
 	if m.HasWith {
 		// Played openly with the decision card, then discarded (:244, 248).
 		i := slices.IndexFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With })
-		s.hands[p] = slices.Delete(s.hands[p], i, i+1)
+		s.hands[p] = without(s.hands[p], i)
 		pk.pol = int8(m.With)
 	}
 	s.picks = append(s.picks, pk)
@@ -335,7 +335,7 @@ func (s *State) reveal() {
 		for _, v := range b.treasures {
 			if v > 0 {
 				i := slices.Index(s.hands[w], Political{Treasure, int(v)})
-				s.hands[w] = slices.Delete(s.hands[w], i, i+1)
+				s.hands[w] = without(s.hands[w], i)
 			}
 		}
 		s.logf("%s pays %d to the bank and carries out %s", s.names[w], b.total(), s.card.Tiers[s.tier])
@@ -400,7 +400,7 @@ func (s *State) checkPay(p, cost, tv int, rule string) *adjudicator.RuleError {
 func (s *State) pay(p, cost, tv int) {
 	if tv > 0 {
 		i := slices.Index(s.hands[p], Political{Treasure, tv})
-		s.hands[p] = slices.Delete(s.hands[p], i, i+1)
+		s.hands[p] = without(s.hands[p], i)
 		cost = max(0, cost-tv)
 	}
 	s.money[p] -= cost
@@ -445,7 +445,7 @@ func (s *State) applyBreak(p int, m Break) error {
 	lb, _ := s.regionOf(m.B)
 	_, ar := s.info()
 	a, b := ar[la].castle, ar[lb].castle
-	s.alliances = slices.DeleteFunc(s.alliances, func(al alliance) bool {
+	s.alliances = slices.DeleteFunc(slices.Clone(s.alliances), func(al alliance) bool {
 		return (al.a == a && al.b == b) || (al.a == b && al.b == a)
 	})
 	s.pay(p, breakCost, m.Treasure)

@@ -194,26 +194,38 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	// names never change: the copies share them.
-	c.g = s.g.Clone()
-	c.hands = make([][]Political, len(s.hands))
-	for i, h := range s.hands {
-		c.hands[i] = slices.Clone(h)
+	// The copies share the slices, and the grid, which are never written
+	// in place: an append to a slice capped at its length (shared) makes a
+	// new array, a deletion makes a new slice (without), and a step that
+	// moves walls moves them on a copy of the grid (ownGrid). names,
+	// terrain and the deck are never written at all, and lab and areas
+	// never once computed (info makes new ones).
+	c.hands = slices.Clone(s.hands) // hands[p] is assigned in place
+	for i, h := range c.hands {
+		c.hands[i] = shared(h)
 	}
-	c.piles = [2][]Political{slices.Clone(s.piles[0]), slices.Clone(s.piles[1])}
-	// The deck is only ever resliced from the front, never written: the
-	// copies may share it.
-	c.places = slices.Clone(s.places)
-	c.decOrder = slices.Clone(s.decOrder)
-	c.picks = slices.Clone(s.picks)
-	c.contenders = slices.Clone(s.contenders)
-	c.executors = slices.Clone(s.executors)
-	c.alliances = slices.Clone(s.alliances)
-	c.events = slices.Clone(s.events)
-	// lab and areas are never written once computed (info makes new
-	// ones): the copies share them.
+	c.piles = [2][]Political{shared(s.piles[0]), shared(s.piles[1])}
+	c.places = shared(s.places)
+	c.decOrder = shared(s.decOrder)
+	c.picks = shared(s.picks)
+	c.contenders = shared(s.contenders)
+	c.executors = shared(s.executors)
+	c.alliances = shared(s.alliances)
+	c.events = shared(s.events)
 	return &c
 }
+
+// shared returns xs capped at its length, for a clone: appending to it
+// makes a new array rather than writing into the one it shares.
+func shared[T any](xs []T) []T { return xs[:len(xs):len(xs)] }
+
+// without returns xs without its element i, in a new array when needed:
+// xs itself is never written, as clones share it.
+func without[T any](xs []T, i int) []T { return append(xs[:i:i], xs[i+1:]...) }
+
+// ownGrid gives s a grid of its own to change, before a step moves walls:
+// clones share the grid.
+func (s *State) ownGrid() { s.g = s.g.Clone() }
 
 // info returns the area label of every square and the areas, computed
 // once after each change of walls or castles.
@@ -387,7 +399,8 @@ func (s *State) logf(format string, args ...any) {
 func (s *State) log(event string) {
 	s.events = append(s.events, event)
 	if len(s.events) > maxEvents {
-		s.events = slices.Delete(s.events, 0, len(s.events)-maxEvents)
+		// Resliced, not shifted: clones share the array (see clone).
+		s.events = s.events[len(s.events)-maxEvents:]
 	}
 }
 
