@@ -195,6 +195,7 @@ func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 func (s *State) placeKnight(p int, q grid.Square, tv int) {
 	cost := s.knightCost(q)
 	s.pay(p, cost, tv)
+	s.ownPieces()
 	s.knight[q] = int8(p)
 	s.reserve[p]--
 	if cost > 0 {
@@ -598,6 +599,7 @@ func (s *State) applyRenegade(p int, m RenegadeMove) error {
 	v := int(s.knight[m.Remove])
 	cost := s.renegadeCost(m)
 	s.pay(p, cost, m.Treasure)
+	s.ownPieces()
 	s.knight[m.Remove] = -1
 	s.reserve[v]++
 	s.knight[m.Place] = int8(p)

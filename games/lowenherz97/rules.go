@@ -157,6 +157,7 @@ func (s *State) applyPlace(p int, m Place) error {
 	if err := s.checkPlace(c, m); err != nil {
 		return err
 	}
+	s.ownPieces()
 	s.castle[m.Castle], s.knight[m.Knight] = int8(c), int8(c)
 	s.reserve[c]--
 	s.castles[c]--

@@ -41,6 +41,8 @@ func newEmpty(m *Map, names []string, terrain []Terrain) *State {
 		bank:    totalMoney - n*startMoney,
 		offerBy: -1,
 		dirty:   true,
+		castle:  new([width * height]int8),
+		knight:  new([width * height]int8),
 	}
 	for i := range s.castle {
 		s.castle[i], s.knight[i] = -1, -1

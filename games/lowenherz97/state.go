@@ -123,12 +123,12 @@ type State struct {
 	neutral int // the neutral prince's colour, or -1
 	terrain []Terrain
 	g       *grid.Grid
-	castle  [width * height]int8 // colour of the castle on each square, or -1
-	knight  [width * height]int8 // colour of the knight on each square, or -1
-	reserve [4]int               // knights in reserve, by colour
-	castles [4]int               // castles still to place in the setup, by colour
-	score   [4]int               // by player
-	money   [4]int               // ducats, by player
+	castle  *[width * height]int8 // colour of the castle on each square, or -1
+	knight  *[width * height]int8 // colour of the knight on each square, or -1
+	reserve [4]int                // knights in reserve, by colour
+	castles [4]int                // castles still to place in the setup, by colour
+	score   [4]int                // by player
+	money   [4]int                // ducats, by player
 	bank    int
 	hands   [][]Political // by player
 	piles   [2][]Political
@@ -194,10 +194,11 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	// The copies share the slices, and the grid, which are never written
-	// in place: an append to a slice capped at its length (shared) makes a
-	// new array, a deletion makes a new slice (without), and a step that
-	// moves walls moves them on a copy of the grid (ownGrid). names,
+	// The copies share the slices, the grid and the pieces, which are
+	// never written in place: an append to a slice capped at its length
+	// (shared) makes a new array, a deletion makes a new slice (without),
+	// and a step that moves walls or pieces moves them on a copy (ownGrid,
+	// ownPieces). names,
 	// terrain and the deck are never written at all, and lab and areas
 	// never once computed (info makes new ones).
 	c.hands = slices.Clone(s.hands) // hands[p] is assigned in place
@@ -226,6 +227,13 @@ func without[T any](xs []T, i int) []T { return append(xs[:i:i], xs[i+1:]...) }
 // ownGrid gives s a grid of its own to change, before a step moves walls:
 // clones share the grid.
 func (s *State) ownGrid() { s.g = s.g.Clone() }
+
+// ownPieces gives s castles and knights of its own to move, before a step
+// moves them: clones share them.
+func (s *State) ownPieces() {
+	castle, knight := *s.castle, *s.knight
+	s.castle, s.knight = &castle, &knight
+}
 
 // info returns the area label of every square and the areas, computed
 // once after each change of walls or castles.
