@@ -475,7 +475,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 	if s.terrain[q] == City {
 		gain += 5
 	}
-	s.logf("%s extends the region of %s to %s", s.names[p], s.sq(from), s.sq(q))
+	s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
 	s.addScore(p, gain, "extension to "+s.sq(q))
 	if victim >= 0 {
 		s.addScore(victim, -gain, "lost "+s.sq(q))

@@ -169,7 +169,7 @@ func (s *State) startRound() {
 			s.endGame()
 			return
 		}
-		s.logf("%s turns the action card %s", s.names[s.first], s.card)
+		s.log(s.names[s.first] + " turns the action card " + s.card.String())
 		break
 	}
 	// Decision cards, one after the other clockwise from the first player;
