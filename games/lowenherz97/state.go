@@ -321,15 +321,16 @@ func (s *State) toMove(p int) bool {
 }
 
 // ToMove returns who may submit now: the one player to act, or every
-// bidder of an open confrontation.
+// bidder of an open confrontation. The list may share the state's memory:
+// read it, never write into it.
 func (s *State) ToMove() []string {
 	switch s.phase {
 	case phasePlace:
-		return []string{s.names[s.places[0].player]}
+		return s.alone(s.places[0].player)
 	case phaseDecide:
-		return []string{s.names[s.decOrder[s.decIdx]]}
+		return s.alone(s.decOrder[s.decIdx])
 	case phaseNegotiate:
-		return []string{s.names[s.speaker]}
+		return s.alone(s.speaker)
 	case phaseBid:
 		var out []string
 		for i, n := range s.names {
@@ -339,10 +340,14 @@ func (s *State) ToMove() []string {
 		}
 		return out
 	case phaseAct:
-		return []string{s.names[s.actor]}
+		return s.alone(s.actor)
 	}
 	return nil
 }
+
+// alone returns player p's name alone in a list, without allocating: a
+// slice of names, which never change, capped so that an append copies it.
+func (s *State) alone(p int) []string { return s.names[p : p+1 : p+1] }
 
 // Scores returns each player's power points: the score track, which moves
 // as regions are created, extended and lost (lowenherz-1997-fr.txt:218-241).
