@@ -1,8 +1,8 @@
 package lowenherz97
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/grid"
@@ -197,7 +197,7 @@ func (s *State) scoreHills(why string) {
 				h += ar[i].hills
 			}
 		}
-		s.addScore(p, h, fmt.Sprintf("%s, %d %s", why, h, plural(h, "hill", "hills")))
+		s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
 	}
 }
 
