@@ -302,6 +302,13 @@ func (s *State) regionCastles() []grid.Square {
 
 // placeWall places a wall and scores the regions it creates.
 func (s *State) placeWall(e grid.Edge) {
+	if !s.g.MayCut(e) {
+		// A wall with a free end cuts no area: the areas, and so the
+		// regions, stay as they are.
+		s.ownGrid()
+		s.g.SetWall(e, true)
+		return
+	}
 	before := s.regionCastles()
 	s.ownGrid()
 	s.g.SetWall(e, true)
