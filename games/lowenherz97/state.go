@@ -198,9 +198,8 @@ func (s *State) clone() *State {
 	// never written in place: an append to a slice capped at its length
 	// (shared) makes a new array, a deletion makes a new slice (without),
 	// and a step that moves walls or pieces moves them on a copy (ownGrid,
-	// ownPieces). names,
-	// terrain and the deck are never written at all, and lab and areas
-	// never once computed (info makes new ones).
+	// ownPieces). names, terrain and the deck are never written at all,
+	// and lab and areas never once computed (info makes new ones).
 	c.hands = slices.Clone(s.hands) // hands[p] is assigned in place
 	for i, h := range c.hands {
 		c.hands[i] = shared(h)
