@@ -47,7 +47,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 		}
 		pile := &s.piles[a.looked]
 		i := slices.Index(*pile, c)
-		*pile = slices.Delete(*pile, i, i+1)
+		*pile = without(*pile, i)
 		s.hands[p] = append(s.hands[p], c)
 		s.logf("%s takes a political card from pile %d", s.names[p], a.looked+1)
 		a.took, a.looked = true, -1
@@ -199,6 +199,7 @@ func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 func (s *State) placeKnight(p int, q grid.Square, tv int) {
 	cost := s.knightCost(q)
 	s.pay(p, cost, tv)
+	s.ownPieces()
 	s.knight[q] = int8(p)
 	s.reserve[p]--
 	if cost > 0 {
@@ -305,7 +306,15 @@ func (s *State) regionCastles() []grid.Square {
 
 // placeWall places a wall and scores the regions it creates.
 func (s *State) placeWall(e grid.Edge) {
+	if !s.g.MayCut(e) {
+		// A wall with a free end cuts no area: the areas, and so the
+		// regions, stay as they are.
+		s.ownGrid()
+		s.g.SetWall(e, true)
+		return
+	}
 	before := s.regionCastles()
+	s.ownGrid()
 	s.g.SetWall(e, true)
 	s.dirty = true
 	s.scoreNewRegions(before)
@@ -466,6 +475,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 		}
 	}
 	before := s.regionCastles()
+	s.ownGrid()
 	var nb [4]grid.Square
 	for _, n := range board.Neighbours(nb[:0], q) {
 		e, _ := board.EdgeOf(q, n)
@@ -476,7 +486,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 	if s.terrain[q] == City {
 		gain += 5
 	}
-	s.logf("%s extends the region of %s to %s", s.names[p], s.sq(from), s.sq(q))
+	s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
 	s.addScore(p, gain, "extension to "+s.sq(q))
 	if victim >= 0 {
 		s.addScore(victim, -gain, "lost "+s.sq(q))
@@ -600,6 +610,7 @@ func (s *State) applyRenegade(p int, m RenegadeMove) error {
 	v := int(s.knight[m.Remove])
 	cost := s.renegadeCost(m)
 	s.pay(p, cost, m.Treasure)
+	s.ownPieces()
 	s.knight[m.Remove] = -1
 	s.reserve[v]++
 	s.knight[m.Place] = int8(p)

@@ -287,7 +287,7 @@ func (c Card) String() string {
 	case kingDead:
 		return string(c.Letter) + ": Der König ist tot"
 	}
-	return fmt.Sprintf("%c: %s / %s / %s", c.Letter, c.Tiers[0], c.Tiers[1], c.Tiers[2])
+	return string(c.Letter) + ": " + c.Tiers[0].String() + " / " + c.Tiers[1].String() + " / " + c.Tiers[2].String()
 }
 
 // Code is the card's form in a position file: "B crown 2w 3w", "B silberfund".

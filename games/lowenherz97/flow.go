@@ -59,7 +59,7 @@ func (s *State) resolve() {
 			s.contenders = []int{ch[0].player, ch[1].player}
 			s.speaker, s.offer, s.offerBy = ch[0].player, 0, -1
 			s.phase = phaseNegotiate
-			s.logf("%s and %s both chose %s: they negotiate, %s first", s.names[ch[0].player], s.names[ch[1].player], a, s.names[ch[0].player])
+			s.log(s.names[ch[0].player] + " and " + s.names[ch[1].player] + " both chose " + a.String() + ": they negotiate, " + s.names[ch[0].player] + " first")
 			return
 		default:
 			s.contenders = nil
@@ -69,7 +69,7 @@ func (s *State) resolve() {
 				names = append(names, s.names[pk.player])
 			}
 			s.openBids(false)
-			s.logf("%s chose %s: a confrontation, with sealed bids", strings.Join(names, ", "), a)
+			s.log(strings.Join(names, ", ") + " chose " + a.String() + ": a confrontation, with sealed bids")
 			return
 		}
 		s.tier++

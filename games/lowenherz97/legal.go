@@ -8,9 +8,10 @@ import (
 )
 
 // Legal returns every step player may take next, in a stable order: each
-// is accepted back by Parse and by Apply. Long lists (walls, knights,
-// offers, bids) hold pointers into one array, to allocate once; Apply
-// takes a *Wall as the Wall it points to, and so on.
+// is accepted back by Parse and by Apply. The frequent steps (decision
+// cards, offers, walls, knights paid in ducats) come from tables made once
+// (steps); a list of bids holds pointers into one array, to allocate once,
+// and Apply takes a *Bid as the Bid it points to.
 func (s *State) Legal(player string) []adjudicator.Move {
 	p := s.index(player)
 	if p < 0 || !s.toMove(p) {
@@ -21,6 +22,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	case phasePlace:
 		return s.placeMoves(s.places[0].colour, 0)
 	case phaseDecide:
+		out = make([]adjudicator.Move, 0, 9)
 		var holds [4]bool
 		for _, c := range s.hands[p] {
 			holds[c.Kind] = true
@@ -29,21 +31,18 @@ func (s *State) Legal(player string) []adjudicator.Move {
 			if slices.ContainsFunc(s.picks, func(pk pick) bool { return pk.player == p && pk.tier == t-1 }) {
 				continue
 			}
-			out = append(out, Choose{Tier: t})
+			out = append(out, steps.choose[t-1][0])
 			if holds[Alliance] {
-				out = append(out, Choose{Tier: t, With: Alliance, HasWith: true})
+				out = append(out, steps.choose[t-1][1+Alliance])
 			}
 			if holds[Renegade] && s.reserve[p] > 0 {
-				out = append(out, Choose{Tier: t, With: Renegade, HasWith: true})
+				out = append(out, steps.choose[t-1][1+Renegade])
 			}
 		}
 	case phaseNegotiate:
-		offers := make([]Offer, 0, max(0, s.money[p]-s.offer))
+		out = make([]adjudicator.Move, 0, max(0, s.money[p]-s.offer)+3)
 		for n := s.offer + 1; n <= s.money[p]; n++ {
-			offers = append(offers, Offer{N: n})
-		}
-		for i := range offers {
-			out = append(out, &offers[i])
+			out = append(out, steps.offer[n])
 		}
 		if s.offerBy == s.other(p) {
 			out = append(out, Accept{})
@@ -167,33 +166,34 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 		}
 	case Walls:
 		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
-			// The steps point into one array: one allocation, not one
-			// per step (Apply takes *Wall as Wall).
-			walls := make([]Wall, 0, len(allEdges))
-			for _, e := range allEdges {
+			var ok [len(steps.wall)]bool
+			n := 0
+			for i, e := range allEdges {
 				if s.edgeFail(e) == wallOK {
-					walls = append(walls, Wall{Edge: e})
+					ok[i] = true
+					n++
 				}
 			}
-			out = make([]adjudicator.Move, len(walls), len(walls)+1)
-			for i := range walls {
-				out[i] = &walls[i]
+			out = make([]adjudicator.Move, 0, n+1)
+			for i, w := range steps.wall {
+				if ok[i] {
+					out = append(out, w)
+				}
 			}
 		}
 	case Shield, Shields:
 		if a.uses() < a.budget() && a.knights < a.budget() {
-			var knights []Knight
 			for q := range grid.Square(board.Len()) {
 				if s.knightFail(p, q) != knightOK {
 					continue
 				}
 				for _, v := range s.payVariants(p, s.knightCost(q), ruleTerrain) {
-					knights = append(knights, Knight{Square: q, Treasure: v})
+					if v == 0 {
+						out = append(out, steps.knight[q])
+					} else {
+						out = append(out, Knight{Square: q, Treasure: v})
+					}
 				}
-			}
-			out = make([]adjudicator.Move, len(knights), len(knights)+16)
-			for i := range knights {
-				out[i] = &knights[i]
 			}
 		}
 		out = append(out, s.extendMoves(p)...)
@@ -213,6 +213,32 @@ var allEdges = func() []grid.Edge {
 		}
 	}
 	return out
+}()
+
+// steps holds the frequent steps Legal lists, each made into an
+// adjudicator.Move once rather than on every call.
+var steps = func() (t struct {
+	choose [3][3]adjudicator.Move                                // by tier: alone, with an alliance, with a renegade
+	offer  [totalMoney + 1]adjudicator.Move                      // by ducats
+	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
+	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
+}) {
+	for i := range t.choose {
+		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
+	}
+	for n := range t.offer {
+		t.offer[n] = Offer{N: n}
+	}
+	if len(allEdges) != len(t.wall) {
+		panic("lowenherz97: steps.wall does not hold every edge")
+	}
+	for i, e := range allEdges {
+		t.wall[i] = Wall{Edge: e}
+	}
+	for q := range t.knight {
+		t.knight[q] = Knight{Square: grid.Square(q)}
+	}
+	return t
 }()
 
 func (s *State) extendMoves(p int) []adjudicator.Move {

@@ -72,9 +72,9 @@ type Choose struct {
 // String returns the step in canonical notation.
 func (m Choose) String() string {
 	if m.HasWith {
-		return fmt.Sprintf("choose %d %s", m.Tier, polNames[m.With])
+		return "choose " + strconv.Itoa(m.Tier) + " " + polNames[m.With]
 	}
-	return fmt.Sprintf("choose %d", m.Tier)
+	return "choose " + strconv.Itoa(m.Tier)
 }
 
 // Offer offers the other negotiator N ducats to be let to act
@@ -85,7 +85,7 @@ type Offer struct {
 }
 
 // String returns the step in canonical notation.
-func (m Offer) String() string { return fmt.Sprintf("offer %d", m.N) }
+func (m Offer) String() string { return "offer " + strconv.Itoa(m.N) }
 
 // Accept takes the other negotiator's standing offer: they pay it and act.
 type Accept struct{}
@@ -136,7 +136,7 @@ type Look struct {
 }
 
 // String returns the step in canonical notation.
-func (m Look) String() string { return fmt.Sprintf("look %d", m.Pile) }
+func (m Look) String() string { return "look " + strconv.Itoa(m.Pile) }
 
 // Take takes a card from the pile looked at. A fief or treasure written
 // without its value is the only one of its kind there.

@@ -3,6 +3,7 @@ package lowenherz97
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -67,11 +68,11 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 			return s.applyAccept(p)
 		case Yield:
 			o := s.other(p)
-			s.logf("%s yields: %s carries out %s", s.names[p], s.names[o], s.card.Tiers[s.tier])
+			s.log(s.names[p] + " yields: " + s.names[o] + " carries out " + s.card.Tiers[s.tier].String())
 			s.winner(o)
 			return nil
 		case Refuse:
-			s.logf("%s refuses: %s and %s confront each other with sealed bids", s.names[p], s.names[s.contenders[0]], s.names[s.contenders[1]])
+			s.log(s.names[p] + " refuses: " + s.names[s.contenders[0]] + " and " + s.names[s.contenders[1]] + " confront each other with sealed bids")
 			s.openBids(false)
 			return nil
 		}
@@ -157,6 +158,7 @@ func (s *State) applyPlace(p int, m Place) error {
 	if err := s.checkPlace(c, m); err != nil {
 		return err
 	}
+	s.ownPieces()
 	s.castle[m.Castle], s.knight[m.Knight] = int8(c), int8(c)
 	s.reserve[c]--
 	s.castles[c]--
@@ -226,7 +228,7 @@ func (s *State) applyChoose(p int, m Choose) error {
 	if m.HasWith {
 		// Played openly with the decision card, then discarded (:244, 248).
 		i := slices.IndexFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With })
-		s.hands[p] = slices.Delete(s.hands[p], i, i+1)
+		s.hands[p] = without(s.hands[p], i)
 		pk.pol = int8(m.With)
 	}
 	s.picks = append(s.picks, pk)
@@ -259,7 +261,7 @@ func (s *State) applyOffer(p int, m Offer) error {
 	}
 	s.offer, s.offerBy = m.N, p
 	s.speaker = s.other(p)
-	s.logf("%s offers %s %d ducats to carry out %s", s.names[p], s.names[s.speaker], m.N, s.card.Tiers[s.tier])
+	s.log(s.names[p] + " offers " + s.names[s.speaker] + " " + strconv.Itoa(m.N) + " ducats to carry out " + s.card.Tiers[s.tier].String())
 	return nil
 }
 
@@ -317,10 +319,10 @@ func (s *State) reveal() {
 	var parts []string
 	best := -1
 	for _, c := range s.contenders {
-		parts = append(parts, fmt.Sprintf("%s %s", s.names[c], bidWords(s.bids[c])))
+		parts = append(parts, s.names[c]+" "+bidWords(s.bids[c]))
 		best = max(best, s.bids[c].total())
 	}
-	s.logf("bids revealed: %s", strings.Join(parts, ", "))
+	s.log("bids revealed: " + strings.Join(parts, ", "))
 	var top []int
 	for _, c := range s.contenders {
 		if s.bids[c].total() == best {
@@ -335,10 +337,10 @@ func (s *State) reveal() {
 		for _, v := range b.treasures {
 			if v > 0 {
 				i := slices.Index(s.hands[w], Political{Treasure, int(v)})
-				s.hands[w] = slices.Delete(s.hands[w], i, i+1)
+				s.hands[w] = without(s.hands[w], i)
 			}
 		}
-		s.logf("%s pays %d to the bank and carries out %s", s.names[w], b.total(), s.card.Tiers[s.tier])
+		s.log(s.names[w] + " pays " + strconv.Itoa(b.total()) + " to the bank and carries out " + s.card.Tiers[s.tier].String())
 		s.clearBids()
 		s.winner(w)
 		return
@@ -367,10 +369,10 @@ func (s *State) clearBids() {
 
 // bidWords is a bid for the reveal: "7", "4 + treasure 8".
 func bidWords(b bid) string {
-	t := fmt.Sprint(b.ducats)
+	t := strconv.Itoa(b.ducats)
 	for _, v := range b.treasures {
 		if v > 0 {
-			t += fmt.Sprintf(" + treasure %d", v)
+			t += " + treasure " + strconv.Itoa(int(v))
 		}
 	}
 	return t
@@ -400,7 +402,7 @@ func (s *State) checkPay(p, cost, tv int, rule string) *adjudicator.RuleError {
 func (s *State) pay(p, cost, tv int) {
 	if tv > 0 {
 		i := slices.Index(s.hands[p], Political{Treasure, tv})
-		s.hands[p] = slices.Delete(s.hands[p], i, i+1)
+		s.hands[p] = without(s.hands[p], i)
 		cost = max(0, cost-tv)
 	}
 	s.money[p] -= cost
@@ -445,7 +447,7 @@ func (s *State) applyBreak(p int, m Break) error {
 	lb, _ := s.regionOf(m.B)
 	_, ar := s.info()
 	a, b := ar[la].castle, ar[lb].castle
-	s.alliances = slices.DeleteFunc(s.alliances, func(al alliance) bool {
+	s.alliances = slices.DeleteFunc(slices.Clone(s.alliances), func(al alliance) bool {
 		return (al.a == a && al.b == b) || (al.a == b && al.b == a)
 	})
 	s.pay(p, breakCost, m.Treasure)

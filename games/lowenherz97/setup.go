@@ -1,8 +1,8 @@
 package lowenherz97
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/grid"
@@ -41,6 +41,8 @@ func newEmpty(m *Map, names []string, terrain []Terrain) *State {
 		bank:    totalMoney - n*startMoney,
 		offerBy: -1,
 		dirty:   true,
+		castle:  new([width * height]int8),
+		knight:  new([width * height]int8),
 	}
 	for i := range s.castle {
 		s.castle[i], s.knight[i] = -1, -1
@@ -167,7 +169,7 @@ func (s *State) startRound() {
 			s.endGame()
 			return
 		}
-		s.logf("%s turns the action card %s", s.names[s.first], s.card)
+		s.log(s.names[s.first] + " turns the action card " + s.card.String())
 		break
 	}
 	// Decision cards, one after the other clockwise from the first player;
@@ -195,7 +197,7 @@ func (s *State) scoreHills(why string) {
 				h += ar[i].hills
 			}
 		}
-		s.addScore(p, h, fmt.Sprintf("%s, %d %s", why, h, plural(h, "hill", "hills")))
+		s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
 	}
 }
 

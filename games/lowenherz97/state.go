@@ -123,12 +123,12 @@ type State struct {
 	neutral int // the neutral prince's colour, or -1
 	terrain []Terrain
 	g       *grid.Grid
-	castle  [width * height]int8 // colour of the castle on each square, or -1
-	knight  [width * height]int8 // colour of the knight on each square, or -1
-	reserve [4]int               // knights in reserve, by colour
-	castles [4]int               // castles still to place in the setup, by colour
-	score   [4]int               // by player
-	money   [4]int               // ducats, by player
+	castle  *[width * height]int8 // colour of the castle on each square, or -1
+	knight  *[width * height]int8 // colour of the knight on each square, or -1
+	reserve [4]int                // knights in reserve, by colour
+	castles [4]int                // castles still to place in the setup, by colour
+	score   [4]int                // by player
+	money   [4]int                // ducats, by player
 	bank    int
 	hands   [][]Political // by player
 	piles   [2][]Political
@@ -195,25 +195,44 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	// names never change: the copies share them.
-	c.g = s.g.Clone()
-	c.hands = make([][]Political, len(s.hands))
-	for i, h := range s.hands {
-		c.hands[i] = slices.Clone(h)
+	// The copies share the slices, the grid and the pieces, which are
+	// never written in place: an append to a slice capped at its length
+	// (shared) makes a new array, a deletion makes a new slice (without),
+	// and a step that moves walls or pieces moves them on a copy (ownGrid,
+	// ownPieces). names, terrain and the deck are never written at all,
+	// and lab and areas never once computed (info makes new ones).
+	c.hands = slices.Clone(s.hands) // hands[p] is assigned in place
+	for i, h := range c.hands {
+		c.hands[i] = shared(h)
 	}
-	c.piles = [2][]Political{slices.Clone(s.piles[0]), slices.Clone(s.piles[1])}
-	// The deck is only ever resliced from the front, never written: the
-	// copies may share it.
-	c.places = slices.Clone(s.places)
-	c.decOrder = slices.Clone(s.decOrder)
-	c.picks = slices.Clone(s.picks)
-	c.contenders = slices.Clone(s.contenders)
-	c.executors = slices.Clone(s.executors)
-	c.alliances = slices.Clone(s.alliances)
-	c.events = slices.Clone(s.events)
-	// lab and areas are never written once computed (info makes new
-	// ones): the copies share them.
+	c.piles = [2][]Political{shared(s.piles[0]), shared(s.piles[1])}
+	c.places = shared(s.places)
+	c.decOrder = shared(s.decOrder)
+	c.picks = shared(s.picks)
+	c.contenders = shared(s.contenders)
+	c.executors = shared(s.executors)
+	c.alliances = shared(s.alliances)
+	c.events = shared(s.events)
 	return &c
+}
+
+// shared returns xs capped at its length, for a clone: appending to it
+// makes a new array rather than writing into the one it shares.
+func shared[T any](xs []T) []T { return xs[:len(xs):len(xs)] }
+
+// without returns xs without its element i, in a new array when needed:
+// xs itself is never written, as clones share it.
+func without[T any](xs []T, i int) []T { return append(xs[:i:i], xs[i+1:]...) }
+
+// ownGrid gives s a grid of its own to change, before a step moves walls:
+// clones share the grid.
+func (s *State) ownGrid() { s.g = s.g.Clone() }
+
+// ownPieces gives s castles and knights of its own to move, before a step
+// moves them: clones share them.
+func (s *State) ownPieces() {
+	castle, knight := *s.castle, *s.knight
+	s.castle, s.knight = &castle, &knight
 }
 
 // info returns the area label of every square and the areas, computed
@@ -302,15 +321,16 @@ func (s *State) toMove(p int) bool {
 }
 
 // ToMove returns who may submit now: the one player to act, or every
-// bidder of an open confrontation.
+// bidder of an open confrontation. The list may share the state's memory:
+// read it, never write into it.
 func (s *State) ToMove() []string {
 	switch s.phase {
 	case phasePlace:
-		return []string{s.names[s.places[0].player]}
+		return s.alone(s.places[0].player)
 	case phaseDecide:
-		return []string{s.names[s.decOrder[s.decIdx]]}
+		return s.alone(s.decOrder[s.decIdx])
 	case phaseNegotiate:
-		return []string{s.names[s.speaker]}
+		return s.alone(s.speaker)
 	case phaseBid:
 		var out []string
 		for i, n := range s.names {
@@ -320,10 +340,14 @@ func (s *State) ToMove() []string {
 		}
 		return out
 	case phaseAct:
-		return []string{s.names[s.actor]}
+		return s.alone(s.actor)
 	}
 	return nil
 }
+
+// alone returns player p's name alone in a list, without allocating: a
+// slice of names, which never change, capped so that an append copies it.
+func (s *State) alone(p int) []string { return s.names[p : p+1 : p+1] }
 
 // Scores returns each player's power points: the score track, which moves
 // as regions are created, extended and lost (lowenherz-1997-fr.txt:218-241).
@@ -388,7 +412,8 @@ func (s *State) logf(format string, args ...any) {
 func (s *State) log(event string) {
 	s.events = append(s.events, event)
 	if len(s.events) > maxEvents {
-		s.events = slices.Delete(s.events, 0, len(s.events)-maxEvents)
+		// Resliced, not shifted: clones share the array (see clone).
+		s.events = s.events[len(s.events)-maxEvents:]
 	}
 }
 

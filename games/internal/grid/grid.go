@@ -183,6 +183,35 @@ func (g *Grid) SetWall(e Edge, on bool) {
 	}
 }
 
+// MayCut reports whether a wall put on e could cut an area in two. It
+// cannot when an end of e touches neither the frame nor another wall: the
+// walls and the frame would then make no closed line through e. (It may
+// still not cut when MayCut says it could.)
+func (g *Grid) MayCut(e Edge) bool {
+	c, r := g.Col(e.A), g.Row(e.A)
+	if e.B == e.A+1 { // between columns c and c+1: ends at the corners (c+1, r) and (c+1, r+1)
+		return g.cornerTouched(c+1, r, e) && g.cornerTouched(c+1, r+1, e)
+	}
+	// between rows r and r+1: ends at the corners (c, r+1) and (c+1, r+1)
+	return g.cornerTouched(c, r+1, e) && g.cornerTouched(c+1, r+1, e)
+}
+
+// cornerTouched reports whether the corner at x, y (0 <= x <= W, 0 <= y <=
+// H; the top left corner of square x, y) is on the frame or an end of a
+// wall other than on e.
+func (g *Grid) cornerTouched(x, y int, e Edge) bool {
+	if x == 0 || y == 0 || x == g.W || y == g.H {
+		return true
+	}
+	nw := Square((y-1)*g.W + x - 1) // the square above and left of the corner
+	for _, w := range [4]Edge{{nw, nw + 1}, {nw + Square(g.W), nw + Square(g.W) + 1}, {nw, nw + Square(g.W)}, {nw + 1, nw + 1 + Square(g.W)}} {
+		if w != e && *g.slot(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // Walls returns every edge with a wall, in square order.
 func (g *Grid) Walls() []Edge {
 	var out []Edge

@@ -110,3 +110,62 @@ func FuzzParseEdge(f *testing.F) {
 		}
 	})
 }
+
+// TestMayCut puts walls at random, one at a time, and checks that each
+// wall MayCut says cannot cut leaves the areas as they were, and that it
+// says so of a lone wall and not of a wall closing a square.
+func TestMayCut(t *testing.T) {
+	g := New(6, 5)
+	e, _ := g.ParseEdge("c3-d3")
+	if g.MayCut(e) {
+		t.Errorf("a lone wall c3-d3 may cut")
+	}
+	for _, w := range []string{"c2-c3", "c3-c4", "b3-c3"} {
+		we, _ := g.ParseEdge(w)
+		g.SetWall(we, true)
+	}
+	if !g.MayCut(e) {
+		t.Errorf("c3-d3, closing c3, cannot cut")
+	}
+	// A fixed pseudo-random order of every edge, walled one after another.
+	var edges []Edge
+	for q := range Square(g.Len()) {
+		for _, n := range []Square{q + 1, q + Square(g.W)} {
+			if e, ok := g.EdgeOf(q, n); ok {
+				edges = append(edges, e)
+			}
+		}
+	}
+	for seed := range 50 {
+		g := New(6, 5)
+		x := uint32(seed*7919 + 1)
+		order := slices.Clone(edges)
+		for i := len(order) - 1; i > 0; i-- {
+			x = x*1664525 + 1013904223
+			j := int(x>>16) % (i + 1)
+			order[i], order[j] = order[j], order[i]
+		}
+		cuts, free := 0, 0
+		for _, e := range order {
+			before, _ := g.Areas(nil)
+			may := g.MayCut(e)
+			g.SetWall(e, true)
+			after, _ := g.Areas(nil)
+			if !may && !slices.Equal(before, after) {
+				t.Fatalf("seed %d: %s cut an area though MayCut said it could not", seed, g.EdgeName(e))
+			}
+			if !slices.Equal(before, after) {
+				cuts++
+			}
+			if !may {
+				free++
+			}
+		}
+		if free == 0 {
+			t.Errorf("seed %d: MayCut never said a wall could not cut", seed)
+		}
+		if cuts != g.Len()-1 {
+			t.Fatalf("seed %d: %d cuts walling every edge, want %d", seed, cuts, g.Len()-1)
+		}
+	}
+}
