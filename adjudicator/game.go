@@ -87,7 +87,8 @@ type Setup struct {
 type State interface {
 	// ToMove returns the players who may submit now, in seating order: one,
 	// or several when the rules ask for simultaneous decisions. It is empty
-	// once the game is over.
+	// once the game is over. The slice may share the state's memory: the
+	// caller reads it and never writes into it (slices.Clone it first).
 	ToMove() []string
 
 	// Legal returns every step player may take next, in a stable order. Each
