@@ -363,7 +363,15 @@ func (s *State) build(seat int, m Build) {
 		s.lastBuilt = int16(m.Square)
 	}
 	if s.tile(m.Tile).Building == Siege {
-		s.destroy = s.siegeTargets(seat, m.Square)
+		// Each tower adds its targets to those of the towers built
+		// before it this turn: a right to destroy lasts until the turn
+		// ends (deux-heritiers-fr.txt:313; DH-16).
+		for _, q := range s.siegeTargets(seat, m.Square) {
+			if !slices.Contains(s.destroy, q) {
+				s.destroy = append(s.destroy, q)
+			}
+		}
+		slices.Sort(s.destroy)
 	}
 }
 
