@@ -402,8 +402,14 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 	if !near {
 		return rulef(codeExtend, ruleExtend, "%s does not border the region of %s", "%s ne touche pas la région de %s", s.sq(q), s.sq(from))
 	}
-	if s.castle[q] >= 0 {
-		return rulef(codeExtend, ruleCastleAnn, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
+	if c := int(s.castle[q]); c >= 0 {
+		// Another prince's castle is the rulebook's own case (:183); one's
+		// own, the ruling's (L97-9).
+		rule := ruleCastleAnn
+		if c != p {
+			rule = ruleOccupied
+		}
+		return rulef(codeExtend, rule, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
 	}
 	if k := int(s.knight[q]); k >= 0 && k != p {
 		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(k))
