@@ -634,16 +634,16 @@ func (s *State) checkAlliance(p int, m AllianceMove) *adjudicator.RuleError {
 	lab, ar := s.info()
 	ml, tl := lab[m.Mine], lab[m.Theirs]
 	if !ar[ml].region() || ar[ml].owner != p {
-		return rulef(codePolitical, ruleAllianceOn, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.Mine)).At(m.pos[0])
+		return rulef(codePolitical, ruleAllyWhich, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.Mine)).At(m.pos[0])
 	}
 	if !ar[tl].region() || ar[tl].owner == p {
-		return rulef(codePolitical, ruleAllianceOn, "%s is not in another prince's region", "%s n'est pas dans la région d'un autre prince", s.sq(m.Theirs)).At(m.pos[1])
+		return rulef(codePolitical, ruleAllyWhich, "%s is not in another prince's region", "%s n'est pas dans la région d'un autre prince", s.sq(m.Theirs)).At(m.pos[1])
 	}
 	if !s.bordering(ml, tl) {
-		return rulef(codePolitical, ruleAllianceOn, "the regions of %s and %s are not neighbours", "les régions de %s et %s ne sont pas voisines", s.sq(m.Mine), s.sq(m.Theirs)).At(m.pos[1])
+		return rulef(codePolitical, ruleAllyWhich, "the regions of %s and %s are not neighbours", "les régions de %s et %s ne sont pas voisines", s.sq(m.Mine), s.sq(m.Theirs)).At(m.pos[1])
 	}
 	if s.allied(ar[ml].castle, ar[tl].castle) {
-		return rulef(codePolitical, ruleAllianceOn, "these regions are allied already", "ces régions sont déjà alliées").At(m.pos[0])
+		return rulef(codePolitical, ruleAllyWhich, "these regions are allied already", "ces régions sont déjà alliées").At(m.pos[0])
 	}
 	return nil
 }

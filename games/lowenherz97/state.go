@@ -33,6 +33,7 @@ const (
 	ruleNoPolitics = "lowenherz-1997-fr.txt:209"
 	ruleConfront   = "lowenherz-1997-fr.txt:214"
 	ruleAllianceOn = "lowenherz-1997-fr.txt:248"
+	ruleAllyWhich  = "lowenherz-1997-fr.txt:249"
 	ruleAllied     = "lowenherz-1997-fr.txt:250"
 	ruleBreak      = "lowenherz-1997-fr.txt:252"
 	ruleRenegade   = "lowenherz-1997-fr.txt:262"
