@@ -185,7 +185,7 @@ func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 		return rulef(codeAction, ruleShields, "%s does not place knights", "%s ne place pas de chevalier", a.action).At(m.pos)
 	}
 	if a.knights >= a.budget() || a.uses() >= a.budget() {
-		return rulef(codeAction, ruleShields, "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
 	}
 	if err := s.checkKnightAt(p, m.Square); err != nil {
 		return err.At(m.pos)
@@ -453,7 +453,7 @@ func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleErro
 		return 0, rulef(codeAction, ruleShields, "%s does not extend regions", "%s n'étend pas de région", a.action).At(m.pos)
 	}
 	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
-		return 0, rulef(codeAction, ruleShields, "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
 	}
 	from, err := s.extendFrom(p, m)
 	if err != nil {

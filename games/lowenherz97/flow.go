@@ -147,6 +147,16 @@ func (a act) budget() int {
 	return 1
 }
 
+// shieldRule is the rulebook line of the action's shields: a knight or an
+// extension (lowenherz-1997-fr.txt:150), or two knights or a knight and an
+// extension (:155).
+func (a act) shieldRule() string {
+	if a.action.Kind == Shields {
+		return ruleShields
+	}
+	return ruleShield
+}
+
 func (a act) uses() int {
 	u := a.knights
 	if a.ext > 0 {

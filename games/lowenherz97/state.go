@@ -20,6 +20,7 @@ const (
 	ruleWallRegion = "lowenherz-1997-fr.txt:143"
 	ruleThreeReg   = "lowenherz-1997-fr.txt:146"
 	ruleKnightLeft = "lowenherz-1997-fr.txt:150"
+	ruleShield     = "lowenherz-1997-fr.txt:150"
 	ruleShields    = "lowenherz-1997-fr.txt:155"
 	rulePile       = "lowenherz-1997-fr.txt:160"
 	ruleTerrain    = "lowenherz-1997-fr.txt:163"
