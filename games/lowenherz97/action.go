@@ -597,7 +597,7 @@ func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
 	if err := s.checkKnightAt(p, m.Place); err != nil {
 		return err.At(m.pos[1])
 	}
-	if err := s.checkPay(p, s.renegadeCost(m), m.Treasure, ruleRenegade); err != nil {
+	if err := s.checkPay(p, s.renegadeCost(m), m.Treasure, s.renegadeCostRule(m)); err != nil {
 		return err.At(m.tpos)
 	}
 	return nil
@@ -607,6 +607,16 @@ func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
 // (lowenherz-1997-fr.txt:269), 5 more for placing one in a forest (:164).
 func (s *State) renegadeCost(m RenegadeMove) int {
 	return s.knightCost(m.Remove) + s.knightCost(m.Place)
+}
+
+// renegadeCostRule is the rule of what a renegade costs: the forest the
+// knight is taken from (lowenherz-1997-fr.txt:269), else the forest it is
+// placed on (:163).
+func (s *State) renegadeCostRule(m RenegadeMove) string {
+	if s.knightCost(m.Remove) > 0 {
+		return ruleRenForest
+	}
+	return ruleTerrain
 }
 
 func (s *State) applyRenegade(p int, m RenegadeMove) error {

@@ -40,6 +40,7 @@ const (
 	ruleRenegade   = "lowenherz-1997-fr.txt:262"
 	ruleRenLink    = "lowenherz-1997-fr.txt:263"
 	ruleRenRegion  = "lowenherz-1997-fr.txt:264"
+	ruleRenForest  = "lowenherz-1997-fr.txt:269"
 	ruleRenReserve = "lowenherz-1997-fr.txt:270"
 	ruleTreasure   = "lowenherz-1997-fr.txt:275"
 	rulePlacement  = "lowenherz-1997-fr.txt:295"
