@@ -132,6 +132,7 @@ const (
 	knightTaken
 	knightTerrain
 	knightAlone
+	knightWalled // beside one's own pieces only across walls
 )
 
 // knightFail says why colour p may not place a knight on q, without its
@@ -146,12 +147,16 @@ func (s *State) knightFail(p int, q grid.Square) int {
 		return knightTerrain
 	}
 	var nb [4]grid.Square
+	fail := knightAlone
 	for _, n := range board.Neighbours(nb[:0], q) {
-		if (int(s.knight[n]) == p || int(s.castle[n]) == p) && s.g.Open(q, n) {
-			return knightOK
+		if int(s.knight[n]) == p || int(s.castle[n]) == p {
+			if s.g.Open(q, n) {
+				return knightOK
+			}
+			fail = knightWalled
 		}
 	}
-	return knightAlone
+	return fail
 }
 
 // checkKnightAt checks that colour p may place a knight on q
@@ -168,6 +173,8 @@ func (s *State) checkKnightAt(p int, q grid.Square) *adjudicator.RuleError {
 			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q))
 	case knightAlone:
 		return rulef(codeKnight, ruleAdjacent, "%s is not beside one of your knights or castles without a wall between", "%s n'est pas à côté d'un de vos chevaliers ou châteaux sans mur entre eux", s.sq(q))
+	case knightWalled:
+		return rulef(codeKnight, ruleWallApart, "%s is beside your pieces only across a wall, which keeps them apart", "%s ne touche vos pièces qu'à travers un mur, qui les sépare", s.sq(q))
 	}
 	return nil
 }

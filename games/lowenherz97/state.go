@@ -26,6 +26,7 @@ const (
 	ruleTerrain    = "lowenherz-1997-fr.txt:163"
 	ruleNoHill     = "lowenherz-1997-fr.txt:165"
 	ruleAdjacent   = "lowenherz-1997-fr.txt:166"
+	ruleWallApart  = "lowenherz-1997-fr.txt:168"
 	ruleExtend     = "lowenherz-1997-fr.txt:174"
 	ruleOccupied   = "lowenherz-1997-fr.txt:183"
 	ruleOwnRegion  = "lowenherz-1997-fr.txt:186"
