@@ -206,7 +206,13 @@ func (s *State) placeMoves(c, limit int) []adjudicator.Move {
 func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 	for _, pk := range s.picks {
 		if pk.player == p && pk.tier == m.Tier-1 {
-			return rulef(codeDecide, ruleTwoCards, "you already laid decision card %d: choose another", "vous avez déjà posé la carte de décision %d : choisissez-en une autre", m.Tier).At(m.pos)
+			// Only the first player lays two: with 3 players (:118), with
+			// 2 always (:308).
+			rule := ruleTwoCards
+			if len(s.names) == 2 {
+				rule = ruleTwoPlayers
+			}
+			return rulef(codeDecide, rule, "you already laid decision card %d: choose another", "vous avez déjà posé la carte de décision %d : choisissez-en une autre", m.Tier).At(m.pos)
 		}
 	}
 	if m.HasWith {

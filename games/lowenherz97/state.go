@@ -14,6 +14,7 @@ const (
 	ruleMap        = "RULINGS.md L97-1"
 	ruleDecide     = "lowenherz-1997-fr.txt:117"
 	ruleTwoCards   = "lowenherz-1997-fr.txt:118"
+	ruleTwoPlayers = "lowenherz-1997-fr.txt:308"
 	ruleShare      = "lowenherz-1997-fr.txt:134"
 	ruleWallLine   = "lowenherz-1997-fr.txt:140"
 	ruleWallPair   = "lowenherz-1997-fr.txt:141"
