@@ -43,6 +43,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -269,6 +270,16 @@ type Store struct {
 	// disk; Sync returns it from then on.
 	failMu sync.Mutex
 	failed error
+	// writes counts the writes Sync must make durable: batches committed,
+	// and outbox rows marked sent or failed (so that a mail is not sent
+	// again after a power loss). It starts at 1: the first Sync always
+	// syncs. synced is the value of writes read before the last sync to
+	// disk that succeeded: every write it counts is durable, and a Sync
+	// with nothing newer to cover returns at once (the intake and the
+	// outbox both sync after a batch; only the first pays for the disk).
+	writes atomic.Uint64
+	syncMu sync.Mutex
+	synced uint64 // guarded by syncMu
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -291,6 +302,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
+	s.writes.Store(1)
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -602,6 +614,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	b.done = true
+	b.s.writes.Add(1)
 	// Signal the checkpointer while the writing token is held: Close takes
 	// the token before it closes the channel.
 	select {
@@ -614,14 +627,36 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 
 // Sync makes every batch committed so far durable: it syncs the WAL file
 // to disk. (A checkpoint syncs the WAL before it copies from it, and the
-// database file after, so a commit already copied is durable too.)
+// database file after, so a commit already copied is durable too.) When a
+// sync that began after the last write has succeeded, there is nothing to
+// do; callers at once share one sync to disk.
 func (s *Store) Sync() error {
-	s.failMu.Lock()
-	failed := s.failed
-	s.failMu.Unlock()
-	if failed != nil {
-		return failed
+	if err := s.checkpointFailure(); err != nil {
+		return err
 	}
+	n := s.writes.Load() // the sync below, if any, begins after these writes
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if s.synced >= n {
+		return nil
+	}
+	if err := s.syncWAL(); err != nil {
+		return err
+	}
+	s.synced = n
+	return nil
+}
+
+// checkpointFailure returns the first checkpoint error that may have lost
+// a write, or nil.
+func (s *Store) checkpointFailure() error {
+	s.failMu.Lock()
+	defer s.failMu.Unlock()
+	return s.failed
+}
+
+// syncWAL syncs the WAL file to disk.
+func (s *Store) syncWAL() error {
 	// Read-write: Windows flushes only a handle open for writing.
 	f, err := os.OpenFile(s.wal, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -1253,6 +1288,8 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 // expired. A worker gets its own claimed rows back: after a crash, the
 // worker that restarts under the same name sends at once what it had
 // claimed. (On PostgreSQL the inner SELECT takes FOR UPDATE SKIP LOCKED.)
+// A claim needs no Sync: one lost to a power loss died with the worker
+// that held it.
 func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
 	rows, err := s.db.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
@@ -1390,15 +1427,19 @@ func (s *Store) Pending(ctx context.Context) (int, error) {
 }
 
 // MarkSent records that an outgoing mail was accepted by the SMTP server.
+// It is durable once a later Sync returns.
 func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(now), id)
+	s.writes.Add(1)
 	return err
 }
 
-// MarkFailed records a failed attempt and when to try again.
+// MarkFailed records a failed attempt and when to try again. It is
+// durable once a later Sync returns.
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`,
 		stamp(next), cause.Error(), id)
+	s.writes.Add(1)
 	return err
 }
 

@@ -759,3 +759,67 @@ func TestClaimIsExclusive(t *testing.T) {
 		t.Errorf("an hour later d claimed %+v; want only the unsent mail", d)
 	}
 }
+
+// TestSyncOnlyWhenNeeded checks that Sync goes to the disk only when a
+// write is not yet covered by a sync that succeeded: after a batch, and
+// after MarkSent and MarkFailed, but not twice for the same writes (the
+// intake and the outbox both sync after a batch). A WAL path that cannot
+// be opened shows each sync that goes to the disk, as an error.
+func TestSyncOnlyWhenNeeded(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<s1@x>")
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	wal := s.wal
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(file, "wal") // opening it fails: file is no directory
+	s.wal = bad
+	defer func() { s.wal = wal }()
+	if err := s.Sync(); err != nil {
+		t.Errorf("Sync with nothing new went to the disk: %v", err)
+	}
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil || len(due) != 1 || due[0].GameID != gid {
+		t.Fatalf("Claim = %+v, %v", due, err)
+	}
+	if err := s.Sync(); err != nil {
+		t.Errorf("Sync after a claim alone went to the disk: %v", err)
+	}
+	write := map[string]func() error{
+		"a batch": func() error {
+			return s.Process(ctx, host.Intake{MessageID: "<s2@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx host.Tx) error { return nil })
+		},
+		"MarkFailed": func() error { return s.MarkFailed(ctx, due[0].ID, t0, errors.New("421 later")) },
+		"MarkSent":   func() error { return s.MarkSent(ctx, due[0].ID, t0) },
+	}
+	for _, name := range []string{"a batch", "MarkFailed", "MarkSent"} {
+		err := write[name]()
+		if name == "a batch" {
+			// Process syncs on commit, and fails here: it is committed all the same.
+			if !errors.Is(err, host.ErrNotSynced) {
+				t.Fatalf("Process with an unopenable WAL = %v, want ErrNotSynced", err)
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Sync(); err == nil {
+			t.Errorf("Sync after %s did not go to the disk", name)
+		}
+		s.wal = wal
+		if err := s.Sync(); err != nil {
+			t.Fatalf("Sync after %s: %v", name, err)
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatalf("second Sync after %s: %v", name, err)
+		}
+		s.wal = bad
+		if err := s.Sync(); err != nil {
+			t.Errorf("Sync after %s, already synced, went to the disk: %v", name, err)
+		}
+	}
+}
