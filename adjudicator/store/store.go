@@ -280,6 +280,10 @@ type Store struct {
 	writes atomic.Uint64
 	syncMu sync.Mutex
 	synced uint64 // guarded by syncMu
+	// stmts are the outbox's statements, prepared once: the outbox runs
+	// them for every mail, and preparing costs as much as running them.
+	stmtsMu sync.Mutex
+	stmts   map[string]*sql.Stmt
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -303,6 +307,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
 	s.writes.Store(1)
+	s.stmts = map[string]*sql.Stmt{}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -361,6 +366,12 @@ func (s *Store) Close() error {
 		}
 		close(s.wrote)
 		<-s.stopped
+		s.stmtsMu.Lock()
+		for _, st := range s.stmts {
+			st.Close()
+		}
+		clear(s.stmts)
+		s.stmtsMu.Unlock()
 		err = s.db.Close() // a later Begin fails: the database is closed
 		<-s.writing
 	})
@@ -1282,6 +1293,22 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 	return out, rows.Err()
 }
 
+// stmt returns query prepared on the database (database/sql prepares it
+// again on each connection that runs it), once.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtsMu.Lock()
+	defer s.stmtsMu.Unlock()
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s.stmts[query] = st
+	return st, nil
+}
+
 // Claim returns up to limit unsent mails due at now, oldest first, and
 // claims them for worker until now+lease, in one write transaction: a
 // second worker on the same database never gets a row claimed and not yet
@@ -1291,11 +1318,14 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 // A claim needs no Sync: one lost to a power loss died with the worker
 // that held it.
 func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
-	rows, err := s.db.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+	claim, err := s.stmt(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
 			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id LIMIT ?)
-		RETURNING id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`,
-		worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
+		RETURNING id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := claim.QueryContext(ctx, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -1429,7 +1459,11 @@ func (s *Store) Pending(ctx context.Context) (int, error) {
 // MarkSent records that an outgoing mail was accepted by the SMTP server.
 // It is durable once a later Sync returns.
 func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(now), id)
+	st, err := s.stmt(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, stamp(now), id)
 	s.writes.Add(1)
 	return err
 }
@@ -1437,8 +1471,11 @@ func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
 // MarkFailed records a failed attempt and when to try again. It is
 // durable once a later Sync returns.
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`,
-		stamp(next), cause.Error(), id)
+	st, err := s.stmt(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, stamp(next), cause.Error(), id)
 	s.writes.Add(1)
 	return err
 }
