@@ -629,17 +629,26 @@ const maxSenders = 4
 // SendDue sends every due mail and returns how many were sent. The mails
 // of one recipient go in order on one SMTP connection; the recipients are
 // spread over up to maxSenders connections, used at once.
+//
+// A mail leaves only once the transaction that queued it is on disk (the
+// intake commits without waiting for the disk, and syncs before it moves
+// mail): a power loss must not leave a reply sent for a move the database
+// forgot. That sync runs while the connections open and the first mails
+// are rendered, none of which needs it.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, 100)
 	if err != nil || len(due) == 0 {
 		return 0, err
 	}
-	// A reply leaves only once the transaction that queued it is on disk
-	// (the intake commits without waiting for the disk, and syncs before it
-	// moves mail): a power loss must not leave a reply sent for a move the
-	// database forgot.
-	if err := o.store.Sync(); err != nil {
-		return 0, err
+	synced := make(chan struct{})
+	var syncErr error
+	go func() {
+		syncErr = o.store.Sync()
+		close(synced)
+	}()
+	durable := func() error {
+		<-synced
+		return syncErr
 	}
 	var lanes [][]host.Outgoing
 	lane := map[string]int{}
@@ -655,13 +664,13 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		lanes[i] = append(lanes[i], m)
 	}
 	if len(lanes) == 1 {
-		return o.sendLane(ctx, lanes[0])
+		return o.sendLane(ctx, lanes[0], durable)
 	}
 	sent := make([]int, len(lanes))
 	errs := make([]error, len(lanes))
 	var wg sync.WaitGroup
 	for i, l := range lanes {
-		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l) })
+		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l, durable) })
 	}
 	wg.Wait()
 	n := 0
@@ -676,18 +685,35 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// sendLane sends due, in order, on one SMTP connection.
-func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error) {
-	c, err := o.dial()
-	if err != nil {
-		for _, m := range due {
-			o.failed(ctx, m, err)
-		}
-		return 0, err
+// sendLane sends due, in order, on one SMTP connection, opened while the
+// first mail is rendered. No mail goes before durable, which waits for the
+// sync of the mails claimed, returns nil; when it fails, sendLane sends
+// nothing and returns its error, the mails staying claimed for the next
+// round.
+func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func() error) (int, error) {
+	type dialed struct {
+		c   *smtp.Client
+		err error
 	}
-	defer c.Close()
+	dialing := make(chan dialed, 1)
+	go func() {
+		c, err := o.dial()
+		dialing <- dialed{c, err}
+	}()
+	var c *smtp.Client // once the first mail is ready to go
+	defer func() {
+		if c != nil {
+			c.Close()
+			return
+		}
+		go func() { // no mail went: hang up once connected
+			if d := <-dialing; d.err == nil {
+				d.c.Quit()
+			}
+		}()
+	}()
 	sent := 0
-	for _, m := range due {
+	for i, m := range due {
 		raw, err := o.svc.Render(ctx, m)
 		var bad *badDraftError
 		if errors.As(err, &bad) { // a draft this herald cannot read: keep it, unsent
@@ -707,7 +733,21 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error)
 				continue
 			}
 		}
-		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw)); err != nil {
+		if c == nil {
+			if err := durable(); err != nil {
+				return sent, err
+			}
+			d := <-dialing
+			if d.err != nil {
+				for _, m := range due[i:] {
+					o.failed(ctx, m, d.err)
+				}
+				return sent, d.err
+			}
+			c = d.c
+		}
+		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
+		if err != nil {
 			o.failed(ctx, m, err)
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
@@ -723,7 +763,9 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error)
 		}
 		sent++
 	}
-	c.Quit()
+	if c != nil {
+		c.Quit()
+	}
 	return sent, nil
 }
 
