@@ -23,6 +23,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/image/font"
@@ -351,12 +352,26 @@ func (b *Board) PNG() ([]byte, error) {
 		text(8, y+i*lineH, l, dark)
 	}
 	var out bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoders}
 	if err := enc.Encode(&out, img); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
+
+// encoders keeps the PNG encoders' buffers and compressors from one
+// picture to the next: a new compressor costs more than drawing a board.
+var encoders = &encoderPool{}
+
+// encoderPool is a png.EncoderBufferPool on a sync.Pool.
+type encoderPool struct{ p sync.Pool }
+
+func (e *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
 // palette returns every colour the pictures use, and each one's index by
 // its "#rrggbb" name.
