@@ -482,6 +482,9 @@ type Batch struct {
 	stmts *prepared
 	err   error // set when a savepoint could not be rolled back
 	done  bool
+	// queued are the ids of the outbox rows the batch inserted, in order,
+	// those of mails rolled back excepted (ClaimQueued).
+	queued []int64
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -559,6 +562,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		return fmt.Errorf("store: %w", err)
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
+	queued := len(b.queued)
 	err = fn(t)
 	if err == nil {
 		var gid any
@@ -576,11 +580,49 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		}
 	}
 	if err != nil {
+		b.queued = b.queued[:queued]
 		b.rollbackMail(ctx)
 		return err
 	}
 	return nil
 }
+
+// ClaimQueued claims for worker until until the mails the batch queued so
+// far, as Claim would once the batch commits, and returns them, oldest
+// first: the worker's outbox gets them without a Claim of its own. The
+// claims commit with the batch, or not at all.
+func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time) ([]host.Outgoing, error) {
+	if b.done {
+		return nil, errBatchDone
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	var out []host.Outgoing
+	for ids := range slices.Chunk(b.queued, claimChunk) {
+		args := []any{worker, stamp(until)}
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		rows, err := b.stmts.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+			WHERE sent IS NULL AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)
+			RETURNING `+outgoingColumns, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		got, err := scanOutgoing(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// claimChunk is how many ids ClaimQueued names in one statement: each
+// count is a statement of its own, prepared once.
+const claimChunk = 16
 
 // rollbackMail undoes the current mail's writes. If SQLite cannot roll back
 // to the savepoint (an error that aborted the whole transaction), the batch
@@ -974,11 +1016,16 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	case m.Reply:
 		reply = 1
 	}
-	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	t.b.queued = append(t.b.queued, id)
 	return nil
 }
 
@@ -1321,7 +1368,7 @@ func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease t
 	claim, err := s.stmt(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
 			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id LIMIT ?)
-		RETURNING id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`)
+		RETURNING `+outgoingColumns)
 	if err != nil {
 		return nil, err
 	}
@@ -1329,6 +1376,19 @@ func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease t
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	out, err := scanOutgoing(rows)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// outgoingColumns are the columns scanOutgoing reads.
+const outgoingColumns = `id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`
+
+// scanOutgoing reads the outbox rows of outgoingColumns, and closes rows.
+func scanOutgoing(rows *sql.Rows) ([]host.Outgoing, error) {
 	defer rows.Close()
 	var out []host.Outgoing
 	for rows.Next() {
@@ -1343,7 +1403,6 @@ func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease t
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 

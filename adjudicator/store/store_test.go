@@ -823,3 +823,75 @@ func TestSyncOnlyWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimQueued checks that a batch claims the mails it queued, those of
+// a mail rolled back excepted, for one worker, and that the claims commit
+// with the batch: another worker's Claim gets none of them, the worker's
+// own Claim gets them back (after a crash), and a batch rolled back leaves
+// nothing claimed.
+func TestClaimQueued(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	queue := func(b host.StoreBatch, id string, fail bool, to ...string) {
+		t.Helper()
+		err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+			for _, r := range to {
+				if err := tx.Queue(ctx, host.Mail{Recipient: r, Raw: []byte("to " + r)}); err != nil {
+					return err
+				}
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("Process %s: %v", id, err)
+		}
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q1@x>", false, "a@x", "b@x")
+	queue(b, "<q2@x>", true, "c@x") // rolled back: not claimed
+	queue(b, "<q3@x>", false, "d@x")
+	until := t0.Add(5 * time.Minute)
+	got, err := b.ClaimQueued(ctx, "w1", until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for i, m := range got {
+		to = append(to, m.Recipient)
+		if string(m.Raw) != "to "+m.Recipient || !m.Created.Equal(t0) || m.Attempts != 0 || i > 0 && m.ID <= got[i-1].ID {
+			t.Errorf("claimed %+v", m)
+		}
+	}
+	if !slices.Equal(to, []string{"a@x", "b@x", "d@x"}) {
+		t.Errorf("ClaimQueued claimed mails to %v, want a@x, b@x, d@x", to)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if due, err := s.Claim(ctx, "w2", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 0 {
+		t.Errorf("another worker's Claim during the lease = %d mails, %v; want none", len(due), err)
+	}
+	if due, err := s.Claim(ctx, "w1", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 3 {
+		t.Errorf("the worker's own Claim = %d mails, %v; want its 3 claims back", len(due), err)
+	}
+
+	// A batch rolled back claims nothing.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q4@x>", false, "e@x")
+	if got, err := b.ClaimQueued(ctx, "w1", until); err != nil || len(got) != 1 {
+		t.Fatalf("ClaimQueued = %+v, %v", got, err)
+	}
+	b.Rollback()
+	if n, _ := s.Pending(ctx); n != 3 {
+		t.Errorf("Pending = %d after a rolled-back batch, want 3", n)
+	}
+}
