@@ -316,14 +316,19 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// checkpointer copies committed pages from the WAL into the database file
-// after commits, on a connection of its own, so that a commit never pays
-// for a checkpoint: the next batch goes on while it works. A passive
-// checkpoint neither waits for nor blocks the writer or readers; once one
-// has copied the whole WAL and no reader still uses an older snapshot, the
-// next write transaction starts the WAL over, so it does not grow without
-// bound. It stops when the store closes; the last connection to close
-// checkpoints and removes the WAL (SQLite does).
+// checkpointer copies committed pages from the WAL into the database file,
+// on a connection of its own, so that a commit never pays for a
+// checkpoint: the next batch goes on while it works. It checkpoints once
+// checkpointBatches batches have committed since the last checkpoint, or
+// when no batch has committed for checkpointQuiet: not at once after
+// every commit, when the disk is busy making the batch durable and the
+// mail it answers is about to go (its two syncs to disk would compete
+// with them). A passive checkpoint neither waits for nor blocks the
+// writer or readers; once one has copied the whole WAL and no reader
+// still uses an older snapshot, the next write transaction starts the WAL
+// over, so it does not grow without bound. It stops when the store
+// closes; the last connection to close checkpoints and removes the WAL
+// (SQLite does).
 //
 // A checkpoint that could not finish (a reader on an old snapshot) leaves
 // the pages in the WAL, which stays correct. Any other error, an I/O error
@@ -332,7 +337,24 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // to Sync's, and mail must not leave the inbox on a disk that failed.
 func (s *Store) checkpointer() {
 	defer close(s.stopped)
-	for range s.wrote {
+	quiet := time.NewTimer(checkpointQuiet)
+	quiet.Stop()
+	defer quiet.Stop()
+	batches := 0
+	for {
+		select {
+		case _, ok := <-s.wrote:
+			if !ok {
+				return
+			}
+			if batches++; batches < checkpointBatches {
+				quiet.Reset(checkpointQuiet)
+				continue
+			}
+			quiet.Stop()
+		case <-quiet.C:
+		}
+		batches = 0
 		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !busy(err) {
 			s.failMu.Lock()
 			if s.failed == nil {
@@ -342,6 +364,13 @@ func (s *Store) checkpointer() {
 		}
 	}
 }
+
+// When the checkpointer checkpoints: after this many batches, or when no
+// batch committed for this long.
+const (
+	checkpointBatches = 16
+	checkpointQuiet   = 250 * time.Millisecond
+)
 
 // busy reports whether err is SQLite's "busy" or "locked": another
 // connection, perhaps of another process, holds what was needed, and

@@ -895,3 +895,39 @@ func TestClaimQueued(t *testing.T) {
 		t.Errorf("Pending = %d after a rolled-back batch, want 3", n)
 	}
 }
+
+// TestCheckpointWhenQuiet checks that the checkpointer copies a batch
+// into the database file once no batch has committed for a while: a copy
+// of the database file alone, without its WAL, then holds it.
+func TestCheckpointWhenQuiet(t *testing.T) {
+	s, path := open(t)
+	ctx := context.Background()
+	newGame(t, s, "<cq@x>")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp := filepath.Join(t.TempDir(), "copy.db")
+		if err := os.WriteFile(cp, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Open(ctx, cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := c.Processed(ctx, "<cq@x>")
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the batch is not in the database file %v after it committed", 10*time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
