@@ -256,9 +256,10 @@ func (b *Board) PNG() ([]byte, error) {
 	w, h := b.size()
 	pal, index := palette()
 	img := image.NewPaletted(image.Rect(0, 0, w, h), pal)
-	white := index["#ffffff"]
-	for i := range img.Pix {
-		img.Pix[i] = white
+	if white := index["#ffffff"]; white != 0 { // 0 is: a new image is white already
+		for i := range img.Pix {
+			img.Pix[i] = white
+		}
 	}
 	rect := func(x0, y0, x1, y1 int, c uint8) {
 		x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
