@@ -186,13 +186,8 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	// mails them, whoever queued the mail (herald new --mail does not run
 	// the servers, and a mail to a missing mailbox would be refused).
 	r.Outbox.ensure = onNew
-	handled := intake.Handled
-	intake.Handled = func(o Outcome) {
-		r.Outbox.Kick()
-		if handled != nil {
-			handled(o)
-		}
-	}
+	// The outbox needs no Kick for the intake's mail: the service hands it
+	// each batch's mails as the batch commits.
 	in := NewIntake(intake, svc)
 	ctx, r.cancel = context.WithCancel(ctx)
 	run := func(name string, f func(context.Context) error) {

@@ -107,6 +107,9 @@ type Service struct {
 		sync.Mutex
 		m map[[32]byte]*pictureJob
 	}
+	// outbox is the outbox running (Outbox.Run), if any: each batch hands
+	// it the mails it queued, claimed in the batch's transaction.
+	outbox atomic.Pointer[Outbox]
 }
 
 // Outcome is what became of an incoming mail (host.Outcome).
@@ -263,15 +266,37 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	if len(outs) == 0 {
 		return nil, err, nil
 	}
+	// The running outbox gets the batch's mails claimed for it in the
+	// transaction: it sends them once the batch is on disk, without a
+	// Claim of its own.
+	o := s.outbox.Load()
+	var handed []host.Outgoing
+	handoff := o != nil
+	if handoff {
+		var herr error
+		handed, herr = b.ClaimQueued(ctx, o.cfg.Worker, o.now().Add(claimLease))
+		if herr != nil {
+			s.log.Warn("outbox: cannot claim the mails of a batch as it commits; the outbox claims them", "err", herr)
+		}
+		if herr != nil || !o.reserve(handed) {
+			handed, handoff = nil, false
+		}
+	}
 	commit := b.CommitUnsynced
 	if sync {
 		commit = b.Commit
 	}
 	if cerr := commit(ctx); cerr != nil {
+		if handoff {
+			o.unreserve(handed)
+		}
 		if len(raws) == 1 {
 			s.failLog(raws[0])(cerr)
 		}
 		return nil, nil, cerr
+	}
+	if o != nil {
+		o.hand(handed, handoff)
 	}
 	for _, l := range logs {
 		l()

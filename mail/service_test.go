@@ -574,3 +574,61 @@ func TestOutboxUnreadableDraft(t *testing.T) {
 		t.Errorf("the unreadable draft was tried again: %d, %v", n, err)
 	}
 }
+
+// TestOutboxHandoff checks the mails of the intake's batches handed to a
+// running outbox (claimed in the batch's transaction, sent without a Claim;
+// issue 15, item 22): every reply goes exactly once, however often Kick
+// makes the outbox Claim meanwhile (Claim returns a worker's own claims,
+// so the mails handed over must be left out of it).
+func TestOutboxHandoff(t *testing.T) {
+	f := newFixture(t)
+	sink, addr := startSink(t)
+	out := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}, Worker: "w1"}, f.svc)
+	out.now = func() time.Time { return f.clock.Add(time.Minute) }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- out.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	for f.svc.outbox.Load() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	kicking := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-kicking:
+				return
+			default:
+				out.Kick()
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	f.start() // the host's confirmation, two welcomes
+	want := 3
+	for i := range 20 {
+		who := []string{"alice@herald.test", "bob@herald.test"}[i%2]
+		f.handle(f.mail(who, "Re: [herald G1]", "key "+f.keys[who]+"\nshow"), Answered)
+		want++
+	}
+	close(kicking)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(sink.mails()) < want && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // a mail sent twice would arrive by now
+	ids := map[string]int{}
+	for _, m := range sink.mails() {
+		id := regexp.MustCompile(`(?m)^Message-Id: (\S+)`).FindStringSubmatch(m)
+		if id == nil {
+			t.Fatalf("a mail without Message-Id:\n%s", m)
+		}
+		ids[id[1]]++
+	}
+	if len(sink.mails()) != want || len(ids) != want {
+		t.Errorf("the server got %d mails, %d distinct; want %d", len(sink.mails()), len(ids), want)
+	}
+	if n, _ := f.st.Pending(context.Background()); n != 0 {
+		t.Errorf("%d mails left in the outbox", n)
+	}
+}

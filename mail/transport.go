@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -549,6 +550,20 @@ type Outbox struct {
 	// crash, in tests: "sent" stops after the SMTP server accepted a mail
 	// and before the outbox records it.
 	crash func(point string) bool
+
+	// While Run runs, the service hands it the mails of each batch the
+	// intake commits, claimed for it in the batch's transaction
+	// (Service.handleBatch): it sends them without a Claim. reserved holds
+	// their ids from before the batch commits until they are sent, and
+	// the mails a Claim returns leave them out: Claim returns a worker's
+	// own claims, and a mail handed over must not go twice.
+	handMu   sync.Mutex
+	running  bool
+	handed   []host.Outgoing
+	reserved map[int64]bool
+	// claimWanted is set by Kick: the next round Claims, even after
+	// sending mails handed over.
+	claimWanted atomic.Bool
 }
 
 // NewOutbox returns an outbox for svc's store.
@@ -577,10 +592,80 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 
 // Kick asks the outbox to look for due mail now.
 func (o *Outbox) Kick() {
+	o.claimWanted.Store(true)
+	o.wake()
+}
+
+// wake starts a round of the outbox's Run.
+func (o *Outbox) wake() {
 	select {
 	case o.kick <- struct{}{}:
 	default:
 	}
+}
+
+// reserve records that mails are being claimed for the outbox in a batch
+// about to commit, and reports whether it runs to take them.
+func (o *Outbox) reserve(ms []host.Outgoing) bool {
+	o.handMu.Lock()
+	defer o.handMu.Unlock()
+	if !o.running {
+		return false
+	}
+	for _, m := range ms {
+		o.reserved[m.ID] = true
+	}
+	return true
+}
+
+// unreserve undoes reserve: the batch did not commit, or the mails were
+// sent (or left for a later Claim).
+func (o *Outbox) unreserve(ms []host.Outgoing) {
+	o.handMu.Lock()
+	defer o.handMu.Unlock()
+	for _, m := range ms {
+		delete(o.reserved, m.ID)
+	}
+}
+
+// hand gives the outbox the mails reserved and claimed for it in a batch
+// that committed, to send at once. Without ok (the claim failed), it asks
+// for a Claim instead.
+func (o *Outbox) hand(ms []host.Outgoing, ok bool) {
+	if !ok {
+		o.Kick()
+		return
+	}
+	if len(ms) == 0 {
+		return
+	}
+	o.handMu.Lock()
+	if !o.running { // stopped meanwhile: the next Run's Claim takes them
+		o.handMu.Unlock()
+		return
+	}
+	o.handed = append(o.handed, ms...)
+	o.handMu.Unlock()
+	o.wake()
+}
+
+// takeHanded returns the mails handed over since the last call.
+func (o *Outbox) takeHanded() []host.Outgoing {
+	o.handMu.Lock()
+	defer o.handMu.Unlock()
+	h := o.handed
+	o.handed = nil
+	return h
+}
+
+// notReserved returns the mails of due that were not handed over.
+func (o *Outbox) notReserved(due []host.Outgoing) []host.Outgoing {
+	o.handMu.Lock()
+	defer o.handMu.Unlock()
+	if len(o.reserved) == 0 {
+		return due
+	}
+	return slices.DeleteFunc(due, func(m host.Outgoing) bool { return o.reserved[m.ID] })
 }
 
 // Run sends due mail until ctx is done.
@@ -597,6 +682,16 @@ func (o *Outbox) Run(ctx context.Context) error {
 	} else {
 		o.log.Warn("outbox: the SMTP server does not answer yet", "addr", o.cfg.Server.Addr, "err", err)
 	}
+	o.handMu.Lock()
+	o.running, o.handed, o.reserved = true, nil, map[int64]bool{}
+	o.handMu.Unlock()
+	o.svc.outbox.Store(o)
+	defer func() {
+		o.svc.outbox.CompareAndSwap(o, nil)
+		o.handMu.Lock()
+		o.running, o.handed, o.reserved = false, nil, nil
+		o.handMu.Unlock()
+	}()
 	for {
 		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
 			if fatal := o.cfg.Server.notTLS("SMTP", err); fatal != nil {
@@ -626,20 +721,53 @@ const maxAttempts = 8
 // than one after the other.
 const maxSenders = 4
 
-// SendDue sends every due mail and returns how many were sent. The mails
-// of one recipient go in order on one SMTP connection; the recipients are
-// spread over up to maxSenders connections, used at once.
+// SendDue sends every due mail and returns how many were sent: first the
+// mails handed over by the intake (see Outbox.reserved), then, unless
+// there were some and no Kick asked for more, the mails a Claim returns.
+// The mails of one recipient go in order on one SMTP connection; the
+// recipients are spread over up to maxSenders connections, used at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
-	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, 100)
-	if err != nil || len(due) == 0 {
-		return 0, err
+	wanted := o.claimWanted.Swap(false)
+	n := 0
+	if handed := o.takeHanded(); len(handed) > 0 {
+		k, err := o.send(ctx, handed)
+		o.unreserve(handed)
+		n += k
+		if err != nil || !wanted {
+			if wanted {
+				o.claimWanted.Store(true)
+			}
+			return n, err
+		}
 	}
-	// A reply leaves only once the transaction that queued it is on disk
-	// (the intake commits without waiting for the disk, and syncs before it
-	// moves mail): a power loss must not leave a reply sent for a move the
-	// database forgot.
-	if err := o.store.Sync(); err != nil {
-		return 0, err
+	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, 100)
+	if err != nil {
+		return n, err
+	}
+	due = o.notReserved(due)
+	if len(due) == 0 {
+		return n, nil
+	}
+	k, err := o.send(ctx, due)
+	return n + k, err
+}
+
+// send sends due, claimed. A mail leaves only once the transaction that
+// queued it is on disk (the intake commits without waiting for the disk,
+// and syncs before it moves mail): a power loss must not leave a reply
+// sent for a move the database forgot. That sync runs while the
+// connections open and the first mails are rendered, none of which needs
+// it.
+func (o *Outbox) send(ctx context.Context, due []host.Outgoing) (int, error) {
+	synced := make(chan struct{})
+	var syncErr error
+	go func() {
+		syncErr = o.store.Sync()
+		close(synced)
+	}()
+	durable := func() error {
+		<-synced
+		return syncErr
 	}
 	var lanes [][]host.Outgoing
 	lane := map[string]int{}
@@ -655,13 +783,13 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		lanes[i] = append(lanes[i], m)
 	}
 	if len(lanes) == 1 {
-		return o.sendLane(ctx, lanes[0])
+		return o.sendLane(ctx, lanes[0], durable)
 	}
 	sent := make([]int, len(lanes))
 	errs := make([]error, len(lanes))
 	var wg sync.WaitGroup
 	for i, l := range lanes {
-		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l) })
+		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l, durable) })
 	}
 	wg.Wait()
 	n := 0
@@ -676,18 +804,35 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// sendLane sends due, in order, on one SMTP connection.
-func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error) {
-	c, err := o.dial()
-	if err != nil {
-		for _, m := range due {
-			o.failed(ctx, m, err)
-		}
-		return 0, err
+// sendLane sends due, in order, on one SMTP connection, opened while the
+// first mail is rendered. No mail goes before durable, which waits for the
+// sync of the mails claimed, returns nil; when it fails, sendLane sends
+// nothing and returns its error, the mails staying claimed for the next
+// round.
+func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func() error) (int, error) {
+	type dialed struct {
+		c   *smtp.Client
+		err error
 	}
-	defer c.Close()
+	dialing := make(chan dialed, 1)
+	go func() {
+		c, err := o.dial()
+		dialing <- dialed{c, err}
+	}()
+	var c *smtp.Client // once the first mail is ready to go
+	defer func() {
+		if c != nil {
+			c.Close()
+			return
+		}
+		go func() { // no mail went: hang up once connected
+			if d := <-dialing; d.err == nil {
+				d.c.Quit()
+			}
+		}()
+	}()
 	sent := 0
-	for _, m := range due {
+	for i, m := range due {
 		raw, err := o.svc.Render(ctx, m)
 		var bad *badDraftError
 		if errors.As(err, &bad) { // a draft this herald cannot read: keep it, unsent
@@ -707,7 +852,21 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error)
 				continue
 			}
 		}
-		if err := c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw)); err != nil {
+		if c == nil {
+			if err := durable(); err != nil {
+				return sent, err
+			}
+			d := <-dialing
+			if d.err != nil {
+				for _, m := range due[i:] {
+					o.failed(ctx, m, d.err)
+				}
+				return sent, d.err
+			}
+			c = d.c
+		}
+		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
+		if err != nil {
 			o.failed(ctx, m, err)
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
@@ -723,7 +882,9 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing) (int, error)
 		}
 		sent++
 	}
-	c.Quit()
+	if c != nil {
+		c.Quit()
+	}
 	return sent, nil
 }
 

@@ -271,6 +271,12 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 // Rollback abandons the batch.
 func (b *Batch) Rollback() error { return b.b.Rollback() }
 
+// ClaimQueued claims for worker until until the notices queued in the
+// batch so far (StoreBatch.ClaimQueued).
+func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time) ([]Outgoing, error) {
+	return b.b.ClaimQueued(ctx, worker, until)
+}
+
 // Do runs fn for one request in a batch of its own, committed and synced.
 func (h *Host) Do(ctx context.Context, in Intake, fn func(s *Session) error) error {
 	b, err := h.Begin(ctx)

@@ -119,6 +119,13 @@ type StoreBatch interface {
 
 	// Rollback abandons the batch; after a commit it does nothing.
 	Rollback() error
+
+	// ClaimQueued claims for worker until until the notices the batch
+	// queued so far (those of requests rolled back excepted), as
+	// Outbox.Claim would once the batch commits, and returns them, oldest
+	// first: a worker that sends them at once needs no Claim of its own.
+	// The claims commit with the batch, or not at all.
+	ClaimQueued(ctx context.Context, worker string, until time.Time) ([]Outgoing, error)
 }
 
 // Tx is the transaction of one request. Everything done through it

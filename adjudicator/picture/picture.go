@@ -257,9 +257,10 @@ func (b *Board) PNG() ([]byte, error) {
 	w, h := b.size()
 	pal, index := palette()
 	img := image.NewPaletted(image.Rect(0, 0, w, h), pal)
-	white := index["#ffffff"]
-	for i := range img.Pix {
-		img.Pix[i] = white
+	if white := index["#ffffff"]; white != 0 { // 0 is: a new image is white already
+		for i := range img.Pix {
+			img.Pix[i] = white
+		}
 	}
 	rect := func(x0, y0, x1, y1 int, c uint8) {
 		x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -380,12 +381,26 @@ func (b *Board) PNG() ([]byte, error) {
 		text(8, y+i*lineH, l, dark)
 	}
 	var out bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoders}
 	if err := enc.Encode(&out, img); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
+
+// encoders keeps the PNG encoders' buffers and compressors from one
+// picture to the next: a new compressor costs more than drawing a board.
+var encoders = &encoderPool{}
+
+// encoderPool is a png.EncoderBufferPool on a sync.Pool.
+type encoderPool struct{ p sync.Pool }
+
+func (e *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
 // palette returns every colour the pictures use, and each one's index by
 // its "#rrggbb" name.

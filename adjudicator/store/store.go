@@ -43,6 +43,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -269,6 +270,20 @@ type Store struct {
 	// disk; Sync returns it from then on.
 	failMu sync.Mutex
 	failed error
+	// writes counts the writes Sync must make durable: batches committed,
+	// and outbox rows marked sent or failed (so that a mail is not sent
+	// again after a power loss). It starts at 1: the first Sync always
+	// syncs. synced is the value of writes read before the last sync to
+	// disk that succeeded: every write it counts is durable, and a Sync
+	// with nothing newer to cover returns at once (the intake and the
+	// outbox both sync after a batch; only the first pays for the disk).
+	writes atomic.Uint64
+	syncMu sync.Mutex
+	synced uint64 // guarded by syncMu
+	// stmts are the outbox's statements, prepared once: the outbox runs
+	// them for every mail, and preparing costs as much as running them.
+	stmtsMu sync.Mutex
+	stmts   map[string]*sql.Stmt
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -291,6 +306,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
+	s.writes.Store(1)
+	s.stmts = map[string]*sql.Stmt{}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -299,14 +316,19 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// checkpointer copies committed pages from the WAL into the database file
-// after commits, on a connection of its own, so that a commit never pays
-// for a checkpoint: the next batch goes on while it works. A passive
-// checkpoint neither waits for nor blocks the writer or readers; once one
-// has copied the whole WAL and no reader still uses an older snapshot, the
-// next write transaction starts the WAL over, so it does not grow without
-// bound. It stops when the store closes; the last connection to close
-// checkpoints and removes the WAL (SQLite does).
+// checkpointer copies committed pages from the WAL into the database file,
+// on a connection of its own, so that a commit never pays for a
+// checkpoint: the next batch goes on while it works. It checkpoints once
+// checkpointBatches batches have committed since the last checkpoint, or
+// when no batch has committed for checkpointQuiet: not at once after
+// every commit, when the disk is busy making the batch durable and the
+// mail it answers is about to go (its two syncs to disk would compete
+// with them). A passive checkpoint neither waits for nor blocks the
+// writer or readers; once one has copied the whole WAL and no reader
+// still uses an older snapshot, the next write transaction starts the WAL
+// over, so it does not grow without bound. It stops when the store
+// closes; the last connection to close checkpoints and removes the WAL
+// (SQLite does).
 //
 // A checkpoint that could not finish (a reader on an old snapshot) leaves
 // the pages in the WAL, which stays correct. Any other error, an I/O error
@@ -315,7 +337,24 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // to Sync's, and mail must not leave the inbox on a disk that failed.
 func (s *Store) checkpointer() {
 	defer close(s.stopped)
-	for range s.wrote {
+	quiet := time.NewTimer(checkpointQuiet)
+	quiet.Stop()
+	defer quiet.Stop()
+	batches := 0
+	for {
+		select {
+		case _, ok := <-s.wrote:
+			if !ok {
+				return
+			}
+			if batches++; batches < checkpointBatches {
+				quiet.Reset(checkpointQuiet)
+				continue
+			}
+			quiet.Stop()
+		case <-quiet.C:
+		}
+		batches = 0
 		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`); err != nil && !busy(err) {
 			s.failMu.Lock()
 			if s.failed == nil {
@@ -325,6 +364,13 @@ func (s *Store) checkpointer() {
 		}
 	}
 }
+
+// When the checkpointer checkpoints: after this many batches, or when no
+// batch committed for this long.
+const (
+	checkpointBatches = 16
+	checkpointQuiet   = 250 * time.Millisecond
+)
 
 // busy reports whether err is SQLite's "busy" or "locked": another
 // connection, perhaps of another process, holds what was needed, and
@@ -349,6 +395,12 @@ func (s *Store) Close() error {
 		}
 		close(s.wrote)
 		<-s.stopped
+		s.stmtsMu.Lock()
+		for _, st := range s.stmts {
+			st.Close()
+		}
+		clear(s.stmts)
+		s.stmtsMu.Unlock()
 		err = s.db.Close() // a later Begin fails: the database is closed
 		<-s.writing
 	})
@@ -459,6 +511,9 @@ type Batch struct {
 	stmts *prepared
 	err   error // set when a savepoint could not be rolled back
 	done  bool
+	// queued are the ids of the outbox rows the batch inserted, in order,
+	// those of mails rolled back excepted (ClaimQueued).
+	queued []int64
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -536,6 +591,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		return fmt.Errorf("store: %w", err)
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
+	queued := len(b.queued)
 	err = fn(t)
 	if err == nil {
 		var gid any
@@ -553,11 +609,49 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		}
 	}
 	if err != nil {
+		b.queued = b.queued[:queued]
 		b.rollbackMail(ctx)
 		return err
 	}
 	return nil
 }
+
+// ClaimQueued claims for worker until until the mails the batch queued so
+// far, as Claim would once the batch commits, and returns them, oldest
+// first: the worker's outbox gets them without a Claim of its own. The
+// claims commit with the batch, or not at all.
+func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time) ([]host.Outgoing, error) {
+	if b.done {
+		return nil, errBatchDone
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	var out []host.Outgoing
+	for ids := range slices.Chunk(b.queued, claimChunk) {
+		args := []any{worker, stamp(until)}
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		rows, err := b.stmts.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+			WHERE sent IS NULL AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)
+			RETURNING `+outgoingColumns, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		got, err := scanOutgoing(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// claimChunk is how many ids ClaimQueued names in one statement: each
+// count is a statement of its own, prepared once.
+const claimChunk = 16
 
 // rollbackMail undoes the current mail's writes. If SQLite cannot roll back
 // to the savepoint (an error that aborted the whole transaction), the batch
@@ -602,6 +696,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	b.done = true
+	b.s.writes.Add(1)
 	// Signal the checkpointer while the writing token is held: Close takes
 	// the token before it closes the channel.
 	select {
@@ -614,14 +709,36 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 
 // Sync makes every batch committed so far durable: it syncs the WAL file
 // to disk. (A checkpoint syncs the WAL before it copies from it, and the
-// database file after, so a commit already copied is durable too.)
+// database file after, so a commit already copied is durable too.) When a
+// sync that began after the last write has succeeded, there is nothing to
+// do; callers at once share one sync to disk.
 func (s *Store) Sync() error {
-	s.failMu.Lock()
-	failed := s.failed
-	s.failMu.Unlock()
-	if failed != nil {
-		return failed
+	if err := s.checkpointFailure(); err != nil {
+		return err
 	}
+	n := s.writes.Load() // the sync below, if any, begins after these writes
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if s.synced >= n {
+		return nil
+	}
+	if err := s.syncWAL(); err != nil {
+		return err
+	}
+	s.synced = n
+	return nil
+}
+
+// checkpointFailure returns the first checkpoint error that may have lost
+// a write, or nil.
+func (s *Store) checkpointFailure() error {
+	s.failMu.Lock()
+	defer s.failMu.Unlock()
+	return s.failed
+}
+
+// syncWAL syncs the WAL file to disk.
+func (s *Store) syncWAL() error {
 	// Read-write: Windows flushes only a handle open for writing.
 	f, err := os.OpenFile(s.wal, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -928,11 +1045,16 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	case m.Reply:
 		reply = 1
 	}
-	_, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	t.b.queued = append(t.b.queued, id)
 	return nil
 }
 
@@ -1247,21 +1369,55 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 	return out, rows.Err()
 }
 
+// stmt returns query prepared on the database (database/sql prepares it
+// again on each connection that runs it), once.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtsMu.Lock()
+	defer s.stmtsMu.Unlock()
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s.stmts[query] = st
+	return st, nil
+}
+
 // Claim returns up to limit unsent mails due at now, oldest first, and
 // claims them for worker until now+lease, in one write transaction: a
 // second worker on the same database never gets a row claimed and not yet
 // expired. A worker gets its own claimed rows back: after a crash, the
 // worker that restarts under the same name sends at once what it had
 // claimed. (On PostgreSQL the inner SELECT takes FOR UPDATE SKIP LOCKED.)
+// A claim needs no Sync: one lost to a power loss died with the worker
+// that held it.
 func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
-	rows, err := s.db.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+	claim, err := s.stmt(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
 			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id LIMIT ?)
-		RETURNING id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`,
-		worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
+		RETURNING `+outgoingColumns)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := claim.QueryContext(ctx, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	out, err := scanOutgoing(rows)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// outgoingColumns are the columns scanOutgoing reads.
+const outgoingColumns = `id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`
+
+// scanOutgoing reads the outbox rows of outgoingColumns, and closes rows.
+func scanOutgoing(rows *sql.Rows) ([]host.Outgoing, error) {
 	defer rows.Close()
 	var out []host.Outgoing
 	for rows.Next() {
@@ -1276,7 +1432,6 @@ func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease t
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
@@ -1390,15 +1545,26 @@ func (s *Store) Pending(ctx context.Context) (int, error) {
 }
 
 // MarkSent records that an outgoing mail was accepted by the SMTP server.
+// It is durable once a later Sync returns.
 func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(now), id)
+	st, err := s.stmt(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, stamp(now), id)
+	s.writes.Add(1)
 	return err
 }
 
-// MarkFailed records a failed attempt and when to try again.
+// MarkFailed records a failed attempt and when to try again. It is
+// durable once a later Sync returns.
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`,
-		stamp(next), cause.Error(), id)
+	st, err := s.stmt(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, stamp(next), cause.Error(), id)
+	s.writes.Add(1)
 	return err
 }
 

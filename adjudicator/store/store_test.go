@@ -759,3 +759,175 @@ func TestClaimIsExclusive(t *testing.T) {
 		t.Errorf("an hour later d claimed %+v; want only the unsent mail", d)
 	}
 }
+
+// TestSyncOnlyWhenNeeded checks that Sync goes to the disk only when a
+// write is not yet covered by a sync that succeeded: after a batch, and
+// after MarkSent and MarkFailed, but not twice for the same writes (the
+// intake and the outbox both sync after a batch). A WAL path that cannot
+// be opened shows each sync that goes to the disk, as an error.
+func TestSyncOnlyWhenNeeded(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<s1@x>")
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	wal := s.wal
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(file, "wal") // opening it fails: file is no directory
+	s.wal = bad
+	defer func() { s.wal = wal }()
+	if err := s.Sync(); err != nil {
+		t.Errorf("Sync with nothing new went to the disk: %v", err)
+	}
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil || len(due) != 1 || due[0].GameID != gid {
+		t.Fatalf("Claim = %+v, %v", due, err)
+	}
+	if err := s.Sync(); err != nil {
+		t.Errorf("Sync after a claim alone went to the disk: %v", err)
+	}
+	write := map[string]func() error{
+		"a batch": func() error {
+			return s.Process(ctx, host.Intake{MessageID: "<s2@x>", BodyHash: "h", Sender: "a@x", Received: t0}, func(tx host.Tx) error { return nil })
+		},
+		"MarkFailed": func() error { return s.MarkFailed(ctx, due[0].ID, t0, errors.New("421 later")) },
+		"MarkSent":   func() error { return s.MarkSent(ctx, due[0].ID, t0) },
+	}
+	for _, name := range []string{"a batch", "MarkFailed", "MarkSent"} {
+		err := write[name]()
+		if name == "a batch" {
+			// Process syncs on commit, and fails here: it is committed all the same.
+			if !errors.Is(err, host.ErrNotSynced) {
+				t.Fatalf("Process with an unopenable WAL = %v, want ErrNotSynced", err)
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Sync(); err == nil {
+			t.Errorf("Sync after %s did not go to the disk", name)
+		}
+		s.wal = wal
+		if err := s.Sync(); err != nil {
+			t.Fatalf("Sync after %s: %v", name, err)
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatalf("second Sync after %s: %v", name, err)
+		}
+		s.wal = bad
+		if err := s.Sync(); err != nil {
+			t.Errorf("Sync after %s, already synced, went to the disk: %v", name, err)
+		}
+	}
+}
+
+// TestClaimQueued checks that a batch claims the mails it queued, those of
+// a mail rolled back excepted, for one worker, and that the claims commit
+// with the batch: another worker's Claim gets none of them, the worker's
+// own Claim gets them back (after a crash), and a batch rolled back leaves
+// nothing claimed.
+func TestClaimQueued(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	queue := func(b host.StoreBatch, id string, fail bool, to ...string) {
+		t.Helper()
+		err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+			for _, r := range to {
+				if err := tx.Queue(ctx, host.Mail{Recipient: r, Raw: []byte("to " + r)}); err != nil {
+					return err
+				}
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("Process %s: %v", id, err)
+		}
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q1@x>", false, "a@x", "b@x")
+	queue(b, "<q2@x>", true, "c@x") // rolled back: not claimed
+	queue(b, "<q3@x>", false, "d@x")
+	until := t0.Add(5 * time.Minute)
+	got, err := b.ClaimQueued(ctx, "w1", until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for i, m := range got {
+		to = append(to, m.Recipient)
+		if string(m.Raw) != "to "+m.Recipient || !m.Created.Equal(t0) || m.Attempts != 0 || i > 0 && m.ID <= got[i-1].ID {
+			t.Errorf("claimed %+v", m)
+		}
+	}
+	if !slices.Equal(to, []string{"a@x", "b@x", "d@x"}) {
+		t.Errorf("ClaimQueued claimed mails to %v, want a@x, b@x, d@x", to)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if due, err := s.Claim(ctx, "w2", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 0 {
+		t.Errorf("another worker's Claim during the lease = %d mails, %v; want none", len(due), err)
+	}
+	if due, err := s.Claim(ctx, "w1", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 3 {
+		t.Errorf("the worker's own Claim = %d mails, %v; want its 3 claims back", len(due), err)
+	}
+
+	// A batch rolled back claims nothing.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q4@x>", false, "e@x")
+	if got, err := b.ClaimQueued(ctx, "w1", until); err != nil || len(got) != 1 {
+		t.Fatalf("ClaimQueued = %+v, %v", got, err)
+	}
+	b.Rollback()
+	if n, _ := s.Pending(ctx); n != 3 {
+		t.Errorf("Pending = %d after a rolled-back batch, want 3", n)
+	}
+}
+
+// TestCheckpointWhenQuiet checks that the checkpointer copies a batch
+// into the database file once no batch has committed for a while: a copy
+// of the database file alone, without its WAL, then holds it.
+func TestCheckpointWhenQuiet(t *testing.T) {
+	s, path := open(t)
+	ctx := context.Background()
+	newGame(t, s, "<cq@x>")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp := filepath.Join(t.TempDir(), "copy.db")
+		if err := os.WriteFile(cp, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Open(ctx, cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := c.Processed(ctx, "<cq@x>")
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the batch is not in the database file %v after it committed", 10*time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
