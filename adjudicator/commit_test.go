@@ -17,15 +17,7 @@ import (
 // reveals them all, and every commitment is sha256 of the step, a line
 // feed and its nonce, as README tells players to check it.
 func TestCommitments(t *testing.T) {
-	reg := adjudicator.NewRegistry(sealedGame)
-	rec, err := adjudicator.NewRecord(sealedGame, []string{"alice", "bob"}, nil, seed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := adjudicator.Start(reg, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, m := sealedMatch(t)
 	var told []adjudicator.SealCommit
 	for i, s := range []string{"add 2; end", "add 2; end"} {
 		sub, err := m.Submit([]string{"alice", "bob"}[i%2], s, "", "test")

@@ -53,7 +53,7 @@ var sealedGame = &adjudicator.Game{
 // TestStepTextHidesSealedSteps checks that another player sees a sealed
 // step in its public form, and its author the step itself.
 func TestStepTextHidesSealedSteps(t *testing.T) {
-	m := sealedMatch(t)
+	_, m := sealedMatch(t)
 	sub, err := m.Submit("alice", "add 2; end", "", "test")
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,9 @@ func TestStepTextHidesSealedSteps(t *testing.T) {
 	}
 }
 
-func sealedMatch(t *testing.T) *adjudicator.Match {
+// sealedMatch starts a game of sealed counting between alice and bob, and
+// returns it with its registry.
+func sealedMatch(t *testing.T) (*adjudicator.Registry, *adjudicator.Match) {
 	t.Helper()
 	reg := adjudicator.NewRegistry(sealedGame)
 	rec, err := adjudicator.NewRecord(sealedGame, []string{"alice", "bob"}, nil, seed, nil)
@@ -84,21 +86,13 @@ func sealedMatch(t *testing.T) *adjudicator.Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return reg, m
 }
 
 // TestHistoryRevealsClosedRounds checks that History keeps a step hidden
-// only while every state since it seals it.
+// only while the round it was sealed in is open.
 func TestHistoryRevealsClosedRounds(t *testing.T) {
-	reg := adjudicator.NewRegistry(sealedGame)
-	rec, err := adjudicator.NewRecord(sealedGame, []string{"alice", "bob"}, nil, seed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := adjudicator.Start(reg, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, m := sealedMatch(t)
 	for i, s := range []string{"add 2; end", "add 2; end"} {
 		if _, err := m.Submit([]string{"alice", "bob"}[i%2], s, "", "test"); err != nil {
 			t.Fatal(err)
