@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -119,6 +120,20 @@ func foldsTo(s, f string) bool {
 		f = f[n:]
 	}
 	return f == ""
+}
+
+// Without returns a copy of v without the spellings given (other
+// spellings of the same terms stay): for a game's Keywords, the words of
+// its notation that prose begins lines with too ("yes", "no", "go").
+func (v Vocabulary) Without(spellings ...string) Vocabulary {
+	drop := func(w string) bool { return slices.Contains(spellings, w) }
+	out := make(Vocabulary, 0, len(v))
+	for _, t := range v {
+		t.EN = slices.DeleteFunc(slices.Clone(t.EN), drop)
+		t.FR = slices.DeleteFunc(slices.Clone(t.FR), drop)
+		out = append(out, t)
+	}
+	return out
 }
 
 // Names returns the canonical names of the terms, in order.

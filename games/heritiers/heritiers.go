@@ -160,6 +160,9 @@ var Game = &adjudicator.Game{
   camper m11                utiliser son campement : reprendre une tuile
   détruire l11              détruire avec ses tours de siège
   fin                       finir son tour (après avoir pris une tuile)`,
+	// "go" (move) and "use" (camp) begin prose lines too often to mark a
+	// step.
+	Keywords:     slices.Concat(verbs.Without("go", "use"), buildingVocab, troopWords),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

@@ -117,6 +117,7 @@ var Game = &adjudicator.Game{
 	}},
 	Help:         helpEN,
 	HelpFR:       helpFR,
+	Keywords:     slices.Concat(verbs, cardWords),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

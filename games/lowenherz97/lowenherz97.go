@@ -103,6 +103,7 @@ package lowenherz97
 
 import (
 	"github.com/heraldgames/herald/adjudicator"
+	"slices"
 )
 
 // Game is Löwenherz (1997)'s descriptor.
@@ -128,7 +129,7 @@ var Game = &adjudicator.Game{
   choose 2 with renegade    the same, playing a renegade (or alliance)
   offer 3 | accept | yield | refuse    negotiate with the other chooser
   bid 5 treasure 8          sealed bid in a confrontation
-  look 1; take fief 4       crown and sceptre: look at a pile, take a card
+  look 1; take fief 4       crown and sceptre: a political card
   wall e5 f5                a wall between e5 and f5
   knight e5 [treasure 8]    a knight on e5 (a forest costs 5 ducats)
   extend e5 [from d5]       annex e5 to your region (d5: which region)
@@ -142,15 +143,18 @@ var Game = &adjudicator.Game{
   choisis 2 avec renégat    la même, en jouant un renégat (ou alliance)
   offre 3 | accepte | cède | refuse    négocier avec l'autre joueur
   mise 5 trésor 8           mise cachée dans une confrontation
-  regarde 1 ; prends fief 4 couronne et sceptre : regarder une pile, prendre
+  regarde 1 ; prends fief 4 couronne et sceptre : une carte politique
   mur e5 f5                 un mur entre e5 et f5
-  chevalier e5 [trésor 8]   un chevalier en e5 (une forêt coûte 5 ducats)
+  chevalier e5 [trésor 8]   un chevalier en e5 (forêt : 5 ducats)
   étends e5 [depuis d5]     annexer e5 à sa région (d5 : laquelle)
-  renégat f5 g6             enlever le chevalier en f5, poser le sien en g6
+  renégat f5 g6             ôter le chevalier en f5, poser le sien en g6
   alliance d5 h5            allier sa région de d5 à celle de h5
   romps d5 h5               rompre une alliance pour 10 ducats
   château e5 chevalier e6   mise en place : un château et son chevalier
   fin                       finir son action`,
+	// "yes", "no", "oui", "non" (accept, refuse) and "see" (look) begin
+	// prose lines too often to mark a step.
+	Keywords:     slices.Concat(verbs.Without("yes", "no", "oui", "non", "see"), politicals),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }
