@@ -107,10 +107,10 @@ var Game = &adjudicator.Game{
   end                       end your turn (after 1 to 3 tiles)
 Tiles: plain, forest, mountains, lake; castle, village, town.`,
 	HelpFR: `Étapes, une par ligne ou séparées par « ; » :
-  garde plaine village      mise en place : garder son château et cette plaquette A
+  garde plaine village      mise en place : garder château, plaquette A
   plaine château e5         poser une plaquette de sa main en e5
-  chevaliers est 1 2 1      sur le château posé : 4 chevaliers, 1 y reste,
-                            2 sur la plaquette suivante à l'est, 1 au-delà
+  chevaliers est 1 2 1      sur le château posé : 4 chevaliers, 1 y
+                            reste, 2 sur la suivante à l'est, 1 au-delà
   chevaliers 3              3 chevaliers qui restent sur le château
   chevaliers 0              aucun chevalier sur ce château
   fin                       finir son tour (après 1 à 3 plaquettes)
