@@ -179,7 +179,7 @@ type Submission struct {
 	Lang   notation.Lang
 
 	// Rounds holds, for each step of Moves, the sealed round it was taken
-	// in ([Sealer.SealRound]), or 0 for a step nobody hides; it is nil in a
+	// in ([Sealer.SealOf]), or 0 for a step nobody hides; it is nil in a
 	// game without sealed steps.
 	Rounds []int
 
@@ -308,8 +308,8 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang}
 		}
 		round := 0
-		if s, ok := st.(Sealer); ok && err == nil && s.Sealed(player, mv) {
-			round = s.SealRound()
+		if s, ok := st.(Sealer); ok && err == nil {
+			round = s.SealOf(player, mv)
 		}
 		if err == nil {
 			err = st.Apply(player, mv)

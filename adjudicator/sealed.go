@@ -15,20 +15,22 @@ import (
 // history) must go through [StepText] or [Match.History], never Move.String.
 //
 // Sealed steps are taken in rounds. A step is sealed when the state it is
-// taken in says so ([Sealer.Sealed], asked before the step is applied), and
-// it belongs to the round open then ([Sealer.SealRound]); it stays hidden
-// while that round is open, and is revealed for good when the round closes,
+// taken in says so, naming its round ([Sealer.SealOf], asked before the
+// step is applied); it stays hidden while the state says its round is open
+// ([Sealer.SealOpen]), and is revealed for good once the round closes,
 // which the last step of the round itself may do (the last bid in). The
 // match notes each step's round in [Submission.Rounds].
 type Sealer interface {
-	// Sealed reports whether player's step m, about to be taken in this
-	// state, is sealed. It is asked of the state before the step.
-	Sealed(player string, m Move) bool
+	// SealOf returns the round player's step m, about to be taken in this
+	// state, is sealed in, or 0 for a step nobody hides. It is asked of
+	// the state before the step. A round is a number the game chooses,
+	// never reused once closed (a tie's rebid is a new round).
+	SealOf(player string, m Move) int
 
-	// SealRound names the sealed round open in this state, 0 when none is:
-	// a positive number that a later round never reuses (a tie's rebid is a
-	// new round), so that the steps of a closed round stay revealed.
-	SealRound() int
+	// SealOpen reports whether the steps sealed in round r are still
+	// hidden in this state. Once it answers false it must for every later
+	// state.
+	SealOpen(r int) bool
 
 	// PublicStep returns what the other players may see of player's
 	// sealed step m: "alice has bid", or in French "alice a misé".
@@ -43,7 +45,7 @@ func (sub *Submission) Hidden(st State, j int) bool {
 		return false
 	}
 	s, ok := st.(Sealer)
-	return ok && s.SealRound() == sub.Rounds[j]
+	return ok && s.SealOpen(sub.Rounds[j])
 }
 
 // StepText returns the text of the j-th step of sub (0 for the first) as

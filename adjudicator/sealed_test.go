@@ -13,17 +13,14 @@ import (
 // stand-in for a round of sealed bids that closes when the last is in.
 type sealedCount struct{ *countState }
 
-func (s sealedCount) Sealed(player string, m adjudicator.Move) bool {
-	_, ok := m.(add)
-	return ok && s.total < 6
-}
-
-func (s sealedCount) SealRound() int {
-	if s.total < 6 {
+func (s sealedCount) SealOf(player string, m adjudicator.Move) int {
+	if _, ok := m.(add); ok && s.total < 6 {
 		return 1
 	}
 	return 0
 }
+
+func (s sealedCount) SealOpen(r int) bool { return r == 1 && s.total < 6 }
 
 func (s sealedCount) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
 	if lang == notation.French {

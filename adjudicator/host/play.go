@@ -678,7 +678,7 @@ func (sn sealNews) confirmation() string {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\nSealed until every bid is in; herald's commitment to each step\n(the reveal gives the nonce that checks it):\n")
+			b.WriteString("\nSealed, hidden from the others until revealed (a bid when every bid\nis in); herald's commitment to each step (the reveal gives the nonce\nthat checks it):\n")
 		}
 		fmt.Fprintf(&b, "  %s\n    sha256 %s\n", c.Text, c.Hash)
 	}

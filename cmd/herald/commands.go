@@ -428,7 +428,7 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 func reportSealed(e *env, m *adjudicator.Match, sub *adjudicator.Submission, revealed []adjudicator.SealCommit) {
 	for _, c := range m.Commitments(sub) {
 		if !slices.Contains(revealed, c) {
-			fmt.Fprintf(e.stdout, "sealed until every bid is in: %s, commitment sha256 %s\n", c.Text, c.Hash)
+			fmt.Fprintf(e.stdout, "sealed, hidden from the others until revealed: %s, commitment sha256 %s\n", c.Text, c.Hash)
 		}
 	}
 	if len(revealed) > 0 {

@@ -24,7 +24,7 @@ func TestMoveSealed(t *testing.T) {
 	for _, mv := range [][2]string{{"fabienne", "choose 2"}, {"georges", "choose 2"}, {"henri", "choose 2"}, {"ines", "choose 1"}} {
 		mustHerald(t, "move", game, "--as", mv[0], mv[1])
 	}
-	commit := regexp.MustCompile(`sealed until every bid is in: (bid \d+), commitment sha256 ([0-9a-f]{64})`)
+	commit := regexp.MustCompile(`sealed, hidden from the others until revealed: (bid \d+), commitment sha256 ([0-9a-f]{64})`)
 	told := map[string]string{}
 	for _, mv := range [][2]string{{"henri", "bid 2"}, {"fabienne", "bid 4"}} {
 		out := mustHerald(t, "move", game, "--as", mv[0], mv[1]).stdout

@@ -7,28 +7,43 @@ import (
 	"github.com/heraldgames/herald/notation"
 )
 
-// Sealed reports whether player's step m, taken now, is sealed: a bid in
-// an open confrontation, which nobody else may see until every bid is in
-// (lowenherz-1997-fr.txt:214-215: "Les joueurs révèlent leurs cartes
-// simultanément"). Every other step of this game is open.
-func (s *State) Sealed(player string, m adjudicator.Move) bool {
+// handRound is the sealed round of every card taken from a political
+// pile: the card stays hidden until the game is over (l. 244: « il la
+// regarde sans la montrer jusqu'à ce qu'il décide de la jouer »). Playing
+// it shows it through its own step (a renegade, an alliance); a fief shows
+// in the final scores. The reveal at the end proves every card taken
+// (RULINGS.md L97-21).
+const handRound = -1
+
+// SealOf returns the sealed round of player's step m, taken now, or 0: a
+// bid in an open confrontation is sealed in it, and nobody else may see it
+// until every bid is in (lowenherz-1997-fr.txt:214-215: "Les joueurs
+// révèlent leurs cartes simultanément"); the card a take names is sealed
+// until the end (handRound). Every other step of this game is open.
+func (s *State) SealOf(player string, m adjudicator.Move) int {
 	switch m.(type) {
 	case Bid, *Bid:
-		return s.phase == phaseBid && slices.Contains(s.ToMove(), player)
+		if s.phase == phaseBid && slices.Contains(s.ToMove(), player) {
+			return s.sealRound
+		}
+	case Take, *Take:
+		return handRound
 	}
-	return false
+	return 0
 }
 
-// SealRound names the open confrontation, 0 when none is: each one opened
-// in the game, a tie's rebid included, gets the next number, so that the
-// bids of the first round of a tie are revealed when it ends, as the
-// rulebook's players show their cards before they rebid (line 216). A
-// game started from a position in a confrontation numbers that one 1.
-func (s *State) SealRound() int {
-	if s.phase != phaseBid {
-		return 0
+// SealOpen reports whether the steps sealed in round r are still hidden:
+// the cards taken until the game is over, the bids of a confrontation
+// while it is open. Each confrontation opened in the game, a tie's rebid
+// included, gets the next number, so that the bids of the first round of
+// a tie are revealed when it ends, as the rulebook's players show their
+// cards before they rebid (line 216). A game started from a position in a
+// confrontation numbers that one 1.
+func (s *State) SealOpen(r int) bool {
+	if r == handRound {
+		return s.phase != phaseOver
 	}
-	return s.sealRound
+	return s.phase == phaseBid && r == s.sealRound
 }
 
 // SealedRound returns the bidders of the open confrontation, in seating
@@ -55,7 +70,8 @@ func (s *State) SealedIn(player string) bool {
 
 // PublicStep returns the text of player's step m as the other players may
 // see it before the reveal: "alice has bid" / "alice a misé" for a sealed
-// bid, the step itself for any other.
+// bid, "alice takes a political card" for a card taken, the step itself
+// for any other.
 func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
 	switch m.(type) {
 	case Bid, *Bid:
@@ -63,6 +79,11 @@ func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang
 			return player + " a misé"
 		}
 		return player + " has bid"
+	case Take, *Take:
+		if lang == notation.French {
+			return player + " prend une carte politique"
+		}
+		return player + " takes a political card"
 	}
 	return m.String()
 }

@@ -34,8 +34,8 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Sealed("georges", bid) || s.Sealed("ines", bid) {
-		t.Errorf("Sealed: georges's bid %v, ines's %v", s.Sealed("georges", bid), s.Sealed("ines", bid))
+	if s.SealOf("georges", bid) == 0 || s.SealOf("ines", bid) != 0 {
+		t.Errorf("SealOf: georges's bid %v, ines's %v", s.SealOf("georges", bid), s.SealOf("ines", bid))
 	}
 	if got := s.PublicStep("georges", bid, notation.English); got != "georges has bid" {
 		t.Errorf("PublicStep = %q", got)
@@ -71,7 +71,7 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if !strings.Contains(st.Text(""), "bids revealed: fabienne 8, georges 9, henri 2") || !slices.Equal(st.ToMove(), []string{"georges"}) {
 		t.Fatalf("after the reveal:\n%s", st.Text(""))
 	}
-	if s.Sealed("georges", bid) {
+	if s.SealOf("georges", bid) != 0 {
 		t.Errorf("a bid is sealed outside a confrontation")
 	}
 	var _ adjudicator.Move = bid
@@ -129,5 +129,70 @@ func TestTieRevealsFirstRound(t *testing.T) {
 	}
 	if still, err := m.SealedSteps(reg); err != nil || len(still) != 0 {
 		t.Errorf("SealedSteps after the rebid = %+v, %v; want none", still, err)
+	}
+}
+
+// TestTakenCardsStayHidden checks (RULINGS.md L97-21) that the political
+// card a player takes is hidden from the others until the end (l. 244:
+// « il la regarde sans la montrer »): in a whole game replayed move by move, no other player's
+// history, nor the public one, names the card while the game goes on, and
+// every card taken is revealed, with its commitment, once it is over.
+func TestTakenCardsStayHidden(t *testing.T) {
+	played, err := adjudicator.SelfPlay(lowenherz97.Game, reg, 3, "takes", nil, func() string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := adjudicator.NewRecord(lowenherz97.Game, played.Record.Players, played.Record.Options, played.Record.Seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	takes := 0
+	for _, mv := range played.Record.Moves {
+		if _, err := m.Submit(mv.Player, mv.Text, "", "test"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(mv.Text, "take ") || m.State.Result().Finished {
+			continue
+		}
+		takes++
+		for _, viewer := range append(slices.Clone(m.Record.Players), "") {
+			if viewer == mv.Player {
+				continue
+			}
+			h, err := m.History(reg, viewer, notation.English)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := h[len(h)-1]; strings.Contains(last, "take ") || !strings.Contains(last, mv.Player+" takes a political card") {
+				t.Fatalf("%q sees %s's %q as %q", viewer, mv.Player, mv.Text, last)
+			}
+		}
+	}
+	if takes == 0 || !m.State.Result().Finished {
+		t.Fatalf("the game took %d cards and is finished: %v; the test checked nothing", takes, m.State.Result().Finished)
+	}
+	h, err := m.History(reg, "", notation.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(h, "\n"), "takes a political card") {
+		t.Error("a card taken is still hidden once the game is over")
+	}
+	ever, err := m.EverSealed(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range ever {
+		if strings.HasPrefix(c.Text, "take ") {
+			n++
+		}
+	}
+	if n < takes {
+		t.Errorf("%d cards taken have commitments, want at least %d", n, takes)
 	}
 }
