@@ -388,7 +388,7 @@ func TestSealedBidsStaySealed(t *testing.T) {
 				continue
 			}
 			for _, n := range rep.Notices {
-				if n.Seat == who && !strings.Contains(n.Text, "sha256 "+c.Hash) {
+				if n.Seat == who && !strings.Contains(n.Text, "sha256:\n    "+c.Hash) {
 					t.Errorf("%s's confirmation lacks the commitment of %q:\n%s", who, c.Text, n.Text)
 				}
 			}
@@ -398,7 +398,7 @@ func TestSealedBidsStaySealed(t *testing.T) {
 				continue
 			}
 			for _, n := range rep.Notices {
-				if strings.Contains(n.Text, "nonce "+c.Nonce+"\n    sha256 "+c.Hash) {
+				if strings.Contains(n.Text, "nonce "+c.Nonce+", sha256:\n    "+c.Hash) {
 					revealedSeen[c.Move*100+c.Step] = true
 				}
 			}
@@ -407,6 +407,12 @@ func TestSealedBidsStaySealed(t *testing.T) {
 				revealedSeen[c.Move*100+c.Step] = true
 			}
 			revealed++
+		}
+		// A bidder whose bid is in is not told it is their turn.
+		for _, no := range rep.Notices {
+			if adjudicator.SealedIn(after.State, no.Seat) && (strings.Contains(no.Text, "IT IS YOUR TURN") || !strings.Contains(no.Text, "your sealed step is in")) {
+				t.Errorf("%s, whose bid is in, is told:\n%s", no.Seat, no.Text)
+			}
 		}
 		hidden := slices.ContainsFunc(still, func(c adjudicator.SealCommit) bool { return c.Move == n })
 		for _, n := range rep.Notices {

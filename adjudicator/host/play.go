@@ -545,6 +545,9 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	switch {
 	case res.Finished:
 		fmt.Fprintf(&b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
+	case slices.Contains(to, player) && adjudicator.SealedIn(st, player):
+		// A bidder whose sealed bid is in need not act again.
+		fmt.Fprintf(&b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case slices.Contains(to, player):
 		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	default:
@@ -680,7 +683,7 @@ func (sn sealNews) confirmation() string {
 		if b.Len() == 0 {
 			b.WriteString("\nSealed, hidden from the others until revealed (a bid when every bid\nis in); herald's commitment to each step (the reveal gives the nonce\nthat checks it):\n")
 		}
-		fmt.Fprintf(&b, "  %s\n    sha256 %s\n", c.Text, c.Hash)
+		fmt.Fprintf(&b, "  %s, sha256:\n    %s\n", c.Text, c.Hash) // a hash alone on its line fits 72 columns
 	}
 	return b.String()
 }
@@ -694,7 +697,7 @@ func (sn sealNews) reveal() string {
 	var b strings.Builder
 	b.WriteString("\nThe sealed steps are revealed; each with its nonce and commitment:\n")
 	for _, c := range sn.revealed {
-		fmt.Fprintf(&b, "  move %d, %s: %s\n    nonce %s\n    sha256 %s\n", c.Move, c.Player, c.Text, c.Nonce, c.Hash)
+		fmt.Fprintf(&b, "  move %d, %s: %s\n    nonce %s, sha256:\n    %s\n", c.Move, c.Player, c.Text, c.Nonce, c.Hash)
 	}
 	b.WriteString("Check one: printf '%s\\n%s' 'STEP' NONCE | sha256sum\n")
 	return b.String()
