@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -145,24 +144,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		if playerPassword == nil {
 			playerPassword = func(string) string { return randomPassword() }
 		}
-		onNew = func(addr string) error {
-			if slices.Contains(srv.Accounts(), strings.ToLower(addr)) {
-				return nil
-			}
-			pw := playerPassword(addr)
-			// The password is on disk before the account exists: an account
-			// whose password nobody can read would be lost.
-			path := filepath.Join(cfg.Dir, PlayerPasswordsFile)
-			if err := passwords.add(path, addr, pw); err != nil {
-				return fmt.Errorf("mail: writing %s: %w", path, err)
-			}
-			if err := srv.AddAccount(addr, pw); err != nil {
-				return err
-			}
-			log.Info("embedded mail account created; its password is in "+path, "address", addr,
-				"imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
-			return nil
+		opener := &accountOpener{dir: cfg.Dir, srv: srv, password: playerPassword, log: log}
+		if err := opener.recover(); err != nil {
+			return fail(err)
 		}
+		onNew = opener.open
 	}
 	if cfg.Address == "" {
 		return fail(errors.New("mail: the service needs its address (--address)"))
@@ -248,30 +234,6 @@ func ReadAddress(dir string) (string, error) {
 // setup, that holds the password of every player account herald opened:
 // one line "ADDRESS PASSWORD" each, mode 0600.
 const PlayerPasswordsFile = "player-passwords"
-
-// passwords serialises the writes of PlayerPasswordsFile.
-var passwords passwordFile
-
-type passwordFile struct{ mu sync.Mutex }
-
-// add appends the line "addr pw" to the file path, created with mode 0600
-// (and made 0600 if it was not), and syncs it.
-func (p *passwordFile) add(path, addr, pw string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(f, "%s %s\n", addr, pw); err != nil {
-		return err
-	}
-	return f.Sync()
-}
 
 // accountPassword returns the password of herald's own account on the
 // embedded server, drawing it on the first start. The embedded server keeps
