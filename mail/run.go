@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -168,10 +169,19 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	r.Service = svc
 	r.Outbox = NewOutbox(outbox, svc)
-	// On the embedded setup every recipient gets a mailbox before herald
-	// mails them, whoever queued the mail (herald new --mail does not run
-	// the servers, and a mail to a missing mailbox would be refused).
-	r.Outbox.ensure = onNew
+	// On the embedded setup the players, hosts and observers of a game get
+	// a mailbox before herald mails them, whoever queued the mail (herald
+	// new --mail does not run the servers). Any other address, a forged
+	// sender's, gets none: the server refuses mail to it as to an unknown
+	// user, and the outbox drops that mail (issue 25, item 5).
+	if onNew != nil {
+		r.Outbox.ensure = func(addr string) error {
+			if known, err := knownAddress(ctx, st, cfg.Hosts, addr); err != nil || !known {
+				return err
+			}
+			return onNew(addr)
+		}
+	}
 	// The outbox needs no Kick for the intake's mail: the service hands it
 	// each batch's mails as the batch commits.
 	in := NewIntake(intake, svc)
@@ -214,6 +224,16 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		}
 	})
 	return r, nil
+}
+
+// knownAddress reports whether herald may open a mailbox for addr: a
+// player, host or observer of a game in st, or one of the --hosts.
+func knownAddress(ctx context.Context, st host.Store, hosts []string, addr string) (bool, error) {
+	addr = strings.ToLower(addr)
+	if slices.ContainsFunc(hosts, func(h string) bool { return strings.ToLower(h) == addr }) {
+		return true, nil
+	}
+	return st.Known(ctx, addr)
 }
 
 // AddressFile is the file, in the data directory, that holds the address

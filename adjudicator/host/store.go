@@ -70,6 +70,10 @@ type Store interface {
 	// processed.
 	Processed(ctx context.Context, messageID string) (bool, error)
 
+	// Known reports whether address (lower case) plays in, hosts or
+	// observes (confirmed) a game, ended or not.
+	Known(ctx context.Context, address string) (bool, error)
+
 	Outbox
 
 	// Close closes the store once the batch under way, if any, ends.

@@ -1577,3 +1577,19 @@ func (s *Store) Processed(ctx context.Context, messageID string) (bool, error) {
 	}
 	return err == nil, err
 }
+
+// Known reports whether address (lower case) plays in, hosts or observes
+// a game, ended or not: the people herald may open a mailbox for.
+func (s *Store) Known(ctx context.Context, address string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM players WHERE address = ?
+		UNION ALL SELECT 1 FROM games WHERE host = ?
+		UNION ALL SELECT 1 FROM observers WHERE address = ? LIMIT 1`, address, address, address).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	return true, nil
+}
