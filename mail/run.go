@@ -46,6 +46,10 @@ type RunConfig struct {
 	// NewSeed overrides the seed of games started by mail (the demo).
 	NewSeed func() string
 
+	// NewKey: see Config.NewKey (tests, which cannot read the keys back:
+	// the store keeps only their hashes).
+	NewKey func() string
+
 	// NoReplyTokens: see Config.NoReplyTokens.
 	NoReplyTokens bool
 
@@ -109,6 +113,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	if fi, err := os.Stat(cfg.Dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		// Every file herald writes there is 0600, but a directory others
+		// may list tells them what is there.
+		log.Warn(fmt.Sprintf("the data directory %s is readable by others (mode %04o): its files hold games, passwords and tokens; chmod 700 it", cfg.Dir, fi.Mode().Perm()))
+	}
 	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
 	if err != nil {
 		return nil, err
@@ -157,12 +166,12 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	r.Address = cfg.Address
 	// herald new --mail, run beside serve, reads the address from here, so
 	// that the mails it queues come from and thread under this address.
-	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o644); err != nil {
+	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o600); err != nil {
 		return fail(err)
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
 	})
 	if err != nil {
 		return fail(err)

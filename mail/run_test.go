@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -188,5 +190,63 @@ func TestForgedSendersOpenNoMailbox(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the players' welcomes were never sent")
 		}
+	}
+}
+
+// TestDataDirPrivate runs the embedded setup under umask 0 in a data
+// directory everyone may read (issue 25, item 15): herald warns about the
+// directory, and every file it writes there, the database, the mail, the
+// passwords and its own address included, is 0600.
+func TestDataDirPrivate(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var logBuf syncBuffer
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
+		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
+		PlayerPassword: func(string) string { return "pw" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Service.CreateGame(context.Background(), "alice@herald.local", "raubritter", []string{"alice@herald.local", "bob@herald.local"}, nil, host.Timing{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Outbox.Kick()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if n, err := r.Store.Pending(context.Background()); err != nil || n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the welcomes were never sent")
+		}
+	}
+	files := 0
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", strings.TrimPrefix(path, dir+"/"), fi.Mode().Perm())
+		}
+		return nil
+	})
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 8 {
+		t.Errorf("only %d files in the data directory", files)
+	}
+	if !strings.Contains(logBuf.String(), "readable by others (mode 0755)") {
+		t.Errorf("no warning about the data directory; log:\n%s", logBuf.String())
 	}
 }

@@ -36,17 +36,17 @@ func TestReplace(t *testing.T) {
 	var got []string
 	for _, n := range rep.Notices {
 		got = append(got, string(n.Kind)+">"+n.To)
-		if n.To != dave.Address && strings.Contains(n.Text, dave.Secret) {
+		if n.To != dave.Address && strings.Contains(n.Text, r.clear(dave.Secret)) {
 			t.Errorf("%s's notice holds dave's key", n.To)
 		}
 	}
 	if want := []string{"welcome>dave@z.org", "ended>bob@y.org", "news>alice@x.org", "news>h@x.org"}; !slices.Equal(got, want) {
 		t.Errorf("notices %v, want %v", got, want)
 	}
-	if w := rep.Notices[0].Text; !strings.Contains(w, "key "+dave.Secret) || !strings.Contains(w, "the seat of bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "IT IS YOUR TURN, bob") {
+	if w := rep.Notices[0].Text; !strings.Contains(w, "key "+r.clear(dave.Secret)) || !strings.Contains(w, "the seat of bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "IT IS YOUR TURN, bob") {
 		t.Errorf("dave's welcome:\n%s", w)
 	}
-	if host.Authenticate(g, 1, bob.Secret) {
+	if host.Authenticate(g, 1, r.clear(bob.Secret)) {
 		t.Error("bob's old key still works")
 	}
 	// The same address: a new key and token, to revoke leaked ones.
@@ -97,7 +97,7 @@ func TestObservers(t *testing.T) {
 			}
 			seen = true
 			for _, p := range g.Players {
-				if strings.Contains(n.Text, p.Secret) || strings.Contains(n.Text, p.Name+"'s hand") || strings.Contains(n.Text, "Your legal steps") {
+				if strings.Contains(n.Text, r.clear(p.Secret)) || strings.Contains(n.Text, p.Name+"'s hand") || strings.Contains(n.Text, "Your legal steps") {
 					t.Fatalf("the observer's news shows what only %s may see:\n%s", p.Name, n.Text)
 				}
 			}

@@ -139,7 +139,8 @@ type Tx interface {
 	// rejected, ...) and the game it concerned.
 	SetOutcome(outcome string, gameID int64)
 
-	// CreateGame stores a new game and returns its id.
+	// CreateGame stores a new game and returns its id. The host's and
+	// players' keys are kept hashed (HashKey): Game reads them back so.
 	CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error)
 
 	// Game reads a game, with its record.
@@ -169,7 +170,7 @@ type Tx interface {
 
 	// ReplacePlayer gives seat (an index in the game's players) of game id
 	// to a new address with a new key and reply token: the old address,
-	// key and token no longer play it.
+	// key and token no longer play it. The key is kept hashed (HashKey).
 	ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error
 
 	// Observers returns the addresses that observe game id.
@@ -227,7 +228,7 @@ type Tx interface {
 type Player struct {
 	Name    string // as in the record
 	Address string // lower-case mail address
-	Secret  string // the key that authenticates their mail
+	Secret  string // the key that authenticates their mail; as a Store reads it, its HashKey
 	Token   string // the reply token that authenticates their replies; "" for none
 	// Notify is how much mail they want: NotifyAll (every move),
 	// NotifyTurn (only when they must act) or NotifyDigest (a mail a day).
