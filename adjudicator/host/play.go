@@ -286,7 +286,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		case "undo":
 			return s.undo(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
-			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
+			return s.observeFor(ctx, g, req, c.Name == "observe", c.Args)
 		}
 	}
 	var ignored []notation.IgnoredLine

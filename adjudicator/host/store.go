@@ -180,6 +180,15 @@ type Tx interface {
 	// away, and reports whether that changed anything.
 	Observe(ctx context.Context, id int64, address string, on bool) (bool, error)
 
+	// ObserveRequest returns the token hash (HashKey) of address's
+	// request to observe game id and when its confirmation went; "" when
+	// there is none.
+	ObserveRequest(ctx context.Context, id int64, address string) (tokenHash string, asked time.Time, err error)
+
+	// SetObserveRequest records address's request to observe game id,
+	// waiting for its confirmation; an empty tokenHash removes it.
+	SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error
+
 	// SetObserversOff records whether the host of game id forbids
 	// observers; forbidding them ends every observation.
 	SetObserversOff(ctx context.Context, id int64, off bool) error

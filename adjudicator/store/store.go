@@ -1186,6 +1186,39 @@ func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bo
 	return n > 0, err
 }
 
+// ObserveRequest returns the hash of the token of address's request to
+// observe game id, and when its confirmation mail went; "" when there is
+// none.
+func (t *Tx) ObserveRequest(ctx context.Context, id int64, address string) (string, time.Time, error) {
+	var token, asked string
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT token, asked FROM observe_requests WHERE game_id = ? AND address = ?`, id, strings.ToLower(address)).Scan(&token, &asked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, nil
+	}
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("store: %w", err)
+	}
+	at, _ := time.Parse(time.RFC3339Nano, asked)
+	return token, at, nil
+}
+
+// SetObserveRequest records address's request to observe game id, with
+// the hash of its confirmation token and when the mail went; an empty
+// tokenHash removes it.
+func (t *Tx) SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error {
+	var err error
+	if tokenHash == "" {
+		_, err = t.b.stmts.ExecContext(ctx, `DELETE FROM observe_requests WHERE game_id = ? AND address = ?`, id, strings.ToLower(address))
+	} else {
+		_, err = t.b.stmts.ExecContext(ctx, `INSERT INTO observe_requests (game_id, address, token, asked) VALUES (?, ?, ?, ?)
+			ON CONFLICT (game_id, address) DO UPDATE SET token = excluded.token, asked = excluded.asked`, id, strings.ToLower(address), tokenHash, stamp(asked))
+	}
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetObserversOff records whether the host of game id forbids observers;
 // forbidding them also ends every observation.
 func (t *Tx) SetObserversOff(ctx context.Context, id int64, off bool) error {
