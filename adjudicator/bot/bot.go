@@ -1,0 +1,407 @@
+// Package bot plays any seat of any herald game: an information-set Monte
+// Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse
+// 2012) over the engine contract of package adjudicator, that sees only what
+// its seat sees.
+//
+// Each iteration redraws everything the seat cannot see (the game's
+// [adjudicator.Determinizer]: the others' hands, the order of the decks,
+// the others' sealed steps), walks the tree of the seat's and the others'
+// steps that are legal in that drawing (UCB1 over the times a step was
+// available), adds one step, plays random legal steps to the end or to a
+// depth cap, and scores the end with the game's own Scores and Result. The
+// step played is the one tried most often at the root. A game without a
+// Determinizer is refused: searching it would peek at the hidden cards.
+//
+// Simultaneous and sealed steps are searched as such: where several
+// players may act at once, the seat acts first, and another player's
+// sealed step (a sealed bid of Löwenherz 1997, a political card taken) is
+// drawn at random rather than from the tree, so that neither side of a
+// sealed round chooses knowing the other's step. The seats the game plays
+// itself ([adjudicator.Automaton], Henri) play their own steps.
+//
+// Budgets are iterations, never time, and all randomness comes from an
+// [adjudicator.RNG] seeded with [Options.Seed]: a bot's step is a function
+// of the state as its seat sees it, the seat, the seed and the budget, so
+// that a record can be checked by playing the bot again.
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+// Iteration budgets of the levels bot:1 to bot:3.
+var levelIterations = [...]int{1: 100, 2: 400, 3: 1600}
+
+// MaxLevel is the strongest level.
+const MaxLevel = len(levelIterations) - 1
+
+// DefaultLevel is the level of a bot whose level is not given.
+const DefaultLevel = 2
+
+// DefaultDepth is the number of steps a rollout plays before it stops and
+// scores the position, when Options.Depth is 0.
+const DefaultDepth = 200
+
+// exploration is UCB1's constant, for rewards in [0, 1].
+const exploration = 0.7
+
+// Options say how hard a bot searches. The zero value is the default
+// level with the seed "".
+type Options struct {
+	// Level is 1 to MaxLevel; 0 means DefaultLevel. It gives the
+	// iterations when Iterations is 0.
+	Level int
+	// Iterations, when not 0, is the budget itself, overriding Level.
+	Iterations int
+	// Depth caps each rollout, in steps; 0 means DefaultDepth.
+	Depth int
+	// Seed seeds the search. Two searches with the same seed, seat, budget
+	// and view of the state choose the same step.
+	Seed string
+}
+
+// Iterations returns the iteration budget of level (1 to MaxLevel).
+func Iterations(level int) (int, error) {
+	if level < 1 || level > MaxLevel {
+		return 0, fmt.Errorf("bot: level %d is not a level; the levels are 1 to %d", level, MaxLevel)
+	}
+	return levelIterations[level], nil
+}
+
+// budget returns the iterations and depth o asks for, defaults filled in.
+func (o Options) budget() (iters, depth int, err error) {
+	iters, depth = o.Iterations, o.Depth
+	if iters < 0 || depth < 0 {
+		return 0, 0, fmt.Errorf("bot: iterations %d and depth %d must not be negative", iters, depth)
+	}
+	if iters == 0 {
+		level := o.Level
+		if level == 0 {
+			level = DefaultLevel
+		}
+		if iters, err = Iterations(level); err != nil {
+			return 0, 0, err
+		}
+	}
+	if depth == 0 {
+		depth = DefaultDepth
+	}
+	return iters, depth, nil
+}
+
+// ErrNoDeterminizer is the error for a game whose states cannot redraw
+// what a seat cannot see: the bot will not search it by peeking.
+var ErrNoDeterminizer = errors.New("bot: this game cannot redraw what a seat cannot see (no Determinize), and the bot does not play by peeking at hidden cards")
+
+// Step returns the step seat takes next in st. seats are the names the
+// game's Scores are given for, in order (adjudicator.Match.Seats: the
+// players, then the seats the game plays itself). st is not changed.
+func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudicator.Move, error) {
+	iters, depth, err := o.budget()
+	if err != nil {
+		return nil, err
+	}
+	det, ok := st.(adjudicator.Determinizer)
+	if !ok {
+		return nil, ErrNoDeterminizer
+	}
+	if !slices.Contains(seats, seat) {
+		return nil, fmt.Errorf("bot: %q is not a seat of this game (seats: %v)", seat, seats)
+	}
+	if !slices.Contains(st.ToMove(), seat) {
+		return nil, fmt.Errorf("bot: %s is not to move (to move: %v)", seat, st.ToMove())
+	}
+	legal := st.Legal(seat)
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("bot: %s is to move but has no legal step", seat)
+	}
+	if len(legal) == 1 {
+		return legal[0], nil
+	}
+	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
+	root := &node{}
+	for range iters {
+		d := det.Determinize(seat, s.rng)
+		if err := s.iterate(root, d); err != nil {
+			return nil, err
+		}
+	}
+	best, bestVisits := legal[0], -1
+	for _, m := range legal {
+		if c := root.child(seat, m.String()); c != nil && c.visits > bestVisits {
+			best, bestVisits = m, c.visits
+		}
+	}
+	return best, nil
+}
+
+// Turn returns the steps seat takes from st until its turn is over (it is
+// no longer to move, or its sealed step is in), each chosen by Step with
+// a seed of its own drawn from o.Seed. st is not changed.
+func Turn(st adjudicator.State, seats []string, seat string, o Options) ([]adjudicator.Move, error) {
+	scratch := st.Clone()
+	var out []adjudicator.Move
+	for i := 0; slices.Contains(scratch.ToMove(), seat) && (i == 0 || !adjudicator.SealedIn(scratch, seat)); i++ {
+		oi := o
+		oi.Seed = fmt.Sprintf("%s/%d", o.Seed, i)
+		m, err := Step(scratch, seats, seat, oi)
+		if err != nil {
+			return out, err
+		}
+		if err := scratch.Apply(seat, m); err != nil {
+			return out, fmt.Errorf("bot: %s's step %q, chosen from the legal steps, was refused: %w", seat, m, err)
+		}
+		out = append(out, m)
+		if i >= maxTurnSteps {
+			return out, fmt.Errorf("bot: %s's turn does not end after %d steps", seat, maxTurnSteps)
+		}
+	}
+	return out, nil
+}
+
+// maxTurnSteps bounds a turn, so that a game whose turn never ends is an
+// error, not a hang.
+const maxTurnSteps = 1000
+
+// node is a step in the tree: who took it, and what it gave them.
+type node struct {
+	player   string
+	key      string // the step's notation
+	visits   int
+	avail    int     // the iterations in which the step was legal here
+	reward   float64 // the sum of player's rewards through this step
+	children []*node
+}
+
+func (n *node) child(player, key string) *node {
+	for _, c := range n.children {
+		if c.key == key && c.player == player {
+			return c
+		}
+	}
+	return nil
+}
+
+// search is one Step's search.
+type search struct {
+	seats []string
+	seat  string
+	depth int
+	rng   *adjudicator.RNG
+}
+
+// iterate runs one iteration on d, a determinization of the root.
+func (s *search) iterate(root *node, d adjudicator.State) error {
+	path := []*node{}
+	n := root
+	expanded := false
+	for !expanded {
+		p, sealed, done, err := s.advance(d, n == root)
+		if err != nil {
+			return err
+		}
+		if done {
+			break
+		}
+		legal := d.Legal(p)
+		if len(legal) == 0 {
+			return fmt.Errorf("bot: %s is to move but has no legal step", p)
+		}
+		if sealed && p != s.seat {
+			// Another player's sealed step: drawn, not searched, so that
+			// the seat's own steps never depend on it.
+			if err := apply(d, p, legal[s.rng.IntN(len(legal))]); err != nil {
+				return err
+			}
+			continue
+		}
+		var untried []adjudicator.Move
+		var best *node
+		bestScore := math.Inf(-1)
+		for _, m := range legal {
+			c := n.child(p, m.String())
+			if c == nil {
+				untried = append(untried, m)
+				continue
+			}
+			c.avail++
+			if score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits)); score > bestScore {
+				best, bestScore = c, score
+			}
+		}
+		var m adjudicator.Move
+		if len(untried) > 0 {
+			m = untried[s.rng.IntN(len(untried))]
+			best = &node{player: p, key: m.String(), avail: 1}
+			n.children = append(n.children, best)
+			expanded = true
+		} else {
+			m = legal[slices.IndexFunc(legal, func(m adjudicator.Move) bool { return m.String() == best.key })]
+		}
+		if err := apply(d, p, m); err != nil {
+			return err
+		}
+		path = append(path, best)
+		n = best
+	}
+	if err := s.rollout(d); err != nil {
+		return err
+	}
+	r := s.rewards(d)
+	for _, c := range path {
+		c.visits++
+		c.reward += r[slices.Index(s.seats, c.player)]
+	}
+	return nil
+}
+
+// advance plays the seats the game plays itself until a player is to
+// act, and returns that player and whether their step would be sealed;
+// done when the game is over or nobody can act. At the root the seat
+// acts, whatever else.
+func (s *search) advance(d adjudicator.State, root bool) (p string, sealed, done bool, err error) {
+	if root {
+		return s.seat, false, false, nil
+	}
+	for range maxTurnSteps {
+		to := d.ToMove()
+		if len(to) == 0 {
+			return "", false, true, nil
+		}
+		if auto := adjudicator.Automata(d); len(auto) > 0 {
+			if i := slices.IndexFunc(to, func(p string) bool { return slices.Contains(auto, p) }); i >= 0 {
+				if err := playAutomaton(d, to[i]); err != nil {
+					return "", false, false, err
+				}
+				continue
+			}
+		}
+		var cands []string
+		for _, q := range to {
+			if !adjudicator.SealedIn(d, q) {
+				cands = append(cands, q)
+			}
+		}
+		switch {
+		case len(cands) == 0:
+			return "", false, true, nil
+		case slices.Contains(cands, s.seat):
+			p = s.seat
+		default:
+			p = cands[0]
+		}
+		return p, sealedStep(d, p), false, nil
+	}
+	return "", false, false, fmt.Errorf("bot: the game's own seats play on for %d turns", maxTurnSteps)
+}
+
+// sealedStep reports whether some step p may take now is sealed.
+func sealedStep(d adjudicator.State, p string) bool {
+	sl, ok := d.(adjudicator.Sealer)
+	if !ok {
+		return false
+	}
+	for _, m := range d.Legal(p) {
+		if sl.SealOf(p, m) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// playAutomaton plays seat's automaton steps on d.
+func playAutomaton(d adjudicator.State, seat string) error {
+	steps, err := d.(adjudicator.Automaton).AutoSteps(seat)
+	if err != nil {
+		return fmt.Errorf("bot: the game's seat %s: %w", seat, err)
+	}
+	for _, st := range steps {
+		if err := apply(d, seat, st.Move); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func apply(d adjudicator.State, p string, m adjudicator.Move) error {
+	if err := d.Apply(p, m); err != nil {
+		return fmt.Errorf("bot: %s's legal step %q was refused: %w", p, m, err)
+	}
+	return nil
+}
+
+// rollout plays random legal steps on d to the end or to the depth cap.
+func (s *search) rollout(d adjudicator.State) error {
+	for range s.depth {
+		to := d.ToMove()
+		if len(to) == 0 {
+			return nil
+		}
+		if auto := adjudicator.Automata(d); len(auto) > 0 {
+			if i := slices.IndexFunc(to, func(p string) bool { return slices.Contains(auto, p) }); i >= 0 {
+				if err := playAutomaton(d, to[i]); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		cands := slices.DeleteFunc(slices.Clone(to), func(q string) bool { return adjudicator.SealedIn(d, q) })
+		if len(cands) == 0 {
+			return nil
+		}
+		p := cands[s.rng.IntN(len(cands))]
+		legal := d.Legal(p)
+		if len(legal) == 0 {
+			return fmt.Errorf("bot: %s is to move but has no legal step", p)
+		}
+		if err := apply(d, p, legal[s.rng.IntN(len(legal))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewards scores d for each seat in [0, 1]: half for winning (shared
+// among those who share the victory or lead on points before the end),
+// half for where the seat's score lies between the lowest and the highest.
+func (s *search) rewards(d adjudicator.State) []float64 {
+	sc := d.Scores()
+	out := make([]float64, len(s.seats))
+	if len(sc) < len(s.seats) {
+		return out
+	}
+	lo, hi := sc[0], sc[0]
+	for _, v := range sc[:len(s.seats)] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	var win []int
+	if res := d.Result(); res.Finished {
+		for _, w := range append(slices.Clone(res.Winners), res.Shared...) {
+			if i := slices.Index(s.seats, w); i >= 0 && !slices.Contains(win, i) {
+				win = append(win, i)
+			}
+		}
+	} else {
+		for i := range s.seats {
+			if sc[i] == hi {
+				win = append(win, i)
+			}
+		}
+	}
+	for i := range s.seats {
+		if hi > lo {
+			out[i] = 0.5 * float64(sc[i]-lo) / float64(hi-lo)
+		} else {
+			out[i] = 0.25
+		}
+	}
+	for _, i := range win {
+		out[i] += 0.5 / float64(len(win))
+	}
+	return out
+}

@@ -1,0 +1,23 @@
+package adjudicator
+
+// A Determinizer is a State that can redraw what one seat cannot see. It
+// is an optional part of the engine contract, found by type assertion; a
+// search that plays a seat (package adjudicator/bot) needs it to reason
+// about the cards and tiles it does not know without peeking at them.
+//
+// Determinize returns an independent copy of the state in which everything
+// seat cannot see (the others' hands, the order of a deck or a stack, the
+// others' sealed steps still hidden, the next cards) is drawn anew from
+// rng, consistently with what seat has seen: the same sizes, the same
+// public marks (a card's back letter), the same things still unseen. The
+// copy must be a legal state of the game, playable to its end.
+//
+// It must be honest: its result is a function of seat's view of the state
+// and of rng alone. Two states that seat sees alike (that differ only in
+// what seat cannot see) give equal copies for equal rng streams, so it
+// never lets the state's hidden arrangement through (sort what is redrawn
+// before drawing it). seat may be a player or a seat the game plays
+// itself; the copy of a state seat sees whole is a plain Clone.
+type Determinizer interface {
+	Determinize(seat string, rng *RNG) State
+}
