@@ -1,0 +1,107 @@
+package lowenherz97
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+var _ adjudicator.Determinizer = (*State)(nil)
+
+// Determinize returns a copy of the state in which what seat cannot see
+// is drawn anew from rng (adjudicator.Determinizer):
+//
+//   - the action cards left in the deck are shuffled within each letter,
+//     the letter being on the back (lowenherz-1997-fr.txt:88-91);
+//   - the political cards of the other players' hands and of the two
+//     piles are dealt again among them, each hand and pile keeping its
+//     size, but for the pile seat is looking at while carrying out a
+//     crown, which seat sees;
+//   - the sealed bids the others have in, still hidden, are drawn again
+//     among the bids each may make with the copy's cards and their
+//     ducats (a bid is in or not for all to see).
+//
+// The ducats of each player are kept: every payment is made in the open
+// and every bid is revealed once the last is in. What is redealt is sorted
+// first, so the copy depends on seat's view and rng alone.
+func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State {
+	c := s.clone()
+	me := c.index(seat)
+	// The deck, by letter.
+	c.deck = slices.Clone(c.deck)
+	var letters []byte
+	for _, d := range c.deck {
+		if !slices.Contains(letters, d.Letter) {
+			letters = append(letters, d.Letter)
+		}
+	}
+	slices.Sort(letters)
+	for _, l := range letters {
+		var at []int
+		var cards []Card
+		for i, d := range c.deck {
+			if d.Letter == l {
+				at = append(at, i)
+				cards = append(cards, d)
+			}
+		}
+		slices.SortStableFunc(cards, func(a, b Card) int { return cmp.Compare(a.String(), b.String()) })
+		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+		for j, i := range at {
+			c.deck[i] = cards[j]
+		}
+	}
+	// The political cards.
+	var places []*Political
+	for p := range c.hands {
+		if p == me {
+			continue
+		}
+		c.hands[p] = slices.Clone(c.hands[p])
+		for i := range c.hands[p] {
+			places = append(places, &c.hands[p][i])
+		}
+	}
+	for k := range c.piles {
+		if c.phase == phaseAct && c.actor == me && int(c.act.looked) == k {
+			continue
+		}
+		c.piles[k] = slices.Clone(c.piles[k])
+		for i := range c.piles[k] {
+			places = append(places, &c.piles[k][i])
+		}
+	}
+	pol := make([]Political, len(places))
+	for i, q := range places {
+		pol[i] = *q
+	}
+	slices.SortFunc(pol, func(a, b Political) int { return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Value, b.Value)) })
+	rng.Shuffle(len(pol), func(i, j int) { pol[i], pol[j] = pol[j], pol[i] })
+	for i, q := range places {
+		*q = pol[i]
+	}
+	// The others' sealed bids.
+	if c.phase == phaseBid {
+		for _, p := range c.contenders {
+			if p == me || !c.bids[p].in {
+				continue
+			}
+			c.bids[p] = bid{}
+			var bids []adjudicator.Move
+			for _, m := range c.Legal(c.names[p]) {
+				switch m.(type) {
+				case Bid, *Bid:
+					bids = append(bids, m)
+				}
+			}
+			if len(bids) == 0 {
+				panic("lowenherz97: Determinize: " + c.names[p] + " may bid nothing, not even nothing")
+			}
+			if err := c.Apply(c.names[p], bids[rng.IntN(len(bids))]); err != nil {
+				panic("lowenherz97: Determinize: a listed legal bid was refused: " + err.Error())
+			}
+		}
+	}
+	return c
+}
