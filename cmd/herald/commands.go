@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/bot"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
@@ -518,8 +519,8 @@ var cmdAdjudicate = &command{
 
 var cmdPlay = &command{
 	name:  "play",
-	args:  "GAME --players N [--seed S] [--opt k=v]... [-o FILE [--force]]",
-	short: "Self-play: players p1..pN pick random legal steps to the end of the game.\nPrints the final board and scores; -o writes the record.",
+	args:  "GAME --players N [--seed S] [--bots [--level L]] [--opt k=v]... [-o FILE [--force]]",
+	short: "Self-play: players p1..pN pick random legal steps to the end of the game,\nor with --bots play as bots against each other. Prints the final board and scores;\n-o writes the record.",
 	flags: func(fs *flag.FlagSet) {
 		fs.Int("players", 2, "number of players")
 		fs.String("seed", "1", "the seed of the game and of the players' choices")
@@ -527,6 +528,9 @@ var cmdPlay = &command{
 		fs.String("o", "", "write the record to `file` (which must not exist)")
 		fs.Bool("force", false, "overwrite FILE if it exists")
 		fs.Bool("q", false, "print only the result line")
+		fs.Bool("bots", false, "the players are bots (package adjudicator/bot), not random players")
+		fs.Int("level", 1, "with --bots, the bots' `level`, 1 to 3 (their search's iterations a step)")
+		fs.Int("iterations", 0, "with --bots, the iterations a step in place of the level's")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
@@ -554,7 +558,18 @@ var cmdPlay = &command{
 				return exists()
 			}
 		}
-		m, err := adjudicator.SelfPlay(g, games.All, n, e.str("seed"), opts, now)
+		var m *adjudicator.Match
+		if e.bool("bots") {
+			level, _ := strconv.Atoi(e.str("level"))
+			iters, _ := strconv.Atoi(e.str("iterations"))
+			o := bot.Options{Level: level, Iterations: iters}
+			if _, err := bot.Iterations(level); err != nil || iters < 0 {
+				return usagef("--level is 1 to %d and --iterations not negative, not %d and %d", bot.MaxLevel, level, iters)
+			}
+			m, err = bot.SelfPlay(g, games.All, n, e.str("seed"), opts, now, o)
+		} else {
+			m, err = adjudicator.SelfPlay(g, games.All, n, e.str("seed"), opts, now)
+		}
 		if err != nil {
 			return err
 		}

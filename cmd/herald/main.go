@@ -9,7 +9,7 @@
 //	herald move FILE --as PLAYER 'STEPS'           apply; FILE is rewritten atomically
 //	herald turn TURN.yaml --game FILE              apply a YAML turn file
 //	herald adjudicate FILE                         replay and judge every move
-//	herald play GAME --players N [--seed S] [-o FILE [--force]]  self-play with random legal moves
+//	herald play GAME --players N [--seed S] [--bots] [-o FILE [--force]]  self-play: random legal moves, or bots
 //	herald scenario [-v] FILE...                   run scenario files
 //	herald serve [--config FILE] [flags]           the mail service
 //	herald demo GAME [--players N] [--seed S]      a whole game by mail on the embedded servers
