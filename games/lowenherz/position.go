@@ -294,7 +294,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 					return nil, posError(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q])
 				}
 				if pl.castles == 0 {
-					return nil, posError(val, "%s: %s has only %d castles", q, f[0], castlesEach(len(s.names)))
+					return nil, posError(val, "%s: %s has only %d castles", q, f[0], colourCastles(len(s.names), c))
 				}
 				pl.castles--
 				s.castle[q] = true
