@@ -182,6 +182,7 @@ const (
 	ruleOneDomain  = "RULINGS.md LH-4"
 	ruleEndLine    = "RULINGS.md LH-3"
 	ruleNeutral    = "RULINGS.md LH-17"
+	ruleKing       = "lowenherz-2003-fr.txt:230"
 )
 
 // Pieces and marks (lowenherz-2003-fr-scan.txt:13-18, 75-78).
