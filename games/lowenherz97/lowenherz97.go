@@ -89,6 +89,11 @@
 //	         open: true, looking: 1, took: false, next: [carol]}
 //	alliances: [[a1, n1]]      # [none] pairs of region castles
 //	log: ["..."]               # [none] the latest events
+//	extension: {squares: [d2], walls: [...], scores: {alice: 3, bob: 5}, log: ["..."]}
+//	                           # [the position itself] between the two squares of an
+//	                           #   extension (open: true): the squares annexed and the
+//	                           #   walls, scores and log before the first, which the
+//	                           #   second square is computed from (RULINGS.md L97-20)
 //
 // # JSON board
 //

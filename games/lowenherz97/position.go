@@ -159,6 +159,26 @@ func (s *State) Position() any {
 	}
 	add(root, "alliances", al)
 	add(root, "log", strs(s.events))
+	if b := &s.act.extBase; s.phase == phaseAct && s.act.extOpen && len(b.squares) > 0 {
+		em := mapping()
+		var qs, walls []string
+		for _, q := range b.squares {
+			qs = append(qs, board.Name(q))
+		}
+		for _, e := range b.g.Walls() {
+			walls = append(walls, board.EdgeName(e))
+		}
+		add(em, "squares", flow(qs))
+		add(em, "walls", flow(walls))
+		sm := mapping()
+		sm.Style = yaml.FlowStyle
+		for i, n := range s.names {
+			add(sm, n, scalar(strconv.Itoa(b.score[i])))
+		}
+		add(em, "scores", sm)
+		add(em, "log", strs(b.events))
+		add(root, "extension", em)
+	}
 	return root
 }
 
@@ -202,11 +222,12 @@ func posError(n *yaml.Node, format string, args ...any) error {
 
 var (
 	positionKeys = []string{"phase", "map", "first", "card", "deck", "piles", "bank", "castles", "knights", "walls", "players", "neutral",
-		"places", "decisions", "tier", "negotiation", "confrontation", "action", "alliances", "log"}
+		"places", "decisions", "tier", "negotiation", "confrontation", "action", "alliances", "log", "extension"}
 	playerKeys = []string{"score", "ducats", "reserve", "political", "bid"}
 	negKeys    = []string{"between", "speaker", "offer", "by"}
 	confKeys   = []string{"bidders", "rebid"}
 	actKeys    = []string{"actor", "card", "knights", "walls", "extended", "from", "open", "looking", "took", "next"}
+	extKeys    = []string{"squares", "walls", "scores", "log"}
 )
 
 // checkKeys refuses unknown and repeated keys, with a suggestion.
@@ -443,23 +464,11 @@ func (l *loader) load(n *yaml.Node) error {
 		}
 	}
 	if v := get(n, "walls"); v != nil {
-		items, err := l.list(v, "walls")
+		g, err := l.walls(v, "walls")
 		if err != nil {
 			return err
 		}
-		for _, it := range items {
-			e, err := board.ParseEdge(it.Value)
-			if err != nil {
-				return posError(it, "walls: %q: %v", it.Value, err)
-			}
-			if s.g.Wall(e.A, e.B) {
-				return posError(it, "walls: %s is given twice", board.EdgeName(e))
-			}
-			s.g.SetWall(e, true)
-		}
-		if s.g.CountWalls() > wallSupply {
-			return posError(v, "walls: %d walls; there are %d", s.g.CountWalls(), wallSupply)
-		}
+		s.g = g
 	}
 	s.dirty = true
 	for c := range s.seats {
@@ -593,7 +602,113 @@ func (l *loader) load(n *yaml.Node) error {
 			return posError(v, "log: at most %d events", maxEvents)
 		}
 	}
-	return l.loadRound(n)
+	if err := l.loadRound(n); err != nil {
+		return err
+	}
+	return l.loadExtension(n)
+}
+
+// loadExtension reads the state the extension under way started from,
+// which its second square is computed from with its first (RULINGS.md
+// L97-20); without the key, the position's own state.
+func (l *loader) loadExtension(n *yaml.Node) error {
+	s := l.s
+	a := &s.act
+	v := get(n, "extension")
+	open := s.phase == phaseAct && a.extOpen
+	if v == nil {
+		if open {
+			a.extBase = s.extStart()
+		}
+		return nil
+	}
+	if !open {
+		return posError(v, "extension: only between the two squares of an extension (phase act, action open: true)")
+	}
+	if err := checkKeys(v, extKeys, "extension"); err != nil {
+		return err
+	}
+	b := s.extStart()
+	y := get(v, "squares")
+	if y == nil {
+		return posError(v, "extension: give the squares annexed so far, like squares: [d2]")
+	}
+	items, err := l.list(y, "squares")
+	if err != nil {
+		return err
+	}
+	if len(items) != a.ext {
+		return posError(y, "squares: %d squares, but the action has extended %d", len(items), a.ext)
+	}
+	lab, _ := s.info()
+	for _, it := range items {
+		q, err := l.square(it, "squares")
+		if err != nil {
+			return err
+		}
+		if lab[q] != lab[a.extFrom] {
+			return posError(it, "squares: %s is not in the region of %s", it.Value, board.Name(a.extFrom))
+		}
+		b.squares = append(b.squares, q)
+	}
+	if y := get(v, "walls"); y != nil {
+		if b.g, err = l.walls(y, "extension walls"); err != nil {
+			return err
+		}
+	}
+	if y := get(v, "scores"); y != nil {
+		if y.Kind != yaml.MappingNode {
+			return posError(y, "extension scores: expected a mapping of player names to scores")
+		}
+		for i := 0; i+1 < len(y.Content); i += 2 {
+			p, err := l.player(y.Content[i], "extension scores")
+			if err != nil {
+				return err
+			}
+			if b.score[p], err = l.int(y.Content[i+1], "extension scores", 0, 9999); err != nil {
+				return err
+			}
+		}
+	}
+	if y := get(v, "log"); y != nil {
+		items, err := l.list(y, "extension log")
+		if err != nil {
+			return err
+		}
+		if len(items) > maxEvents {
+			return posError(y, "extension log: at most %d events", maxEvents)
+		}
+		b.events = nil
+		for _, it := range items {
+			b.events = append(b.events, it.Value)
+		}
+		b.events = shared(b.events)
+	}
+	a.extBase = b
+	return nil
+}
+
+// walls reads a list of walls into a new grid.
+func (l *loader) walls(v *yaml.Node, what string) (*grid.Grid, error) {
+	items, err := l.list(v, what)
+	if err != nil {
+		return nil, err
+	}
+	g := grid.New(width, height)
+	for _, it := range items {
+		e, err := board.ParseEdge(it.Value)
+		if err != nil {
+			return nil, posError(it, "%s: %q: %v", what, it.Value, err)
+		}
+		if g.Wall(e.A, e.B) {
+			return nil, posError(it, "%s: %s is given twice", what, board.EdgeName(e))
+		}
+		g.SetWall(e, true)
+	}
+	if g.CountWalls() > wallSupply {
+		return nil, posError(v, "%s: %d walls; there are %d", what, g.CountWalls(), wallSupply)
+	}
+	return g, nil
 }
 
 // countOf returns how many political cards equal to c there are.
