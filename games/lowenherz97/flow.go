@@ -202,12 +202,33 @@ func (s *State) endRound() {
 	s.startRound()
 }
 
+// aOrAn returns word after its indefinite article: "an alliance", "a
+// renegade".
+func aOrAn(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
+
+// aCastle says which castle player places of colour c: "a castle" of
+// their own, "a neutral castle" of the neutral prince's.
+func (s *State) aCastle(player, c int) string {
+	if c == s.neutral {
+		return "a neutral castle"
+	}
+	if c == player {
+		return "a castle"
+	}
+	return "a castle of " + s.colourName(c) + "'s"
+}
+
 // describePick is the public text of a decision card laid.
 func (s *State) describePick(pk pick) string {
 	en, _ := s.card.Tiers[pk.tier].Words()
 	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
 	if pk.pol >= 0 {
-		t += " with a " + polNames[pk.pol] + " card"
+		t += " with " + aOrAn(polNames[pk.pol]) + " card"
 	}
 	return t
 }

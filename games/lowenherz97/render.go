@@ -154,7 +154,7 @@ func (s *State) writeStatus(b *strings.Builder) {
 	switch s.phase {
 	case phasePlace:
 		pl := s.places[0]
-		fmt.Fprintf(b, "setup: %s places a %s castle and a knight beside it\n", s.names[pl.player], s.colourName(pl.colour))
+		fmt.Fprintf(b, "setup: %s places %s and a knight beside it\n", s.names[pl.player], s.aCastle(pl.player, pl.colour))
 		return
 	case phaseOver:
 		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)

@@ -89,7 +89,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 // wrongStep is the error for a step that does not fit the moment.
 func (s *State) wrongStep(m adjudicator.Move) error {
 	en, fr := s.expected()
-	return rulef(codeWrongStep, "", "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), en, fr)
+	return rulef(codeWrongStep, "", "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), adjudicator.Words{EN: en, FR: fr})
 }
 
 // expected says what the player to move may do, in English and French.
@@ -163,7 +163,7 @@ func (s *State) applyPlace(p int, m Place) error {
 	s.reserve[c]--
 	s.castles[c]--
 	s.dirty = true
-	s.logf("%s places a %s castle at %s and a knight at %s", s.names[p], s.colourName(c), s.sq(m.Castle), s.sq(m.Knight))
+	s.logf("%s places %s at %s and a knight at %s", s.names[p], s.aCastle(p, c), s.sq(m.Castle), s.sq(m.Knight))
 	s.places = s.places[1:]
 	s.skipImpossiblePlaces()
 	if len(s.places) == 0 {
@@ -177,7 +177,7 @@ func (s *State) applyPlace(p int, m Place) error {
 func (s *State) skipImpossiblePlaces() {
 	for len(s.places) > 0 && len(s.placeMoves(s.places[0].colour, 1)) == 0 {
 		pl := s.places[0]
-		s.logf("no square is left for a %s castle: %s places nothing", s.colourName(pl.colour), s.names[pl.player])
+		s.logf("no square is left for %s: %s places nothing", s.aCastle(pl.player, pl.colour), s.names[pl.player])
 		s.castles[pl.colour]--
 		s.places = s.places[1:]
 	}
