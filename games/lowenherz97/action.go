@@ -16,15 +16,14 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			if PolKind(a.pol) == Renegade {
 				return s.applyRenegade(p, mv)
 			}
-		case AllianceMove:
-			if PolKind(a.pol) == Alliance {
-				return s.applyAlliance(p, mv)
-			}
 		}
 		return rulef(codePolitical, ruleAllianceOn, "first carry out your %s card (its effect applies as you carry out the action)",
 			"exécutez d'abord votre carte %s (son effet s'applique avec l'action)", adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})
 	}
 	switch mv := m.(type) {
+	case AllianceMove:
+		return rulef(codePolitical, ruleAllianceOn, "an alliance's regions are named when its card is laid, like choose 2 with alliance %s %s, and take effect as the action is carried out",
+			"les régions d'une alliance se nomment quand on pose sa carte, par exemple choisis 2 avec alliance %s %s, et l'alliance prend effet quand l'action est exécutée", s.sq(mv.Mine), s.sq(mv.Theirs)).At(mv.pos[0])
 	case End:
 		if a.looked >= 0 {
 			return rulef(codeAction, rulePile, "you have looked at pile %d: take a card from it, the crown and sceptre is to examine a pile and choose a card",
@@ -705,18 +704,9 @@ func (s *State) checkAlliance(p int, m AllianceMove) *adjudicator.RuleError {
 	return nil
 }
 
-func (s *State) applyAlliance(p int, m AllianceMove) error {
-	if err := s.checkAlliance(p, m); err != nil {
-		return err
-	}
-	lab, ar := s.info()
-	a, b := ar[lab[m.Mine]].castle, ar[lab[m.Theirs]].castle
+// ally allies p's region of castle a with the region of castle b.
+func (s *State) ally(p int, a, b grid.Square) {
 	s.alliances = append(s.alliances, alliance{a, b})
 	s.logf("%s's alliance: the regions of %s (%s) and %s (%s) may not extend into each other",
 		s.names[p], s.sq(a), s.names[p], s.sq(b), s.colourName(int(s.castle[b])))
-	s.act.pol = -1
-	if s.actDone() {
-		s.finishAct()
-	}
-	return nil
 }

@@ -40,9 +40,11 @@ players:
   purple: {political: [alliance]}
 `)
 	play(t, st, "gold", "choose 3; choose 1")
-	play(t, st, "purple", "choose 2 with alliance")
+	play(t, st, "purple", "choose 2 with alliance a4 a1")
 	events = board(t, st).Events
-	if !slices.ContainsFunc(events, func(e string) bool { return strings.HasSuffix(e, " with an alliance card") }) {
+	if !slices.ContainsFunc(events, func(e string) bool {
+		return strings.HasSuffix(e, " with an alliance card on the regions of a4 (purple) and a1 (gold)")
+	}) {
 		t.Errorf("no event of a decision with an alliance card:\n%s", strings.Join(events, "\n"))
 	}
 }

@@ -97,7 +97,7 @@ func (s *State) Position() any {
 		for _, pk := range s.picks {
 			t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 			if pk.pol >= 0 {
-				t += " " + polNames[pk.pol]
+				t += " " + polNames[pk.pol] + pk.allyText()
 			}
 			d = append(d, t)
 		}
@@ -810,8 +810,8 @@ func (l *loader) loadRound(n *yaml.Node) error {
 		}
 		for i, it := range items {
 			f := strings.Fields(it.Value)
-			if len(f) < 2 || len(f) > 3 {
-				return posError(it, "decisions: %q: expected a player and a card 1-3, and a political card played with it, like \"alice 2 renegade\"", it.Value)
+			if len(f) < 2 || len(f) > 5 || len(f) == 4 {
+				return posError(it, "decisions: %q: expected a player and a card 1-3, and a political card played with it, like \"alice 2 renegade\" or \"alice 2 alliance a1 n1\"", it.Value)
 			}
 			p := s.index(f[0])
 			t, err := strconv.Atoi(f[1])
@@ -822,12 +822,24 @@ func (l *loader) loadRound(n *yaml.Node) error {
 				return posError(it, "decisions: card %d of the round is %s's to lay, clockwise from the first player", i+1, s.names[s.decOrder[i]])
 			}
 			pk := pick{player: p, tier: t - 1, pol: -1}
-			if len(f) == 3 {
+			if len(f) >= 3 {
 				k := slices.Index(polNames[:], f[2])
 				if k != int(Alliance) && k != int(Renegade) {
 					return posError(it, "decisions: %q: only alliance and renegade are played with a decision card", it.Value)
 				}
 				pk.pol = int8(k)
+				if (k == int(Alliance)) != (len(f) == 5) {
+					return posError(it, "decisions: %q: an alliance, and only an alliance, names the castles of its two regions, like \"alice 2 alliance a1 n1\"", it.Value)
+				}
+			}
+			if len(f) == 5 {
+				for j, name := range f[3:] {
+					q, err := board.Parse(name)
+					if err != nil || s.castle[q] < 0 || (j == 0) != (int(s.castle[q]) == p) {
+						return posError(it, "decisions: %q: an alliance names the castle of a region of %s's, then one of another prince's", it.Value, f[0])
+					}
+					pk.ally[j] = q
+				}
 			}
 			for _, o := range s.picks {
 				if o.player == p && o.tier == pk.tier {
@@ -999,8 +1011,8 @@ func (l *loader) loadRound(n *yaml.Node) error {
 		a := act{action: s.card.Tiers[s.tier], pol: -1, looked: -1}
 		if y := get(v, "card"); y != nil {
 			k := slices.Index(polNames[:], y.Value)
-			if k != int(Alliance) && k != int(Renegade) {
-				return posError(y, "card: alliance or renegade, the political card still to carry out")
+			if k != int(Renegade) {
+				return posError(y, "card: renegade, the political card still to carry out (an alliance takes effect by itself)")
 			}
 			a.pol = int8(k)
 		}

@@ -222,6 +222,10 @@ func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 		if m.With == Renegade && s.reserve[p] == 0 {
 			return rulef(codePolitical, ruleRenReserve, "you have no knight left, so you cannot play a renegade card", "vous n'avez plus de chevalier : vous ne pouvez pas jouer de carte renégat").At(m.withPos)
 		}
+		if m.With == Alliance {
+			// The regions are chosen with the card, for good (:249).
+			return s.checkAlliance(p, AllianceMove{Mine: m.Ally[0], Theirs: m.Ally[1], pos: m.allyPos})
+		}
 	}
 	return nil
 }
@@ -236,6 +240,10 @@ func (s *State) applyChoose(p int, m Choose) error {
 		i := slices.IndexFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With })
 		s.hands[p] = without(s.hands[p], i)
 		pk.pol = int8(m.With)
+		if m.With == Alliance {
+			lab, ar := s.info()
+			pk.ally = [2]grid.Square{ar[lab[m.Ally[0]]].castle, ar[lab[m.Ally[1]]].castle}
+		}
 	}
 	s.picks = append(s.picks, pk)
 	s.log(s.describePick(pk))

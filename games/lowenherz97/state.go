@@ -76,7 +76,8 @@ var phaseNames = [...]string{"place", "decide", "negotiate", "bid", "act", "over
 type pick struct {
 	player int
 	tier   int
-	pol    int8 // a PolKind, or -1
+	pol    int8           // a PolKind, or -1
+	ally   [2]grid.Square // an alliance's regions, by their castles: the player's, the other's
 }
 
 // bid is one bidder's sealed bid in a confrontation.
