@@ -65,7 +65,11 @@
 // `herald show --format position` writes, and `herald new --position`
 // reads, this YAML (a referee may leave out what is in brackets):
 //
-//	phase: act                 # [decide] place, decide, negotiate, bid, act or over
+//	phase: act                 # [decide] place, decide, negotiate, bid, act or over;
+//	                           #   decide with no card (and no decisions): the round
+//	                           #   begins, its card turned from the deck; decide with
+//	                           #   every decision laid: no action carried out yet, the
+//	                           #   tiers are resolved from there
 //	map: ["...", ...]          # [the map option's basic map] 10 rows of 15: . F H C
 //	first: alice               # [the first player listed] the first player of the round
 //	card: B crown 2w 3w        # the action card turned (not in place or over):

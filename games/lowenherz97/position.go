@@ -784,6 +784,12 @@ func (l *loader) loadRound(n *yaml.Node) error {
 		return nil
 	}
 	v := get(n, "card")
+	if v == nil && s.phase == phaseDecide && get(n, "decisions") == nil {
+		// The round begins: its card is turned from the deck, as at the
+		// start of every round (lowenherz-1997-fr.txt:114).
+		s.startRound()
+		return nil
+	}
 	if v == nil {
 		return posError(n, "phase %s: give the action card turned, like card: B crown 2w 3w", phaseNames[s.phase])
 	}
@@ -852,7 +858,10 @@ func (l *loader) loadRound(n *yaml.Node) error {
 	if s.phase == phaseDecide {
 		s.decIdx = len(s.picks)
 		if s.decIdx == len(s.decOrder) {
-			return posError(n, "phase decide: every decision card is laid already; the phase is negotiate, bid or act")
+			// Every card laid, no action carried out yet: the actions are
+			// resolved tier by tier from here, as after the last card laid.
+			s.tier = 0
+			s.resolve()
 		}
 		return nil
 	}
