@@ -51,7 +51,8 @@
 //	done: 1                # [0] borders, knights or squares done so far
 //	domain: a1             # the castle of the domain an extension serves
 //	sold: A 1 border       # the card sold this turn, not to be taken back
-//	income: 2              # [0] the ducats collected at the start of this turn
+//	income: 2              # [0] the ducats collected at the start of this turn;
+//	                       #   pending: the turn begins, its mine income to collect
 //	ended: king            # (phase over) king or deck: how the game ended
 //	last_round: false      # [false] the deck ran out: no more refills
 //	terrain:               # [the default tiles, layout fixed] 12 rows of 12 codes

@@ -559,19 +559,35 @@ func (s *State) parseAlliance(t string) (alliance, error) {
 }
 
 // loadTurn reads whose turn it is and where it stands.
+// loadIncome reads income: the ducats collected as the turn began, or
+// pending, the moment the turn begins, before the mine income: it is
+// collected now (lowenherz-2003-fr-scan.txt:315-316; RULINGS.md LH-14).
+func (s *State) loadIncome(v *yaml.Node) error {
+	if v == nil {
+		return nil
+	}
+	if v.Value != "pending" {
+		x, err := intValue(v, "income", 0, 4)
+		if err != nil {
+			return posError(v, "income: expected the ducats collected as the turn began (0 to 4), or pending, before they are")
+		}
+		s.income = x
+		return nil
+	}
+	if s.step != stepCard || s.sold >= 0 {
+		return posError(v, "income: pending is the moment the turn begins: step card, nothing sold")
+	}
+	s.income = s.mineTypes(s.turn)
+	s.players[s.turn].ducats += s.income
+	return nil
+}
+
 func (s *State) loadTurn(n *yaml.Node) error {
 	s.turn = 0
 	if v := get(n, "turn"); v != nil {
 		if s.turn = s.index(v.Value); s.turn < 0 {
 			return posError(v, "turn: %q is not a player of this game (%s)", v.Value, strings.Join(s.names, ", "))
 		}
-	}
-	if v := get(n, "income"); v != nil {
-		x, err := intValue(v, "income", 0, 4)
-		if err != nil {
-			return err
-		}
-		s.income = x
 	}
 	s.step = stepCard
 	if v := get(n, "step"); v != nil {
@@ -593,6 +609,9 @@ func (s *State) loadTurn(n *yaml.Node) error {
 	}
 	if s.step == stepCard && len(s.players[s.turn].hand) == 0 {
 		return posError(n, "%s's turn to sell or play a card, with no card in hand", s.names[s.turn])
+	}
+	if err := s.loadIncome(get(n, "income")); err != nil {
+		return err
 	}
 	if s.step != stepAction {
 		for _, k := range []string{"card", "action", "done", "domain"} {
