@@ -146,7 +146,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 			playerPassword = func(string) string { return randomPassword() }
 		}
 		onNew = func(addr string) error {
-			if slices.Contains(srv.Accounts(), strings.ToLower(addr)) {
+			addr, err := host.ParseAddress(addr)
+			if err != nil { // no account, and no line in player-passwords
+				return err
+			}
+			if slices.Contains(srv.Accounts(), addr) {
 				return nil
 			}
 			pw := playerPassword(addr)

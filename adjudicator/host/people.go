@@ -29,7 +29,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	if len(words) != 2 {
 		return s.answer(g, m, req, Refusal, "replace refused", "herald did not understand your replace line.\n\n"+usage, "bad replace"), nil
 	}
-	who, addr := words[0], strings.ToLower(words[1])
+	who := words[0]
+	addr, aerr := ParseAddress(words[1])
 	seat := slices.IndexFunc(g.Players, func(p Player) bool {
 		return notation.Fold(p.Name) == notation.Fold(who) || p.Address == strings.ToLower(who)
 	})
@@ -40,8 +41,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 			names[i] = p.Name
 		}
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
-	case !strings.Contains(addr, "@"):
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q is not a mail address.\n\n%s", words[1], usage), "bad replace"), nil
+	case aerr != nil:
+		return s.answer(g, m, req, Refusal, "replace refused", aerr.Error()+".\n\n"+usage, "bad replace"), nil
 	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
 	}
@@ -96,7 +97,10 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 // everyone may. The host may forbid observers (set observers off). A
 // player of the game cannot observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
-	address = strings.ToLower(address)
+	address, err := ParseAddress(address)
+	if err != nil { // no mail can reach it: nothing to answer
+		return Reply{Outcome: Rejected, Reason: err.Error()}, nil
+	}
 	g, err := s.tx.GameInfo(ctx, id)
 	if err != nil {
 		return Reply{}, err
