@@ -34,9 +34,10 @@ var errMailFailed = errors.New("mail: a mail failed")
 // again (Intake.pause, shorter in tests).
 const failedPause = time.Second
 
-// renderBudget is how long the outbox lets one mail take to render:
-// longer, and it is set aside, so that it never holds back another.
-var renderBudget = time.Minute
+// renderBudget is how long the outbox lets one mail take to render
+// (Outbox.budget, shorter in tests): longer, and it is set aside, so that
+// it never holds back another.
+const renderBudget = time.Minute
 
 // noteFailure notes that mail k of f failed with cause, and sets it aside
 // when it failed so maxFailures times in a row. It reports whether the
@@ -121,7 +122,7 @@ func (o *Outbox) setAside(ctx context.Context, m host.Outgoing, reason error) er
 	return o.store.SetAside(ctx, fl.Kind, fl.Ref, now)
 }
 
-// render renders m within renderBudget. A render that takes longer is left
+// render renders m within the outbox's budget. A render that takes longer is left
 // to finish on its own (nothing can stop it), and m is set aside: no mail
 // can hold back the others.
 func (o *Outbox) render(ctx context.Context, m host.Outgoing) ([]byte, error) {
@@ -134,13 +135,13 @@ func (o *Outbox) render(ctx context.Context, m host.Outgoing) ([]byte, error) {
 		raw, err := o.svc.Render(ctx, m)
 		done <- rendered{raw, err}
 	}()
-	t := time.NewTimer(renderBudget)
+	t := time.NewTimer(o.budget)
 	defer t.Stop()
 	select {
 	case r := <-done:
 		return r.raw, r.err
 	case <-t.C:
-		return nil, &badDraftError{fmt.Errorf("outbox mail %d: not rendered within %v", m.ID, renderBudget)}
+		return nil, &badDraftError{fmt.Errorf("outbox mail %d: not rendered within %v", m.ID, o.budget)}
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

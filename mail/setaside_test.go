@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/picture"
 )
 
 // TestPoisonMailSetAside: a mail whose handling fails every time, between
@@ -127,5 +128,40 @@ func TestOutboxSetsAside(t *testing.T) {
 	f.clock = f.clock.Add(24 * time.Hour)
 	if due, _ := f.st.Claim(ctx, "w", f.clock, time.Minute, 10); len(due) != 0 {
 		t.Errorf("%d mails set aside are due again", len(due))
+	}
+}
+
+// TestOutboxRenderBudget: a mail whose rendering does not end (here its
+// picture, whose drawing never finishes; in issue 25 wrap looped) is set
+// aside once its budget is spent, and the mail queued after it goes.
+func TestOutboxRenderBudget(t *testing.T) {
+	f := newFixture(t)
+	sink, addr := startSink(t)
+	ctx := context.Background()
+	stuck := &picture.Board{Title: "a picture that is never drawn", Cols: 1, Rows: 1, Cells: []picture.Cell{{}}}
+	e, _ := f.svc.pictureEntry(stuck) // as if a drawing had started and hung
+	t.Cleanup(func() { close(e.done) })
+	for _, m := range []outMail{{To: "stuck@herald.test", Subject: "the board", Body: "b", Picture: stuck}, {To: "fine@herald.test", Subject: "hello", Body: "hello"}} {
+		err := f.svc.host.Do(ctx, host.Intake{MessageID: "q-" + m.To, BodyHash: "q", Sender: "test", Received: f.clock}, func(s *host.Session) error {
+			return f.svc.queue(ctx, s.Tx(), m, 0)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := NewOutbox(OutboxConfig{Server: Server{Addr: addr, Security: Plain}}, f.svc)
+	o.budget = 100 * time.Millisecond
+	var n int
+	var err error
+	returns(t, "SendDue", func() { n, err = o.SendDue(ctx) })
+	if err != nil || n != 1 {
+		t.Fatalf("SendDue = %d, %v; want the mail after the stuck one sent", n, err)
+	}
+	if got := sink.mails(); len(got) != 1 || !strings.HasPrefix(got[0], "fine@herald.test\n") {
+		t.Errorf("sent %d mails, want the one to fine@herald.test", len(got))
+	}
+	list, err := f.st.SetAsideList(ctx)
+	if err != nil || len(list) != 1 || list[0].Party != "stuck@herald.test" || !strings.Contains(list[0].Reason, "not rendered within 100ms") || list[0].Subject != "the board" {
+		t.Errorf("set aside: %+v, %v", list, err)
 	}
 }

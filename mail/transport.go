@@ -581,6 +581,9 @@ type Outbox struct {
 	// crash, in tests: "sent" stops after the SMTP server accepted a mail
 	// and before the outbox records it.
 	crash func(point string) bool
+	// budget is how long a mail may take to render: renderBudget, less
+	// in tests.
+	budget time.Duration
 
 	// While Run runs, the service hands it the mails of each batch the
 	// intake commits, claimed for it in the batch's transaction
@@ -618,7 +621,7 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 	if log == nil {
 		log = svc.log
 	}
-	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1)}
+	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1), budget: renderBudget}
 }
 
 // Kick asks the outbox to look for due mail now.
