@@ -21,9 +21,9 @@ type poison struct {
 
 // poisons returns the three triggers of issue 25, item 1 (each made the
 // outbox loop forever in wrap), and the addresses of item 2 (each made a
-// game whose mailbox could not open, which stopped the inbox). key is
-// alice's key in her game; host is who starts games.
-func poisons(key, host, herald string) []poison {
+// game whose mailbox could not open, which stopped the inbox). player
+// plays game G1 with key; host is who starts games.
+func poisons(key, player, host string) []poison {
 	as := strings.Repeat("A", 100)
 	turnName := "turn-" + strings.Repeat("A", 120) + ".yaml"
 	brackets := "steps: " + strings.Repeat("[", 90)
@@ -34,18 +34,13 @@ func poisons(key, host, herald string) []poison {
 			body: "--B\r\nContent-Type: text/plain\r\n\r\nhere\r\n--B\r\nContent-Type: application/octet-stream\r\n" +
 				"Content-Disposition: attachment; filename=\"" + turnName + "\"\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
 				"!!!! not base64 @@@@\r\n--B--\r\n", headers: multipart},
-		{name: "1c turn file", from: "alice@" + domainOf(herald), subject: "Re: [herald G1]", want: Rejected, quoted: strings.Repeat("[", 90),
+		{name: "1c turn file", from: player, subject: "Re: [herald G1]", want: Rejected, quoted: strings.Repeat("[", 90),
 			body: "--B\r\nContent-Type: text/plain\r\n\r\nkey " + key + "\r\n--B\r\nContent-Type: application/octet-stream\r\n" +
 				"Content-Disposition: attachment; filename=turn.yaml\r\n\r\n" + brackets + "\r\n--B--\r\n", headers: multipart},
 		{name: "2 a@b@c", from: host, subject: "new", body: "new raubritter players a@b@c.local zed@herald.local", want: Rejected, quoted: "a@b@c.local"},
 		{name: "2 bob@", from: host, subject: "new", body: "new raubritter players bob@ zed@herald.local", want: Rejected, quoted: "bob@"},
 		{name: "2 bob@x.org,", from: host, subject: "new", body: "new raubritter players bob@x.org, zed@herald.local", want: Rejected, quoted: "bob@x.org,"},
 	}
-}
-
-func domainOf(addr string) string {
-	_, d, _ := strings.Cut(addr, "@")
-	return d
 }
 
 // checkAnswer checks a mail herald sends: it reads back, every line of
@@ -78,7 +73,7 @@ func TestPoisonMailsAnswered(t *testing.T) {
 	f.start()
 	f.sent()
 	opened = nil
-	for _, p := range poisons(f.keys["alice@herald.test"], "host@herald.test", "herald@herald.test") {
+	for _, p := range poisons(f.keys["alice@herald.test"], "alice@herald.test", "host@herald.test") {
 		t.Run(p.name, func(t *testing.T) {
 			f.t = t
 			f.handle(f.mail(p.from, p.subject, p.body, p.headers...), p.want)

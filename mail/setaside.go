@@ -112,7 +112,7 @@ func (o *Outbox) setAside(ctx context.Context, m host.Outgoing, reason error) er
 	if err := o.store.MarkFailed(ctx, m.ID, now.Add(never), reason); err != nil {
 		return err
 	}
-	fl := host.Failure{Kind: host.FailedDraft, Ref: fmt.Sprintf("outbox:%d", m.ID), Party: m.Recipient, Reason: reason.Error()}
+	fl := host.Failure{Kind: host.FailedDraft, Ref: fmt.Sprintf("outbox:%d", m.ID), Party: m.Recipient, Reason: reason.Error(), Attempts: m.Attempts + 1}
 	if d, err := readDraft(m.Draft); err == nil {
 		fl.Subject = d.Subject
 	}

@@ -31,7 +31,9 @@ const (
 type Failures interface {
 	// NoteFailure notes that f.Ref failed with f.Reason at now, and
 	// returns how many times in a row it has failed with that reason
-	// (a different reason starts again at 1). It needs no Sync.
+	// (a different reason starts again at 1). The first note counts
+	// f.Attempts failures when that is over 1 (the outbox counts the
+	// attempts of a mail itself). It needs no Sync.
 	NoteFailure(ctx context.Context, f Failure, now time.Time) (int, error)
 
 	// SetAside marks the failure of kind and ref as set aside at now:

@@ -15,12 +15,12 @@ import (
 func (s *Store) NoteFailure(ctx context.Context, f host.Failure, now time.Time) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `INSERT INTO failures (kind, ref, party, subject, reason, attempts, first, last)
-		VALUES (?, ?, ?, ?, ?, 1, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (kind, ref) DO UPDATE SET
 			attempts = CASE WHEN failures.reason = excluded.reason THEN failures.attempts + 1 ELSE 1 END,
 			reason = excluded.reason, last = excluded.last
 		RETURNING attempts`,
-		f.Kind, f.Ref, f.Party, f.Subject, f.Reason, stamp(now), stamp(now)).Scan(&n)
+		f.Kind, f.Ref, f.Party, f.Subject, f.Reason, max(f.Attempts, 1), stamp(now), stamp(now)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: noting a failure: %w", err)
 	}
