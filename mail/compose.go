@@ -336,7 +336,8 @@ func newMessageID(domain string) string {
 // indented by two spaces. A line breaks at the last space that leaves
 // something other than spaces before it within width, else at the first
 // space after a word too long for width; a line with no such space (a
-// board row never is too long: boards fit 72 columns) is kept whole. Every
+// board row never is too long: boards fit 72 columns) is kept whole, and
+// so is the status line (statusLine), which programs read. Every
 // word is kept, and wrap takes time linear in the text: each break
 // consumes at least one character that is not a space.
 func wrap(text string, width int) string {
@@ -358,7 +359,7 @@ const wrapIndent = "  "
 // byte offsets of its characters, so that bytes that are not UTF-8 pass
 // through as they came.
 func wrapLine(b *strings.Builder, line string, width int) {
-	if utf8.RuneCountInString(line) <= width {
+	if utf8.RuneCountInString(line) <= width || strings.HasPrefix(line, ":: ") { // the status line is for programs: whole
 		b.WriteString(line)
 		return
 	}
