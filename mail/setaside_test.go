@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/picture"
 )
@@ -162,6 +163,46 @@ func TestOutboxRenderBudget(t *testing.T) {
 	}
 	list, err := f.st.SetAsideList(ctx)
 	if err != nil || len(list) != 1 || list[0].Party != "stuck@herald.test" || !strings.Contains(list[0].Reason, "not rendered within 100ms") || list[0].Subject != "the board" {
+		t.Errorf("set aside: %+v, %v", list, err)
+	}
+}
+
+// testRealmailSetAside sets a failing mail aside on ../shared/realmail's
+// Dovecot: the folder herald/failed is made and the mail moved there, its
+// sender told, and the mail after it handled (issue 25, item 3).
+func testRealmailSetAside(t *testing.T) {
+	needRealmail(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r := &featureRig{t: t, imap: realIMAP, smtp: realSMTP, herald: "herald@herald.test",
+		password: func(a string) string { name, _, _ := strings.Cut(a, "@"); return name + "-pw" },
+		clock:    time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), seen: map[string]int{},
+		onNew: func(a string) error {
+			if a == "doomed@herald.test" {
+				return errors.New("the mailbox cannot be opened")
+			}
+			return nil
+		}}
+	r.start(ctx, "herald-pw")
+	r.send("dave@herald.test", "", "new", "new raubritter players doomed@herald.test alice@herald.test")
+	r.send("dave@herald.test", "", "new", "new raubritter players alice@herald.test bob@herald.test")
+	r.await("alice@herald.test", "welcome")
+	if m := r.await("dave@herald.test", "set aside"); !strings.Contains(m, "it failed three times") {
+		t.Errorf("dave's notice:\n%s", m)
+	}
+	c, err := imapclient.DialInsecure(realIMAP, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("herald@herald.test", "herald-pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, c, "herald/failed"); n != 1 {
+		t.Errorf("herald/failed holds %d mails, want the one set aside", n)
+	}
+	list, err := r.svc.cfg.Store.SetAsideList(ctx)
+	if err != nil || len(list) != 1 || list[0].Party != "dave@herald.test" {
 		t.Errorf("set aside: %+v, %v", list, err)
 	}
 }
