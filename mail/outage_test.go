@@ -30,7 +30,7 @@ func poisons(key, player, host string) []poison {
 	multipart := []string{"MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=B"}
 	return []poison{
 		{name: "1a new game line", from: host, subject: "new", body: "new raubritter players " + as, want: Rejected, quoted: as},
-		{name: "1b attachment name", from: "stranger@elsewhere.test", subject: "turn", want: Rejected, quoted: turnName,
+		{name: "1b attachment name", from: "stranger@herald.local", subject: "turn", want: Rejected, quoted: turnName,
 			body: "--B\r\nContent-Type: text/plain\r\n\r\nhere\r\n--B\r\nContent-Type: application/octet-stream\r\n" +
 				"Content-Disposition: attachment; filename=\"" + turnName + "\"\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
 				"!!!! not base64 @@@@\r\n--B--\r\n", headers: multipart},
