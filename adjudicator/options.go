@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,6 +47,13 @@ type Option struct {
 	Values  []string // for OptEnum
 	Min     int      // for OptInt
 	Max     int      // for OptInt
+	// Before, when set, is the value (canonical) a record means when it
+	// predates the option: an existing record, or a stored game, whose
+	// options lack the name is read with Before rather than Default, so
+	// that it replays as it was played ([Game.RecordOptions]). Every new
+	// record writes the option with its value, so Before never reaches a
+	// new game. Empty: a record without the name means Default.
+	Before string
 }
 
 // Describe returns "name=default (type): doc" for listings.
@@ -59,7 +67,11 @@ func (o Option) Describe() string {
 	case OptText:
 		return fmt.Sprintf("%s=TEXT (%s): %s", o.Name, typ, o.Doc)
 	}
-	return fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
+	d := fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
+	if o.Before != "" {
+		d += fmt.Sprintf("; records from before this option: %s=%s", o.Name, o.Before)
+	}
+	return d
 }
 
 // Options are a game's option values, validated and canonical, with every
@@ -105,6 +117,23 @@ func (g *Game) ResolveOptions(given map[string]string) (Options, error) {
 		out[k] = canon
 	}
 	return out, nil
+}
+
+// RecordOptions is ResolveOptions for the options of an existing record
+// (or a stored game's): an option with a Before that the record does not
+// name takes that value, the one the game was played under before the
+// option existed, rather than its default. New games use ResolveOptions.
+func (g *Game) RecordOptions(recorded map[string]string) (Options, error) {
+	given := maps.Clone(recorded)
+	for _, o := range g.Options {
+		if _, ok := given[o.Name]; !ok && o.Before != "" {
+			if given == nil {
+				given = map[string]string{}
+			}
+			given[o.Name] = o.Before
+		}
+	}
+	return g.ResolveOptions(given)
 }
 
 func (g *Game) unknownOption(name string) error {
