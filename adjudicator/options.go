@@ -193,7 +193,8 @@ type Registry struct {
 }
 
 // NewRegistry returns a registry of the given games. It panics on a
-// duplicate name, which is a programming error in games/games.go.
+// duplicate name, or an option's Before that is not a value of it in
+// canonical form: programming errors in games/games.go or a game.
 func NewRegistry(games ...*Game) *Registry {
 	seen := map[string]bool{}
 	for _, g := range games {
@@ -201,6 +202,11 @@ func NewRegistry(games ...*Game) *Registry {
 			panic("adjudicator: game " + g.Name + " registered twice")
 		}
 		seen[g.Name] = true
+		for _, o := range g.Options {
+			if c, err := o.parse(o.Before); o.Before != "" && (err != nil || c != o.Before) {
+				panic("adjudicator: option " + o.Name + " of " + g.Name + ": Before " + strconv.Quote(o.Before) + " is not one of its values in canonical form")
+			}
+		}
 	}
 	return &Registry{games: games}
 }

@@ -230,3 +230,13 @@ func TestRecordOptions(t *testing.T) {
 		t.Errorf("Describe() = %q, want %q", d, want)
 	}
 }
+
+func TestRegistryChecksBefore(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), `Before "Old" is not one of its values`) {
+			t.Errorf("NewRegistry with a Before not canonical: recovered %v", r)
+		}
+	}()
+	adjudicator.NewRegistry(&adjudicator.Game{Name: "rules", Options: []adjudicator.Option{
+		{Name: "rule", Type: adjudicator.OptEnum, Default: "new", Values: []string{"new", "old"}, Before: "Old"}}})
+}
