@@ -44,7 +44,7 @@ func NewRecord(g *Game, players []string, options map[string]string, seed string
 	for _, o := range g.Options {
 		// An empty text option (no data file given) is the default; leaving
 		// it out keeps records short. ResolveOptions fills it in again.
-		if o.Type == OptText && rec.Options[o.Name] == "" {
+		if o.Type == OptText && o.Before == "" && rec.Options[o.Name] == "" {
 			delete(rec.Options, o.Name)
 		}
 	}
@@ -83,7 +83,7 @@ func startEmpty(reg *Registry, rec *Record) (*Match, error) {
 	if err := g.CheckPlayers(rec.Players); err != nil {
 		return nil, err
 	}
-	opts, err := g.ResolveOptions(rec.Options)
+	opts, err := g.RecordOptions(rec.Options) // a record older than an option means its Before
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,6 +47,13 @@ type Option struct {
 	Values  []string // for OptEnum
 	Min     int      // for OptInt
 	Max     int      // for OptInt
+	// Before, when set, is the value (canonical) a record means when it
+	// predates the option: an existing record, or a stored game, whose
+	// options lack the name is read with Before rather than Default, so
+	// that it replays as it was played ([Game.RecordOptions]). Every new
+	// record writes the option with its value, so Before never reaches a
+	// new game. Empty: a record without the name means Default.
+	Before string
 }
 
 // Describe returns "name=default (type): doc" for listings.
@@ -59,7 +67,11 @@ func (o Option) Describe() string {
 	case OptText:
 		return fmt.Sprintf("%s=TEXT (%s): %s", o.Name, typ, o.Doc)
 	}
-	return fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
+	d := fmt.Sprintf("%s=%s (%s): %s", o.Name, o.Default, typ, o.Doc)
+	if o.Before != "" {
+		d += fmt.Sprintf("; records from before this option: %s=%s", o.Name, o.Before)
+	}
+	return d
 }
 
 // Options are a game's option values, validated and canonical, with every
@@ -105,6 +117,23 @@ func (g *Game) ResolveOptions(given map[string]string) (Options, error) {
 		out[k] = canon
 	}
 	return out, nil
+}
+
+// RecordOptions is ResolveOptions for the options of an existing record
+// (or a stored game's): an option with a Before that the record does not
+// name takes that value, the one the game was played under before the
+// option existed, rather than its default. New games use ResolveOptions.
+func (g *Game) RecordOptions(recorded map[string]string) (Options, error) {
+	given := maps.Clone(recorded)
+	for _, o := range g.Options {
+		if _, ok := given[o.Name]; !ok && o.Before != "" {
+			if given == nil {
+				given = map[string]string{}
+			}
+			given[o.Name] = o.Before
+		}
+	}
+	return g.ResolveOptions(given)
 }
 
 func (g *Game) unknownOption(name string) error {
@@ -164,7 +193,8 @@ type Registry struct {
 }
 
 // NewRegistry returns a registry of the given games. It panics on a
-// duplicate name, which is a programming error in games/games.go.
+// duplicate name, or an option's Before that is not a value of it in
+// canonical form: programming errors in games/games.go or a game.
 func NewRegistry(games ...*Game) *Registry {
 	seen := map[string]bool{}
 	for _, g := range games {
@@ -172,6 +202,11 @@ func NewRegistry(games ...*Game) *Registry {
 			panic("adjudicator: game " + g.Name + " registered twice")
 		}
 		seen[g.Name] = true
+		for _, o := range g.Options {
+			if c, err := o.parse(o.Before); o.Before != "" && (err != nil || c != o.Before) {
+				panic("adjudicator: option " + o.Name + " of " + g.Name + ": Before " + strconv.Quote(o.Before) + " is not one of its values in canonical form")
+			}
+		}
 	}
 	return &Registry{games: games}
 }

@@ -192,3 +192,51 @@ func TestCheckPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOptions: an option with a Before means that value in a record
+// that predates it (its name missing), and its Default in a new record,
+// which writes it; a record that names it keeps what it names.
+func TestRecordOptions(t *testing.T) {
+	g := &adjudicator.Game{Name: "rules", Options: []adjudicator.Option{
+		{Name: "rule", Doc: "which rule", Type: adjudicator.OptEnum, Default: "new", Values: []string{"new", "old"}, Before: "old"},
+		{Name: "speed", Doc: "how fast", Type: adjudicator.OptEnum, Default: "normal", Values: []string{"normal", "fast"}},
+	}, MinPlayers: 2, MaxPlayers: 2}
+	tests := []struct {
+		recorded map[string]string
+		want     adjudicator.Options
+	}{
+		{nil, adjudicator.Options{"rule": "old", "speed": "normal"}},
+		{map[string]string{"speed": "fast"}, adjudicator.Options{"rule": "old", "speed": "fast"}},
+		{map[string]string{"rule": "new", "speed": "normal"}, adjudicator.Options{"rule": "new", "speed": "normal"}},
+		{map[string]string{"rule": "old"}, adjudicator.Options{"rule": "old", "speed": "normal"}},
+	}
+	for _, tt := range tests {
+		got, err := g.RecordOptions(tt.recorded)
+		if err != nil || !maps.Equal(got, tt.want) {
+			t.Errorf("RecordOptions(%v) = %v, %v; want %v", tt.recorded, got, err, tt.want)
+		}
+	}
+	if _, err := g.RecordOptions(map[string]string{"rule": "older"}); err == nil {
+		t.Error("RecordOptions(rule=older) took a value not among the option's")
+	}
+	rec, err := adjudicator.NewRecord(g, []string{"a", "b"}, nil, "s", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Options["rule"] != "new" {
+		t.Errorf("NewRecord options %v, want rule=new written", rec.Options)
+	}
+	if d, want := g.Options[0].Describe(), "rule=new (new|old): which rule; records from before this option: rule=old"; d != want {
+		t.Errorf("Describe() = %q, want %q", d, want)
+	}
+}
+
+func TestRegistryChecksBefore(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), `Before "Old" is not one of its values`) {
+			t.Errorf("NewRegistry with a Before not canonical: recovered %v", r)
+		}
+	}()
+	adjudicator.NewRegistry(&adjudicator.Game{Name: "rules", Options: []adjudicator.Option{
+		{Name: "rule", Type: adjudicator.OptEnum, Default: "new", Values: []string{"new", "old"}, Before: "Old"}}})
+}

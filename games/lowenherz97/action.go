@@ -16,6 +16,18 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			if PolKind(a.pol) == Renegade {
 				return s.applyRenegade(p, mv)
 			}
+		case AllianceMove: // option alliance=action: the regions named now
+			if PolKind(a.pol) == Alliance {
+				if err := s.checkAlliance(p, mv); err != nil {
+					return err
+				}
+				lab, ar := s.info()
+				s.ally(p, ar[lab[mv.Mine]].castle, ar[lab[mv.Theirs]].castle)
+				if a.pol = -1; s.actDone() {
+					s.finishAct()
+				}
+				return nil
+			}
 		}
 		return rulef(codePolitical, ruleAllianceOn, "first carry out your %s card (its effect applies as you carry out the action)",
 			"exécutez d'abord votre carte %s (son effet s'applique avec l'action)", adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})

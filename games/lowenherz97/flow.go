@@ -122,7 +122,7 @@ func (s *State) startExec() bool {
 		pk := s.pickOf(p)
 		s.actor = p
 		s.act = act{action: s.card.Tiers[s.tier], pol: pk.pol, looked: -1}
-		if PolKind(s.act.pol) == Alliance {
+		if PolKind(s.act.pol) == Alliance && !s.allianceAtAction {
 			// Its regions were named with the card (:249): it takes
 			// effect as the action is carried out, if it still can.
 			s.act.pol = -1
@@ -240,7 +240,7 @@ func (s *State) describePick(pk pick) string {
 	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
 	if pk.pol >= 0 {
 		t += " with " + aOrAn(polNames[pk.pol]) + " card"
-		if PolKind(pk.pol) == Alliance {
+		if PolKind(pk.pol) == Alliance && !s.allianceAtAction {
 			a, b := pk.ally[0], pk.ally[1]
 			t += fmt.Sprintf(" on the regions of %s (%s) and %s (%s)", board.Name(a), s.colourName(int(s.castle[a])), board.Name(b), s.colourName(int(s.castle[b])))
 		}

@@ -32,7 +32,9 @@ func (s *State) Legal(player string) []adjudicator.Move {
 				continue
 			}
 			out = append(out, steps.choose[t-1][0])
-			if holds[Alliance] {
+			if holds[Alliance] && s.allianceAtAction {
+				out = append(out, steps.choose[t-1][1+Alliance])
+			} else if holds[Alliance] {
 				// The alliance names its regions with the card (:249).
 				for _, am := range s.allianceMoves(p, 0) {
 					am := am.(AllianceMove)
@@ -143,7 +145,10 @@ func (s *State) breakMoves(p int) []adjudicator.Move {
 // actMoves lists the steps of the player carrying out an action.
 func (s *State) actMoves(p int) []adjudicator.Move {
 	a := &s.act
-	if a.pol >= 0 { // a renegade: an alliance takes effect by itself
+	if a.pol >= 0 { // a renegade, or an alliance under option alliance=action
+		if PolKind(a.pol) == Alliance {
+			return s.allianceMoves(p, 0)
+		}
 		return s.renegadeMoves(p, 0)
 	}
 	var out []adjudicator.Move
@@ -219,13 +224,13 @@ var allEdges = func() []grid.Edge {
 // steps holds the frequent steps Legal lists, each made into an
 // adjudicator.Move once rather than on every call.
 var steps = func() (t struct {
-	choose [3][3]adjudicator.Move                                // by tier: alone, (unused: an alliance names regions), with a renegade
+	choose [3][3]adjudicator.Move                                // by tier: alone, with a bare alliance (option alliance=action), with a renegade
 	offer  [totalMoney + 1]adjudicator.Move                      // by ducats
 	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
 }) {
 	for i := range t.choose {
-		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
+		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true, Bare: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
 	}
 	for n := range t.offer {
 		t.offer[n] = Offer{N: n}

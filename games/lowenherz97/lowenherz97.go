@@ -132,6 +132,13 @@ var Game = &adjudicator.Game{
 		Name: "map",
 		Doc:  "a map data file (the format of map.yaml) in place of the basic map of RULINGS.md L97-1; on the command line --opt map=@FILE",
 		Type: adjudicator.OptText,
+	}, {
+		Name:    "alliance",
+		Doc:     "laid: an alliance names its regions as its card is laid, choose 2 with alliance d5 h5, as the rulebook says; action: the earlier rule, the card laid bare and alliance d5 h5 at the action, kept so that games begun under it finish under it (RULINGS.md L97-11)",
+		Type:    adjudicator.OptEnum,
+		Default: "laid",
+		Values:  []string{"laid", "action"},
+		Before:  "action",
 	}},
 	Help: `Steps, one per line or separated by ';':
   choose 2                  lay decision card 2 (1 top, 3 bottom action)

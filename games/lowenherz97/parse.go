@@ -68,6 +68,7 @@ type Choose struct {
 	With    PolKind
 	HasWith bool
 	Ally    [2]grid.Square // with an alliance: the player's region, the other prince's
+	Bare    bool           // an alliance without its regions, under option alliance=action (RULINGS.md L97-11)
 	pos     notation.Pos
 	withPos notation.Pos
 	allyPos [2]notation.Pos
@@ -76,7 +77,7 @@ type Choose struct {
 // String returns the step in canonical notation.
 func (m Choose) String() string {
 	switch {
-	case m.HasWith && m.With == Alliance:
+	case m.HasWith && m.With == Alliance && !m.Bare:
 		return "choose " + strconv.Itoa(m.Tier) + " alliance " + board.Name(m.Ally[0]) + " " + board.Name(m.Ally[1])
 	case m.HasWith:
 		return "choose " + strconv.Itoa(m.Tier) + " " + polNames[m.With]
@@ -287,7 +288,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	case "castle":
 		mv, err = parsePlace(sc, first.Pos)
 	case "choose":
-		mv, err = parseChoose(sc, first.Pos)
+		mv, err = parseChoose(sc, first.Pos, s.allianceAtAction)
 	case "offer":
 		mv, err = parseOffer(sc, first.Pos)
 	case "accept":
@@ -482,7 +483,9 @@ func parsePlace(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *no
 	return Place{Castle: q[0], Knight: q[1], pos: ps}, nil
 }
 
-func parseChoose(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {
+// With bare (option alliance=action), an alliance is laid without its
+// regions, which are named at the action.
+func parseChoose(sc *notation.Scanner, start notation.Pos, bare bool) (adjudicator.Move, *notation.Error) {
 	n, pos, err := number(sc, "the decision card, 1 (top), 2 (middle) or 3 (bottom)", "la carte de décision, 1 (haut), 2 (milieu) ou 3 (bas)", "choose 2", "choisis 2")
 	if err != nil {
 		return nil, err
@@ -509,7 +512,16 @@ func parseChoose(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *n
 		return nil, e
 	}
 	m.With, m.HasWith, m.withPos = polByName(name), true, tok.Pos
-	if m.With == Alliance {
+	if m.With == Alliance && bare {
+		m.Bare = true
+		sc.Keyword(fillers)
+		if tok, ok := sc.Peek(); ok {
+			e := sc.ErrorAtToken(tok, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, then name the regions as you carry out the action, alliance d5 h5",
+				"cette partie garde l'ancienne règle des alliances (option alliance=action) : posez la carte seule, puis nommez les régions en exécutant l'action, alliance d5 h5")
+			e.Example, e.ExampleFR = "choose 2 with alliance", "choisis 2 avec alliance"
+			return nil, e
+		}
+	} else if m.With == Alliance {
 		sc.Keyword(fillers)
 		if _, ok := sc.Peek(); !ok {
 			e := sc.ErrorAt(sc.EndPos(), "an alliance names its two regions as its card is laid: a square of your region, then one of the other prince's",

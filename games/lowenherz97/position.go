@@ -111,7 +111,7 @@ func (s *State) positionRound(root *yaml.Node) {
 		for _, pk := range s.picks {
 			t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 			if pk.pol >= 0 {
-				t += " " + polNames[pk.pol] + pk.allyText()
+				t += " " + polNames[pk.pol] + s.allyText(pk)
 			}
 			d = append(d, t)
 		}
@@ -363,6 +363,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		}
 	}
 	s := newEmpty(m, setup.Players, terrain)
+	s.allianceAtAction = setup.Options.String("alliance") == "action"
 	s.phase = phaseDecide
 	l := &loader{s: s}
 	if err := l.load(n); err != nil {
@@ -938,7 +939,7 @@ func (l *loader) loadDecisions(n *yaml.Node) error {
 					return posError(it, "decisions: %q: only alliance and renegade are played with a decision card", it.Value)
 				}
 				pk.pol = int8(k)
-				if (k == int(Alliance)) != (len(f) == 5) {
+				if (k == int(Alliance) && !s.allianceAtAction) != (len(f) == 5) {
 					return posError(it, "decisions: %q: an alliance, and only an alliance, names the castles of its two regions, like \"alice 2 alliance a1 n1\"", it.Value)
 				}
 			}
@@ -1117,8 +1118,8 @@ func (l *loader) loadAction(n *yaml.Node, ch []pick) error {
 	a := act{action: s.card.Tiers[s.tier], pol: -1, looked: -1}
 	if y := get(v, "card"); y != nil {
 		k := slices.Index(polNames[:], y.Value)
-		if k != int(Renegade) {
-			return posError(y, "card: renegade, the political card still to carry out (an alliance takes effect by itself)")
+		if k != int(Renegade) && (k != int(Alliance) || !s.allianceAtAction) {
+			return posError(y, "card: renegade, the political card still to carry out (an alliance takes effect by itself; under option alliance=action, alliance or renegade)")
 		}
 		a.pol = int8(k)
 	}

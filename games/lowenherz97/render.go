@@ -166,7 +166,7 @@ func (s *State) writeStatus(b *strings.Builder) {
 		for _, pk := range s.picks {
 			t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 			if pk.pol >= 0 {
-				t += " with " + polNames[pk.pol] + pk.allyText()
+				t += " with " + polNames[pk.pol] + s.allyText(pk)
 			}
 			d = append(d, t)
 		}
@@ -373,7 +373,7 @@ func (s *State) Board() any {
 	for _, pk := range s.picks {
 		t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 		if pk.pol >= 0 {
-			t += " " + polNames[pk.pol] + pk.allyText()
+			t += " " + polNames[pk.pol] + s.allyText(pk)
 		}
 		v.Decisions = append(v.Decisions, t)
 	}
@@ -436,9 +436,10 @@ func (s *State) Private(player string) any {
 	return v
 }
 
-// allyText is " a1 n1", an alliance's regions by their castles, or "".
-func (pk pick) allyText() string {
-	if PolKind(pk.pol) != Alliance {
+// allyText is " a1 n1", an alliance's regions by their castles, or ""
+// (under option alliance=action they are named at the action).
+func (s *State) allyText(pk pick) string {
+	if PolKind(pk.pol) != Alliance || s.allianceAtAction {
 		return ""
 	}
 	return " " + board.Name(pk.ally[0]) + " " + board.Name(pk.ally[1])

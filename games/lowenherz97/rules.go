@@ -222,7 +222,15 @@ func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 		if m.With == Renegade && s.reserve[p] == 0 {
 			return rulef(codePolitical, ruleRenReserve, "you have no knight left, so you cannot play a renegade card", "vous n'avez plus de chevalier : vous ne pouvez pas jouer de carte renégat").At(m.withPos)
 		}
-		if m.With == Alliance {
+		if m.With == Alliance && m.Bare != s.allianceAtAction {
+			if s.allianceAtAction {
+				return rulef(codePolitical, ruleAllianceOn, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, choose %d with alliance, and name the regions at the action",
+					"cette partie garde l'ancienne règle des alliances (option alliance=action) : posez la carte seule, choisis %d avec alliance, et nommez les régions à l'action", m.Tier).At(m.withPos)
+			}
+			return rulef(codePolitical, ruleAllianceOn, "an alliance names its two regions as its card is laid, like choose %d with alliance d5 h5",
+				"une alliance nomme ses deux régions quand sa carte est posée, par exemple choisis %d avec alliance d5 h5", m.Tier).At(m.withPos)
+		}
+		if m.With == Alliance && !m.Bare {
 			// The regions are chosen with the card, for good (:249).
 			return s.checkAlliance(p, AllianceMove{Mine: m.Ally[0], Theirs: m.Ally[1], pos: m.allyPos})
 		}
@@ -240,7 +248,7 @@ func (s *State) applyChoose(p int, m Choose) error {
 		i := slices.IndexFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With })
 		s.hands[p] = without(s.hands[p], i)
 		pk.pol = int8(m.With)
-		if m.With == Alliance {
+		if m.With == Alliance && !m.Bare {
 			lab, ar := s.info()
 			pk.ally = [2]grid.Square{ar[lab[m.Ally[0]]].castle, ar[lab[m.Ally[1]]].castle}
 		}

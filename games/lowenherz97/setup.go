@@ -78,6 +78,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 		terrain = composeMap(m.Pieces, [2][3]string{{order[0], order[1], order[2]}, {order[3], order[4], order[5]}}, turns)
 	}
 	s := newEmpty(m, setup.Players, terrain)
+	s.allianceAtAction = setup.Options.String("alliance") == "action"
 	// The action cards: each letter shuffled apart, B on top to E at the
 	// bottom; A on top of all in the advanced game (:88-91, 299).
 	letters := "BCDE"

@@ -174,7 +174,11 @@ type State struct {
 	act       act
 
 	alliances []alliance
-	events    []string // what happened since the round began, for everyone
+	// allianceAtAction is option alliance=action, the earlier rule of
+	// RULINGS.md L97-11: an alliance card is laid bare and its regions
+	// named by the step alliance d5 h5, as the action's first step.
+	allianceAtAction bool
+	events           []string // what happened since the round began, for everyone
 
 	lab   []int  // area of each square, cached
 	areas []area // areas by label, cached
