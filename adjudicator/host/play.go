@@ -416,18 +416,11 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 // to the sender alone; nothing changes.
 func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
 	env := req.Env
-	rec := *m.Record
-	rec.Moves = slices.Clone(rec.Moves)
-	trial, err := adjudicator.Start(s.h.cfg.Registry, &rec)
-	if err != nil {
-		return Reply{}, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+	head, tail, lang, err := m.PreviewText(player, env.Steps)
+	if env.Lang == notation.French {
+		lang = notation.French
 	}
-	sub, err := trial.SubmitSteps(player, env.Steps, s.now.Format(time.RFC3339), "preview")
 	if err != nil {
-		lang := adjudicator.SubmissionLang(err)
-		if env.Lang == notation.French {
-			lang = notation.French
-		}
 		var b strings.Builder
 		if lang == notation.French {
 			b.WriteString("Essai seulement : rien n'a changé. Comme coup, ces étapes seraient refusées :\n\n")
@@ -439,25 +432,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		b.WriteString(stateText(g, m, player, m.State.Text(player)))
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
-	var b strings.Builder
-	if sub.Lang == notation.French {
-		b.WriteString("Essai seulement : rien n'a changé. Après ces étapes :\n")
-	} else {
-		b.WriteString("A preview only: nothing changed. After these steps:\n")
-	}
-	for _, mv := range sub.Moves {
-		fmt.Fprintf(&b, "  %s\n", mv)
-	}
-	b.WriteString(IgnoredNote(ignored, sub.Lang))
-	// Only what the move itself shows (RULINGS.md H-4): no hand after it,
-	// nothing an automaton would answer.
-	if len(sub.Auto) > 0 {
-		fmt.Fprintf(&b, "\nThese steps are legal. %s would then play; a preview does not show how,\nnor the board after it: it may depend on what is still hidden.\n", sub.Auto[0].Player)
-	} else {
-		b.WriteString("\nThe board would stand so, as everyone would see it (to play the move,\nsend the steps without preview):\n\n")
-		b.WriteString(trial.State.Text(""))
-	}
-	return s.answer(g, m, req, Answer, "preview", b.String(), "preview"), nil
+	return s.answer(g, m, req, Answer, "preview", head+IgnoredNote(ignored, lang)+tail, "preview"), nil
 }
 
 // answer is a reply of one notice to the sender alone, about game g
