@@ -45,15 +45,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 			return 0, nil, &RefusedError{fmt.Sprintf("%q is not a mail address", a)}
 		}
 	}
-	// Player names in the record are the local parts of the addresses when
-	// they differ, else the whole addresses.
-	names := make([]string, len(addrs))
-	for i, a := range addrs {
-		names[i], _, _ = strings.Cut(a, "@")
-	}
-	if hasDup(names) {
-		copy(names, addrs)
-	}
+	names := PlayerNames(addrs)
 	timing := req.Timing
 	if timing.Deadline > 0 {
 		if err := timing.check(); err != nil {
@@ -128,15 +120,40 @@ func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game,
 	return n
 }
 
-func hasDup(xs []string) bool {
-	seen := map[string]bool{}
-	for _, x := range xs {
-		if seen[x] {
-			return true
-		}
-		seen[x] = true
+// PlayerNames returns the names the players of addrs, in seating order,
+// play under (RULINGS.md H-2): the local parts of their addresses; when
+// several share a local part, each of them gets it with "-" and their
+// rank among them ("alice-1" for alice@herald.local, "alice-2" for
+// alice@example.org), so that the page and every public answer tell them
+// apart without their addresses. A name is never an address, and never
+// another player's name.
+func PlayerNames(addrs []string) []string {
+	names := make([]string, len(addrs))
+	count := map[string]int{}
+	for i, a := range addrs {
+		names[i], _, _ = strings.Cut(a, "@")
+		count[names[i]]++
 	}
-	return false
+	taken := map[string]bool{}
+	for _, n := range names {
+		if count[n] == 1 {
+			taken[n] = true
+		}
+	}
+	rank := map[string]int{}
+	for i, n := range names {
+		if count[n] == 1 {
+			continue
+		}
+		for {
+			rank[n]++
+			if c := fmt.Sprintf("%s-%d", n, rank[n]); !taken[c] {
+				names[i], taken[c] = c, true
+				break
+			}
+		}
+	}
+	return names
 }
 
 // seatOf returns the player name of address in g, or "".
