@@ -16,9 +16,22 @@ type RuleError struct {
 	Msg   string       // English, lower case, no position
 	MsgFR string       // French
 	Pos   notation.Pos // optional: where in the step the fault is
+
+	// Hidden marks a reason that depends on what the player may not have
+	// seen before their move: their hand after a draw, a pile they look
+	// at in the same move. After a step that turned up something hidden
+	// ([Revealer]), such a refusal says nothing of it ([StepError.Reveal]).
+	Hidden bool
 }
 
 var _ error = (*RuleError)(nil)
+
+// OnHidden returns a copy of e marked Hidden.
+func (e *RuleError) OnHidden() *RuleError {
+	c := *e
+	c.Hidden = true
+	return &c
+}
 
 // Rulef returns a RuleError. The English and French formats take the same
 // arguments in the same order. An argument of type [Words] is given to the
@@ -130,6 +143,16 @@ type StepError struct {
 	Step  *notation.Step // the step as written
 	Err   error          // *notation.Error (not understood) or *RuleError (not allowed)
 	Lang  notation.Lang  // the language the submission was written in, up to this step
+
+	// Reveal, when not 0, is the 1-based number of an earlier step of the
+	// same submission that turned up something hidden ([Revealer]): a
+	// pile looked at, a tile drawn; and the reason Err gives depends on
+	// it (a *RuleError marked Hidden, or one that names what the player
+	// could not see before the move, [Secretive]). The submission,
+	// refused, never showed its player what the step turned up; so Error,
+	// Localize and Pretty say only that (RULINGS.md H-4), and Err, for
+	// the referee, holds the reason.
+	Reveal int
 }
 
 var _ error = (*StepError)(nil)
@@ -145,6 +168,9 @@ func (e *StepError) Error() string { return e.Localize(notation.English) }
 // The line:column stays as it is in both, as a locator.
 func (e *StepError) Localize(lang notation.Lang) string {
 	msg := Localize(e.Err, lang)
+	if e.Reveal > 0 {
+		msg = e.hiddenReason(lang)
+	}
 	var re *RuleError
 	if errors.As(e.Err, &re) {
 		pos := re.Pos
@@ -170,6 +196,9 @@ func (e *StepError) Pretty(lang notation.Lang) string {
 	var ne *notation.Error
 	var re *RuleError
 	switch {
+	case e.Reveal > 0:
+		n := &notation.Error{Pos: e.Step.Pos, Msg: e.hiddenReason(notation.English), MsgFR: e.hiddenReason(notation.French), Source: e.Step.Source}
+		fmt.Fprintf(&b, word+"%s", e.Index, n.Pretty(lang))
 	case errors.As(e.Err, &ne):
 		fmt.Fprintf(&b, word+"%s", e.Index, ne.Pretty(lang))
 	case errors.As(e.Err, &re):
@@ -184,6 +213,15 @@ func (e *StepError) Pretty(lang notation.Lang) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// hiddenReason is what a step refused after step e.Reveal turned up
+// something hidden is told, in lang.
+func (e *StepError) hiddenReason(lang notation.Lang) string {
+	if lang == notation.French {
+		return fmt.Sprintf("refusée, mais l'étape %d a révélé ce qui était caché (une pile regardée, une tuile tirée) et un coup refusé n'en montre rien, pas même pourquoi cette étape ne va pas : envoyez d'abord les étapes jusqu'à la %d, puis les autres [règle : RULINGS.md H-4]", e.Reveal, e.Reveal)
+	}
+	return fmt.Sprintf("refused, but step %d turned up what was hidden (a pile looked at, a tile drawn) and a refused move shows nothing of it, not even why this step is wrong: send the steps up to step %d first, then the rest [rule: RULINGS.md H-4]", e.Reveal, e.Reveal)
 }
 
 // Pretty renders any error of a submission for people in lang: notation

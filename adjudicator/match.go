@@ -192,6 +192,11 @@ type Submission struct {
 	// [TurnEnder]): they were not applied and are not recorded.
 	Dropped []*notation.Step
 
+	// Stop is set by [Match.Preview] alone: the 1-based number of the
+	// step, the last of Moves, that turns up something hidden, and after
+	// which nothing was checked; 0 when none does.
+	Stop int
+
 	// Auto holds the automaton moves that followed this submission at
 	// once (Henri's turn after the player's), in order. They are recorded
 	// after it, each with source AutomatonSource.
@@ -278,6 +283,17 @@ func (m *Match) try(player string, steps []*notation.Step) (*Submission, State, 
 
 // tryOn plays steps as move number on a clone of st and returns the clone.
 func (m *Match) tryOn(st State, player string, steps []*notation.Step, number int) (*Submission, State, error) {
+	return m.tryUntil(st, player, steps, number, false)
+}
+
+// tryUntil is tryOn; with preview set it stops at the first step that
+// turns up something hidden ([Revealer]): that step is checked, and the
+// state returned is the one before it, with Submission.Stop set.
+//
+// A step that fails after a step of the same submission turned up
+// something hidden gets a *StepError with Reveal set, which says nothing
+// of the failure (see StepError.Reveal).
+func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number int, preview bool) (*Submission, State, error) {
 	if !slices.Contains(m.Record.Players, player) && !slices.Contains(Automata(st), player) {
 		return nil, nil, Rulef(CodeNotAPlayer, "", "%q is not a player of this game (players: %s)",
 			"« %s » n'est pas un joueur de cette partie (joueurs : %s)", player, strings.Join(m.Record.Players, ", "))
@@ -286,6 +302,7 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 		return nil, nil, Rulef(CodeNoSteps, "", "the submission has no steps", "la soumission ne contient aucune étape")
 	}
 	lang := notation.English
+	orig := st
 	st = st.Clone()
 	sub := &Submission{Number: number, Player: player}
 	acted := false // the player acted in this submission
@@ -311,20 +328,78 @@ func (m *Match) tryOn(st State, player string, steps []*notation.Step, number in
 		if s, ok := st.(Sealer); ok && err == nil {
 			round = s.SealOf(player, mv)
 		}
+		// A preview stops at the first step that turns up something
+		// hidden; a move asks only once a later step fails (firstReveal).
+		reveals := false
+		if rv, ok := st.(Revealer); ok && err == nil && preview {
+			reveals = rv.Reveals(player, mv)
+		}
+		var before State
+		if reveals {
+			before = st.Clone()
+		}
 		if err == nil {
 			err = st.Apply(player, mv)
 		}
 		if err != nil {
-			return nil, nil, &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
+			se := &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
+			if onHidden(orig, player, err) {
+				se.Reveal = firstReveal(orig, player, sub.Moves)
+			}
+			return nil, nil, se
 		}
 		sub.Moves = append(sub.Moves, mv)
 		if _, ok := st.(Sealer); ok {
 			sub.Rounds = append(sub.Rounds, round)
 		}
 		acted = true
+		if reveals {
+			sub.Lang, sub.Stop = lang, i+1
+			return sub, before, nil
+		}
 	}
 	sub.Lang = lang
 	return sub, st, nil
+}
+
+// onHidden reports whether the reason err gives may depend on what
+// player could not see in st: a *RuleError marked Hidden, or an error
+// that names one of player's secrets in st ([Secretive]).
+func onHidden(st State, player string, err error) bool {
+	var re *RuleError
+	if errors.As(err, &re) && re.Hidden {
+		return true
+	}
+	secrets := Secrets(st, player)
+	if len(secrets) == 0 {
+		return false
+	}
+	text := strings.ToLower(Localize(err, notation.English) + "\n" + Localize(err, notation.French))
+	for _, s := range secrets {
+		if strings.Contains(text, strings.ToLower(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstReveal returns the 1-based number of the first of player's moves,
+// played in order from st, that turns up something hidden ([Revealer]),
+// or 0 when none does.
+func firstReveal(st State, player string, moves []Move) int {
+	if _, ok := st.(Revealer); !ok || len(moves) == 0 {
+		return 0
+	}
+	st = st.Clone()
+	for i, mv := range moves {
+		if st.(Revealer).Reveals(player, mv) {
+			return i + 1
+		}
+		if st.Apply(player, mv) != nil {
+			return 0
+		}
+	}
+	return 0
 }
 
 // Resign ends the game because player resigned: it records the ending

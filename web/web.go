@@ -140,11 +140,18 @@ func etag(g *host.Game) string {
 	return fmt.Sprintf(`"%d-%d-%s%s"`, g.Rev, g.Moves, g.Status, clock)
 }
 
-// fresh answers 304 when the client's copy is current.
-func fresh(w http.ResponseWriter, r *http.Request, tag string, updated time.Time) bool {
+// fresh answers 304 when the client's copy is current. A game's page at
+// a secret address (not public) is for no search engine and no shared
+// cache.
+func fresh(w http.ResponseWriter, r *http.Request, g *host.Game) bool {
+	tag, updated := etag(g), g.Updated
 	w.Header().Set("ETag", tag)
 	w.Header().Set("Last-Modified", updated.UTC().Format(http.TimeFormat))
 	w.Header().Set("Cache-Control", "no-cache")
+	if g.Page != host.PagePublic {
+		w.Header().Set("Cache-Control", "private, no-cache")
+		w.Header().Set("X-Robots-Tag", "noindex, nofollow")
+	}
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
 		if slices.Contains(strings.Split(strings.ReplaceAll(inm, " ", ""), ","), tag) {
 			w.WriteHeader(http.StatusNotModified)
@@ -169,7 +176,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string) {
 		http.NotFound(w, r)
 		return
 	}
-	if fresh(w, r, etag(g), g.Updated) {
+	if fresh(w, r, g) {
 		return
 	}
 	v, err := s.view(g, m, token)
@@ -215,28 +222,18 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 	if err != nil {
 		return nil, err
 	}
-	sealed := false
 	for i, rm := range m.Record.Moves {
 		v.Moves = append(v.Moves, move{N: i + 1, Player: rm.Player, Text: public[i]})
 	}
-	if !v.Over {
-		// A step the public may not see yet (a sealed bid) is in the
-		// record as written: the record waits for its reveal.
-		for _, p := range m.Record.Players {
-			mine, err := m.History(s.reg, p, notation.English)
-			if err != nil {
-				return nil, err
-			}
-			for i := range mine {
-				if mine[i] != public[i] {
-					sealed = true
-				}
-			}
-		}
-	}
-	v.Record = !sealed
-	if sealed {
-		v.RecordNote = "The record can be downloaded again once the sealed bids are revealed."
+	// A step the public may not see yet (a sealed bid, a political card,
+	// a sealed step taken back) is in the record as written: the record
+	// waits for what the step waits for.
+	v.Record = true
+	var sealed *adjudicator.SealedRecordError
+	if _, err := m.PublicRecord(s.reg); errors.As(err, &sealed) {
+		v.Record, v.RecordNote = false, "The record can be downloaded once "+sealed.Until+": a step of it is sealed until then."
+	} else if err != nil {
+		return nil, err
 	}
 	return v, nil
 }
@@ -261,7 +258,7 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string) {
 		http.NotFound(w, r)
 		return
 	}
-	if fresh(w, r, etag(g), g.Updated) {
+	if fresh(w, r, g) {
 		return
 	}
 	pic, err := adjudicator.PictureOf(m, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
@@ -283,7 +280,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, token string) {
 		http.NotFound(w, r)
 		return
 	}
-	if fresh(w, r, etag(g), g.Updated) {
+	if fresh(w, r, g) {
 		return
 	}
 	v, err := s.view(g, m, token)
@@ -295,9 +292,12 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, token string) {
 		http.Error(w, v.RecordNote, http.StatusConflict)
 		return
 	}
-	rec := *g.Record
-	if !v.Over {
-		rec.Seed = "" // secret until the end; its sha256 is in the record
+	// Without the seed until the end (its sha256 is in the record), nor
+	// a Message-ID, nor the host's address.
+	rec, err := m.PublicRecord(s.reg)
+	if err != nil {
+		s.fail(w, err)
+		return
 	}
 	data, err := rec.Marshal()
 	if err != nil {

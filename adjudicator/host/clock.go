@@ -368,7 +368,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if req.From != g.Host {
 		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
 	}
-	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n  set page public    (or link, the default, or off)\n"
+	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n  set page public    (or link, the default, or off)\n  set page new       (a new address; the old one stops working)\n"
 	if len(args) < 2 {
 		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
 	}
@@ -399,10 +399,19 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		t.Policy = notation.Fold(args[1])
 	case "page":
 		mode := notation.Fold(args[1])
-		if mode != PagePublic && mode != PageLink && mode != PageOff {
-			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("A game's page is public, link or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
-		}
 		token := g.PageToken
+		renew := mode == "new" || mode == "nouvelle" || mode == "nouveau"
+		if renew {
+			// A new address: the old one stops working (issue 25, item
+			// 12). A page that was off is served again, by its address.
+			mode, token = g.Page, ""
+			if mode != PagePublic {
+				mode = PageLink
+			}
+		}
+		if mode != PagePublic && mode != PageLink && mode != PageOff {
+			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("A game's page is public, link or off (or new, for a new address), not %q.\n\n%s", args[1], usage), "bad set"), nil
+		}
 		if token == "" {
 			token = s.h.newToken()
 		}
@@ -416,6 +425,9 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			PageLink:   "The page of game %s is now reachable by its address only.\n",
 			PageOff:    "The page of game %s is now off: herald does not serve it.\n",
 		}[mode]
+		if renew {
+			text = "The page of game %s has a new address; the old one no longer works.\n"
+		}
 		return s.answer(g, m, req, Answer, "settings", fmt.Sprintf(text, Tag(g.ID))+s.h.pageNote(g), "set page"), nil
 	case "observers", "observateurs":
 		var off bool

@@ -51,15 +51,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 			return 0, nil, &RefusedError{err.Error()}
 		}
 	}
-	// Player names in the record are the local parts of the addresses when
-	// they differ, else the whole addresses.
-	names := make([]string, len(addrs))
-	for i, a := range addrs {
-		names[i], _, _ = strings.Cut(a, "@")
-	}
-	if hasDup(names) {
-		copy(names, addrs)
-	}
+	names := PlayerNames(addrs)
 	timing := req.Timing
 	if timing.Deadline > 0 {
 		if err := timing.check(); err != nil {
@@ -134,15 +126,40 @@ func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game,
 	return n
 }
 
-func hasDup(xs []string) bool {
-	seen := map[string]bool{}
-	for _, x := range xs {
-		if seen[x] {
-			return true
-		}
-		seen[x] = true
+// PlayerNames returns the names the players of addrs, in seating order,
+// play under (RULINGS.md H-2): the local parts of their addresses; when
+// several share a local part, each of them gets it with "-" and their
+// rank among them ("alice-1" for alice@herald.local, "alice-2" for
+// alice@example.org), so that the page and every public answer tell them
+// apart without their addresses. A name is never an address, and never
+// another player's name.
+func PlayerNames(addrs []string) []string {
+	names := make([]string, len(addrs))
+	count := map[string]int{}
+	for i, a := range addrs {
+		names[i], _, _ = strings.Cut(a, "@")
+		count[names[i]]++
 	}
-	return false
+	taken := map[string]bool{}
+	for _, n := range names {
+		if count[n] == 1 {
+			taken[n] = true
+		}
+	}
+	rank := map[string]int{}
+	for i, n := range names {
+		if count[n] == 1 {
+			continue
+		}
+		for {
+			rank[n]++
+			if c := fmt.Sprintf("%s-%d", n, rank[n]); !taken[c] {
+				names[i], taken[c] = c, true
+				break
+			}
+		}
+	}
+	return names
 }
 
 // seatOf returns the player name of address in g, or "".
@@ -448,18 +465,11 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 // to the sender alone; nothing changes.
 func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
 	env := req.Env
-	rec := *m.Record
-	rec.Moves = slices.Clone(rec.Moves)
-	trial, err := adjudicator.Start(s.h.cfg.Registry, &rec)
-	if err != nil {
-		return Reply{}, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+	head, tail, lang, err := m.PreviewText(player, env.Steps)
+	if env.Lang == notation.French {
+		lang = notation.French
 	}
-	sub, err := trial.SubmitSteps(player, env.Steps, s.now.Format(time.RFC3339), "preview")
 	if err != nil {
-		lang := adjudicator.SubmissionLang(err)
-		if env.Lang == notation.French {
-			lang = notation.French
-		}
 		var b strings.Builder
 		if lang == notation.French {
 			b.WriteString("Essai seulement : rien n'a changé. Comme coup, ces étapes seraient refusées :\n\n")
@@ -471,25 +481,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		b.WriteString(stateText(g, m, player, m.State.Text(player)))
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
-	var b strings.Builder
-	if sub.Lang == notation.French {
-		b.WriteString("Essai seulement : rien n'a changé. Après ces étapes :\n")
-	} else {
-		b.WriteString("A preview only: nothing changed. After these steps:\n")
-	}
-	for _, mv := range sub.Moves {
-		fmt.Fprintf(&b, "  %s\n", mv)
-	}
-	b.WriteString(IgnoredNote(ignored, sub.Lang))
-	// Only what the move itself shows (RULINGS.md H-4): no hand after it,
-	// nothing an automaton would answer.
-	if len(sub.Auto) > 0 {
-		fmt.Fprintf(&b, "\nThese steps are legal. %s would then play; a preview does not show how,\nnor the board after it: it may depend on what is still hidden.\n", sub.Auto[0].Player)
-	} else {
-		b.WriteString("\nThe board would stand so, as everyone would see it (to play the move,\nsend the steps without preview):\n\n")
-		b.WriteString(trial.State.Text(""))
-	}
-	return s.answer(g, m, req, Answer, "preview", b.String(), "preview"), nil
+	return s.answer(g, m, req, Answer, "preview", head+IgnoredNote(ignored, lang)+tail, "preview"), nil
 }
 
 // answer is a reply of one notice to the sender alone, about game g

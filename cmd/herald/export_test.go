@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,9 @@ import (
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
+	"gopkg.in/yaml.v3"
 )
 
 // TestExportVerifies stores games the way serve does (a header, then one
@@ -114,5 +117,61 @@ func TestStoredGameErrors(t *testing.T) {
 		if r.code == 0 || strings.Contains(r.stderr, "no game") || !strings.Contains(r.stderr, "G1") {
 			t.Errorf("%v G1 with a damaged record: exit %d, %q; want the store's reason", args, r.code, r.stderr)
 		}
+	}
+}
+
+// TestExportPublic checks that export --public shares nothing the players
+// may not see (issue 25, item 9): while a bid is sealed it refuses, saying
+// what the record waits for; otherwise it writes the record without the
+// seed and without the Message-IDs of its sources.
+func TestExportPublic(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pos yaml.Node
+	if err := yaml.Unmarshal([]byte("card: B 6d 2w 1s\ncastles: {a1: fabienne, n1: georges, o10: henri, a10: ines}\n"), &pos); err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"fabienne", "georges", "henri", "ines"}
+	rec, err := adjudicator.NewRecord(lowenherz97.Game, players, nil, "s", pos.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(games.All, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, mv := range [][2]string{{"fabienne", "choose 2"}, {"georges", "choose 2"}, {"henri", "choose 2"}, {"ines", "choose 1"}, {"henri", "bid 2"}} {
+		if _, err := m.Submit(mv[0], mv[1], fixedTime, fmt.Sprintf("mail:<%d@mx.sender.example>", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = st.Process(ctx, host.Intake{MessageID: "x", Received: time.Now()}, func(tx host.Tx) error {
+		header := *m.Record
+		header.Moves = nil
+		var ps []host.Player
+		for _, p := range players {
+			ps = append(ps, host.Player{Name: p, Address: p + "@x", Secret: "k" + p})
+		}
+		id, err := tx.CreateGame(ctx, "host@x", "hk", &header, ps)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Save(ctx, id, m.Record, host.Playing)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	r := herald(t, "", "export", "--db", dir, "--public", "G1")
+	if r.code != 1 || strings.Contains(r.stdout, "bid 2") || !strings.Contains(r.stderr, "once every bid of the confrontation is in") {
+		t.Fatalf("export --public with henri's bid sealed: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if out := mustHerald(t, "export", "--db", dir, "G1").stdout; !strings.Contains(out, "bid 2") || !strings.Contains(out, "mx.sender.example") {
+		t.Errorf("export without --public is the host's whole copy:\n%s", out)
 	}
 }

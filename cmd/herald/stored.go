@@ -112,9 +112,15 @@ var cmdExport = &command{
 		if err != nil {
 			return storedGameErr(e.str("db"), id, err)
 		}
-		rec := *g.Record
+		rec := g.Record
 		if e.bool("public") && g.Status == host.Playing {
-			rec.Seed = ""
+			m, err := adjudicator.Start(games.All, g.Record)
+			if err != nil {
+				return fmt.Errorf("game %s does not replay: %w", host.Tag(id), err)
+			}
+			if rec, err = m.PublicRecord(games.All); err != nil {
+				return err
+			}
 		}
 		data, err := rec.Marshal()
 		if err != nil {

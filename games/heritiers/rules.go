@@ -186,7 +186,7 @@ func (s *State) notInHand(seat int, t int16, id string) *adjudicator.RuleError {
 		return nil
 	}
 	return adjudicator.Rulef("not-in-hand", ruleOrder, "you have no %s in your hand (your hand: %s)",
-		"vous n'avez pas de %s en main (votre main : %s)", id, s.handWords(seat))
+		"vous n'avez pas de %s en main (votre main : %s)", id, s.handWords(seat)).OnHidden()
 }
 
 // checkPlace checks a square for a tile from seat's hand: on the frame,

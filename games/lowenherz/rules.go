@@ -328,7 +328,7 @@ func (s *State) checkCardStep(pos notation.Pos, en, fr string) *rerr {
 func (s *State) checkInHand(p int, c Card, pos notation.Pos) *rerr {
 	if !slices.Contains(s.players[p].hand, c) {
 		return at(rulef("not-in-hand", ruleTurn, "you have no %s card in your hand (your hand: %s)",
-			"vous n'avez pas de carte %s en main (votre main : %s)", c.Words(), handWords(s.players[p].hand)), pos)
+			"vous n'avez pas de carte %s en main (votre main : %s)", c.Words(), handWords(s.players[p].hand)).OnHidden(), pos)
 	}
 	return nil
 }

@@ -127,10 +127,10 @@ func (s *State) checkTake(m Take) (Political, *adjudicator.RuleError) {
 	switch {
 	case len(found) == 0:
 		return Political{}, rulef(codeAction, rulePile, "pile %d holds no %s", "la pile %d ne contient pas de %s", a.looked+1,
-			adjudicator.Words{EN: m.Card.String(), FR: m.Card.French()}).At(m.pos)
+			adjudicator.Words{EN: m.Card.String(), FR: m.Card.French()}).At(m.pos).OnHidden()
 	case len(found) > 1:
 		return Political{}, rulef(codeAction, rulePile, "pile %d holds %s and %s: say which", "la pile %d contient %s et %s : précisez", a.looked+1,
-			adjudicator.Words{EN: found[0].String(), FR: found[0].French()}, adjudicator.Words{EN: found[1].String(), FR: found[1].French()}).At(m.pos)
+			adjudicator.Words{EN: found[0].String(), FR: found[0].French()}, adjudicator.Words{EN: found[1].String(), FR: found[1].French()}).At(m.pos).OnHidden()
 	}
 	return found[0], nil
 }

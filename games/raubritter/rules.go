@@ -140,7 +140,7 @@ func (s *State) checkPlace(p int, m Place) *adjudicator.RuleError {
 				FR: "plaquette avec " + buildingArticleFR[m.Kind.Building]}
 		}
 		return adjudicator.Rulef("not-in-hand", ruleHand, "you have no %s in your hand (your hand: %s)",
-			"vous n'avez pas de %s en main (votre main : %s)", what, handWords(pl.hand)).At(m.pos)
+			"vous n'avez pas de %s en main (votre main : %s)", what, handWords(pl.hand)).At(m.pos).OnHidden()
 	}
 	c := s.at(m.Square)
 	if c == nil {
