@@ -33,7 +33,7 @@ func TestSVG(t *testing.T) {
 		t.Error("the same board gives two SVGs")
 	}
 	s := string(one)
-	for _, want := range []string{"G1 &lt;&amp;&gt;", ">B</text>", Colours[0], Colours[1], "b bob: 4 points  to move", "a alice: 1 point<"} {
+	for _, want := range []string{"G1 &lt;&amp;&gt;", ">B</text>", Colours[0], Colours[1], "b bob: 4 points  \u2190 to move", "a alice: 1 point<"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the SVG lacks %q", want)
 		}
