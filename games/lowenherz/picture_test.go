@@ -8,9 +8,10 @@ import (
 )
 
 // TestPictures pins the pictures of 2- and 4-player games at the start and
-// in the middle (issue 20): go test -run TestPictures -update rewrites
+// after submission 100, late enough for neutral zones, with the last
+// move marked (issues 20, 28): go test -run TestPictures -update rewrites
 // them.
 func TestPictures(t *testing.T) {
 	kit := &gametest.Kit{Game: lowenherz.Game}
-	kit.Pictures(t, 30, 2, 4)
+	kit.Pictures(t, 100, 2, 4)
 }
