@@ -500,3 +500,28 @@ func PicturePrivacy(st adjudicator.State, players []string, svg, legend string) 
 	}
 	return nil
 }
+
+// BenchPicture measures drawing the picture of an n-player game after
+// submission `after` of a self-played game, as SVG or as PNG (format "svg"
+// or "png"): the cost a mail or a page adds for its picture. The board is
+// taken from the state each time, as a mail does.
+func (k *Kit) BenchPicture(b *testing.B, n, after int, format string) {
+	var st adjudicator.State
+	k.SelfPlay(b, n, "picture", nil, func(m *adjudicator.Match, sub *adjudicator.Submission) {
+		if sub != nil && sub.Number == after {
+			st = m.State.Clone()
+		}
+	})
+	if st == nil {
+		b.Fatalf("the game ended before submission %d", after)
+	}
+	p := st.(adjudicator.Picturer)
+	for b.Loop() {
+		pic := p.Picture()
+		if format == "svg" {
+			pic.SVG()
+		} else if _, err := pic.PNG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

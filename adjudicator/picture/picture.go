@@ -15,6 +15,7 @@ package picture
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"image"
@@ -267,7 +268,6 @@ type canvas interface {
 
 // draw draws b on c.
 func (b *Board) draw(c canvas, l layout) {
-	c.rect(0, 0, l.w, l.h, "#ffffff")
 	c.text(8, 18, b.Title, start, "#000000", 14)
 	c.text(8, 36, b.Status, start, "#000000", 12)
 	ox, oy := l.ox, l.oy
@@ -537,6 +537,7 @@ func (b *Board) SVG() []byte {
 	s.Grow(16 << 10)
 	fmt.Fprintf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n", l.w, l.h, l.w, l.h)
 	fmt.Fprintf(s, "<defs><pattern id=\"zone\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"6\" fill=\"%s\"/></pattern></defs>\n", Neutral)
+	s.rect(0, 0, l.w, l.h, "#ffffff")
 	b.draw(s, l)
 	s.WriteString("</svg>\n")
 	return []byte(s.String())
@@ -616,13 +617,12 @@ func (s *svgCanvas) text(x, y int, t string, anchor int, colour string, size int
 func (b *Board) PNG() ([]byte, error) {
 	l := b.layout()
 	pal, index := palette()
-	face, err := newFace()
-	if err != nil {
-		return nil, err
-	}
-	defer face.Close()
-	p := &pngCanvas{img: image.NewPaletted(image.Rect(0, 0, l.w, l.h), pal), index: index, face: face}
+	// A new image is white already: white is the palette's first colour.
+	p := &pngCanvas{img: image.NewPaletted(image.Rect(0, 0, l.w, l.h), pal), index: index}
 	b.draw(p, l)
+	if p.err != nil {
+		return nil, p.err
+	}
 	var out bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoders}
 	if err := enc.Encode(&out, p.img); err != nil {
@@ -635,7 +635,7 @@ func (b *Board) PNG() ([]byte, error) {
 type pngCanvas struct {
 	img   *image.Paletted
 	index map[string]uint8
-	face  font.Face
+	err   error // the first glyph that could not be drawn
 }
 
 func (p *pngCanvas) set(x, y int, c uint8) {
@@ -731,28 +731,65 @@ func (p *pngCanvas) text(x, y int, s string, anchor int, colour string, _ int) {
 		x -= textW(s)
 	}
 	c := p.index[colour]
-	img, face := p.img, p.face
-	dot := fixed.P(x, y)
-	prev := rune(-1)
+	img := p.img
 	for _, r := range s {
-		if prev >= 0 {
-			dot.X += face.Kern(prev, r)
+		g, err := glyphOf(r)
+		if err != nil {
+			p.err = cmp.Or(p.err, err)
+			return
 		}
-		dr, mask, mp, adv, ok := face.Glyph(dot, r)
-		if !ok {
-			dr, mask, mp, adv, _ = face.Glyph(dot, '?')
-		}
-		dr = dr.Intersect(img.Rect)
-		for py := dr.Min.Y; py < dr.Max.Y; py++ {
-			for px := dr.Min.X; px < dr.Max.X; px++ {
-				if _, _, _, a := mask.At(mp.X+px-dr.Min.X, mp.Y+py-dr.Min.Y).RGBA(); a >= 0x5000 {
-					img.Pix[py*img.Stride+px] = c
-				}
+		for _, px := range g.pix {
+			if xx, yy := x+int(px[0]), y+int(px[1]); xx >= 0 && yy >= 0 && xx < img.Rect.Max.X && yy < img.Rect.Max.Y {
+				img.Pix[yy*img.Stride+xx] = c
 			}
 		}
-		dot.X += adv
-		prev = r
+		x += g.adv
 	}
+}
+
+// glyph is a character of the face, drawn once: the pixels it covers at
+// least half, relative to the dot, and its advance. The face is
+// monospaced, without kerning, and the dot always on a whole pixel, so a
+// character is the same pixels wherever it is drawn.
+type glyph struct {
+	pix [][2]int8
+	adv int
+}
+
+var glyphs struct {
+	sync.Mutex
+	face font.Face
+	m    map[rune]*glyph
+}
+
+// glyphOf returns the glyph of r, or of '?' for a character the face lacks.
+func glyphOf(r rune) (*glyph, error) {
+	glyphs.Lock()
+	defer glyphs.Unlock()
+	if g, ok := glyphs.m[r]; ok {
+		return g, nil
+	}
+	if glyphs.face == nil {
+		f, err := newFace()
+		if err != nil {
+			return nil, err
+		}
+		glyphs.face, glyphs.m = f, map[rune]*glyph{}
+	}
+	dr, mask, mp, adv, ok := glyphs.face.Glyph(fixed.P(0, 0), r)
+	if !ok {
+		dr, mask, mp, adv, _ = glyphs.face.Glyph(fixed.P(0, 0), '?')
+	}
+	g := &glyph{adv: adv.Round()}
+	for py := dr.Min.Y; py < dr.Max.Y; py++ {
+		for px := dr.Min.X; px < dr.Max.X; px++ {
+			if _, _, _, a := mask.At(mp.X+px-dr.Min.X, mp.Y+py-dr.Min.Y).RGBA(); a >= 0x5000 {
+				g.pix = append(g.pix, [2]int8{int8(px), int8(py)})
+			}
+		}
+	}
+	glyphs.m[r] = g
+	return g, nil
 }
 
 // encoders keeps the PNG encoders' buffers and compressors from one
