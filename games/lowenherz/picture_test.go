@@ -19,6 +19,10 @@ func TestPictures(t *testing.T) {
 // BenchmarkPictureSVG and BenchmarkPicturePNG draw the picture of a game
 // in the middle, as a mail or the page does: under 1 ms an SVG and 5 ms a
 // PNG (issue 28).
-func BenchmarkPictureSVG(b *testing.B) { (&gametest.Kit{Game: lowenherz.Game}).BenchPicture(b, 2, 100, "svg") }
+func BenchmarkPictureSVG(b *testing.B) {
+	(&gametest.Kit{Game: lowenherz.Game}).BenchPicture(b, 2, 100, "svg")
+}
 
-func BenchmarkPicturePNG(b *testing.B) { (&gametest.Kit{Game: lowenherz.Game}).BenchPicture(b, 2, 100, "png") }
+func BenchmarkPicturePNG(b *testing.B) {
+	(&gametest.Kit{Game: lowenherz.Game}).BenchPicture(b, 2, 100, "png")
+}
