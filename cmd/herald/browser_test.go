@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
@@ -174,4 +176,111 @@ func awaitMail(t *testing.T, imapAddr, addr, topic string) string {
 	}
 	t.Fatalf("%s got no mail about %q in 30 s", addr, topic)
 	return ""
+}
+
+// chromium returns the headless browser to drive, or skips t (fails it
+// when HERALD_BROWSER is set: .ci/run installs one).
+func chromium(t *testing.T) string {
+	t.Helper()
+	browser := findChromium()
+	if browser == "" {
+		if os.Getenv("HERALD_BROWSER") != "" {
+			t.Fatal("HERALD_BROWSER is set but no chromium is installed")
+		}
+		t.Skip("no chromium here (.ci/run installs Debian's chromium package)")
+	}
+	return browser
+}
+
+// headless runs browser headless with args and returns what it prints.
+func headless(t *testing.T, ctx context.Context, browser, profile string, args ...string) string {
+	t.Helper()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+		"--user-data-dir=" + profile}, args...)
+	cmd := exec.CommandContext(ctx, browser, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", browser, strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String()
+}
+
+// TestPictureTextInChromium draws every game's picture, at the start, in
+// the middle (the last move marked) and at the end of self-played games
+// of its fewest and most players, titled as the mails title them, and
+// has a real headless Chromium lay out the SVGs: every text must lie
+// within its picture's viewBox (issue 28, item 3: the width was measured
+// for the PNG's face, and Chromium cut "…tie with 13 knight"). The check
+// is a script of this test's own page, not of herald's pages, which have
+// none.
+func TestPictureTextInChromium(t *testing.T) {
+	browser := chromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>\n")
+	count := 0
+	add := func(name string, m *adjudicator.Match) {
+		pic, err := adjudicator.PictureOf(m, fmt.Sprintf("G1234 %s, move %d", m.Game.Title, m.MoveNumber()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := string(pic.SVG())
+		page.WriteString(strings.Replace(svg, "<svg ", fmt.Sprintf("<svg id=%q ", name), 1))
+		count++
+	}
+	at := func(end *adjudicator.Match, n int) *adjudicator.Match {
+		rec := *end.Record
+		rec.Moves, rec.Ended = rec.Moves[:n], nil
+		m, err := adjudicator.Start(games.All, &rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for _, g := range games.All.Games() {
+		for _, n := range []int{g.MinPlayers, g.MaxPlayers} {
+			end, err := adjudicator.SelfPlay(g, games.All, n, "browser", nil, func() string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(fmt.Sprintf("%s-%dp-start", g.Name, n), at(end, 0))
+			add(fmt.Sprintf("%s-%dp-mid", g.Name, n), at(end, len(end.Record.Moves)/2))
+			add(fmt.Sprintf("%s-%dp-end", g.Name, n), end)
+		}
+	}
+	page.WriteString(`<pre id="result"></pre><script>
+const bad = [];
+let texts = 0;
+for (const svg of document.querySelectorAll("svg")) {
+  const vb = svg.viewBox.baseVal;
+  for (const t of svg.querySelectorAll("text")) {
+    texts++;
+    const b = t.getBBox();
+    if (b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5) {
+      bad.push(svg.id + ": " + JSON.stringify(t.textContent) + " at " + [b.x, b.y, b.width, b.height].map(Math.round).join(",") + " outside 0,0," + vb.width + "," + vb.height);
+    }
+  }
+}
+document.getElementById("result").textContent = "checked " + texts + " texts\n" + bad.join("\n");
+</script></body></html>
+`)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pictures.html")
+	if err := os.WriteFile(file, []byte(page.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless(t, ctx, browser, t.TempDir(), "--dump-dom", "file://"+file)
+	res := regexp.MustCompile(`(?s)<pre id="result">checked (\d+) texts\n(.*?)</pre>`).FindStringSubmatch(dom)
+	if res == nil {
+		t.Fatalf("Chromium did not check the pictures:\n%.2000s", dom)
+	}
+	if res[1] == "0" {
+		t.Fatal("Chromium found no text in the pictures")
+	}
+	if strings.TrimSpace(res[2]) != "" {
+		t.Errorf("texts outside their picture in Chromium:\n%s", html.UnescapeString(res[2]))
+	}
+	t.Logf("Chromium laid out %s texts of %d pictures", res[1], count)
 }
