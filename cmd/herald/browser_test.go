@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,18 +38,14 @@ func findChromium() string {
 // TestPageInChromium starts serve with its web pages on the embedded mail
 // servers, starts a game and plays a move by mail, and opens the game's
 // page, whose address the welcome mail gives, in a real headless Chromium
-// (issue 20): the page shows the move. The screenshot is kept in
-// $HERALD_ARTIFACTS (.ci/run sets it) or the test's directory. Without a
+// (issue 20): the page shows the move. Screenshots of the page and of its
+// first move replayed, 390 and 1280 px wide, are kept in
+// $HERALD_ARTIFACTS (.ci/run sets it) or the test's directory, and
+// neither page is ever wider than the window (issue 28). Without a
 // Chromium the test skips, unless HERALD_BROWSER is set (.ci/run installs
 // Debian's chromium and sets it).
 func TestPageInChromium(t *testing.T) {
-	browser := findChromium()
-	if browser == "" {
-		if os.Getenv("HERALD_BROWSER") != "" {
-			t.Fatal("HERALD_BROWSER is set but no chromium is installed")
-		}
-		t.Skip("no chromium here (.ci/run installs Debian's chromium package)")
-	}
+	browser := chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
@@ -99,15 +96,7 @@ func TestPageInChromium(t *testing.T) {
 	profile := t.TempDir()
 	run := func(args ...string) string {
 		t.Helper()
-		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-			"--user-data-dir=" + profile}, args...)
-		cmd := exec.CommandContext(ctx, browser, args...)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s %s: %v\n%s", browser, strings.Join(args, " "), err, errOut.String())
-		}
-		return out.String()
+		return headless(t, ctx, browser, profile, args...)
 	}
 	dom := run("--dump-dom", url)
 	if !strings.Contains(dom, want) || !strings.Contains(dom, `<pre id="board">`) {
@@ -122,13 +111,76 @@ func TestPageInChromium(t *testing.T) {
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(artifacts, "page-G1.png")
-	run("--screenshot="+shot, "--window-size=1000,1500", "--hide-scrollbars", url)
-	png, err := os.ReadFile(shot)
-	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10000 {
-		t.Fatalf("the screenshot %s: %d bytes, %v", shot, len(png), err)
+	// The game in play and its first move replayed, on a phone and on a
+	// desktop (issue 28, items 9, 10): a screenshot of each, and the page
+	// never wider than the window. The width is measured on a copy of the
+	// page with a script of this test's own: herald's pages run none.
+	for _, page := range []struct{ name, url string }{{"G1", url}, {"G1-move-1", url + "/move/1"}} {
+		for _, width := range []int{390, 1280} {
+			shot := filepath.Join(artifacts, fmt.Sprintf("page-%s-%d.png", page.name, width))
+			got, view := pageWidth(t, page.url, width, shot, run)
+			if got > view {
+				t.Errorf("%s at %d px: the page is %d px wide, wider than the window's %d", page.url, width, got, view)
+			}
+			png, err := os.ReadFile(shot)
+			if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10000 {
+				t.Fatalf("the screenshot %s: %d bytes, %v", shot, len(png), err)
+			}
+			t.Logf("screenshot of %s at %d px: %s", page.url, width, shot)
+		}
 	}
-	t.Logf("screenshot of the page: %s", shot)
+}
+
+// pageWidth shows a copy of the page at url in a frame width px wide
+// (a headless window is at least 500 px wide), with a script that
+// measures it once its picture has loaded; it takes a screenshot into
+// shot and returns the page's width and the frame's, in CSS pixels.
+// herald's pages run no script and may not be framed: the copy, a local
+// file, has this test's script and no such headers.
+func pageWidth(t *testing.T, url string, width int, shot string, run func(args ...string) string) (page, window int) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	origin := regexp.MustCompile(`^http://[^/]+`).FindString(url)
+	html := regexp.MustCompile(`<meta http-equiv="refresh"[^>]*>`).ReplaceAllString(string(body), "")
+	html = strings.Replace(html, "<head>", `<head><base href="`+origin+`/">`, 1)
+	html = strings.Replace(html, "</body>", `<script>
+window.addEventListener("load", () => {
+  const img = document.getElementById("picture");
+  parent.postMessage("width " + document.documentElement.scrollWidth + " " + window.innerWidth + " " + (img ? img.naturalWidth : -1), "*");
+});
+</script></body>`, 1)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frame := fmt.Sprintf(`<!DOCTYPE html><html><body style="margin:0"><iframe src="page.html" width="%d" height="2400" style="border:0;display:block"></iframe>
+<script>window.addEventListener("message", e => { const p = document.createElement("pre"); p.id = "width"; p.textContent = e.data; document.body.appendChild(p); });</script>
+</body></html>`, width)
+	file := filepath.Join(dir, "frame.html")
+	if err := os.WriteFile(file, []byte(frame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	win := fmt.Sprintf("--window-size=%d,2400", max(width, 500))
+	dom := run("--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files", win, "file://"+file)
+	m := regexp.MustCompile(`<pre id="width">width (\d+) (\d+) (-?\d+)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("Chromium did not measure %s:\n%.2000s", url, dom)
+	}
+	if m[3] == "0" {
+		t.Errorf("%s: the picture did not load", url)
+	}
+	run("--screenshot="+shot, "--virtual-time-budget=5000", "--allow-file-access-from-files", "--hide-scrollbars", fmt.Sprintf("--window-size=%d,2400", max(width, 500)), "file://"+file)
+	page, _ = strconv.Atoi(m[1])
+	window, _ = strconv.Atoi(m[2])
+	if window != width {
+		t.Errorf("the frame is %d px wide, not %d", window, width)
+	}
+	return page, window
 }
 
 // send mails body from from to to over the embedded SMTP server.
