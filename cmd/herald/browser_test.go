@@ -46,7 +46,7 @@ func findChromium() string {
 // Debian's chromium and sets it).
 func TestPageInChromium(t *testing.T) {
 	browser := chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	log := slog.New(slog.DiscardHandler)
@@ -91,6 +91,12 @@ func TestPageInChromium(t *testing.T) {
 			t.Fatalf("the page does not show %q after 30 s:\n%s", want, body)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+
+	// Every mail with the board gives the page (issue 28, item 8), not
+	// only the welcome.
+	if news := awaitMail(t, imapAddr, "bob@herald.local", "your turn"); !strings.Contains(news, url) {
+		t.Errorf("bob's mail after alice's move lacks the page's address %s:\n%s", url, news)
 	}
 
 	profile := t.TempDir()
@@ -268,7 +274,7 @@ func headless(t *testing.T, ctx context.Context, browser, profile string, args .
 // none.
 func TestPictureTextInChromium(t *testing.T) {
 	browser := chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	var page strings.Builder
 	page.WriteString("<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>\n")
