@@ -399,3 +399,53 @@ func benchPage(b *testing.B, unchanged bool) {
 		}
 	}
 }
+
+// TestPageUndoneAndOver checks that moves taken back by consent are shown
+// as such, whose and when but not what they were, and that the page of a
+// game over does not reload itself (issue 28, items 10 and 11).
+func TestPageUndoneAndOver(t *testing.T) {
+	r := newRig(t)
+	g := r.create("raubritter", "alice@x.org", "bob@y.org")
+	for i := range 4 {
+		r.play(g.ID, i)
+	}
+	full, _ := r.st.Game(context.Background(), g.ID)
+	last := full.Record.Moves[len(full.Record.Moves)-1]
+	handle := func(name, text string) {
+		r.do(func(s *host.Session) error {
+			gg, err := s.Game(context.Background(), g.ID)
+			if err != nil {
+				return err
+			}
+			seat := slices.IndexFunc(gg.Players, func(p host.Player) bool { return p.Name == name })
+			_, err = s.Handle(context.Background(), host.Request{Game: gg, From: gg.Players[seat].Address, Seat: seat, Env: notation.ParseEnvelope(text)})
+			return err
+		})
+	}
+	other := "alice"
+	if last.Player == "alice" {
+		other = "bob"
+	}
+	handle(last.Player, "undo")
+	handle(other, "undo accept")
+	after, _ := r.st.Game(context.Background(), g.ID)
+	if len(after.Record.Undone) != 1 {
+		t.Fatalf("the undo was not taken: %+v", after.Record.Undone)
+	}
+	u := after.Record.Undone[0]
+	_, body := r.get(web.PagePath(g.PageToken))
+	want := fmt.Sprintf(`<span class="undone">move %d by %s</span>, taken back at the request of %s, 2026-11-24 09:`, u.After+1, last.Player, last.Player)
+	if len(u.Moves) > 1 {
+		want = fmt.Sprintf(`<span class="undone">moves %d-%d by `, u.After+1, u.After+len(u.Moves))
+	}
+	if !strings.Contains(body, want) {
+		t.Errorf("the page does not show the moves taken back (%s):\n%s", want, body)
+	}
+
+	// A game over: resigned.
+	handle(other, "resign")
+	_, body = r.get(web.PagePath(g.PageToken))
+	if !strings.Contains(body, "Over: ended early") || strings.Contains(body, `http-equiv="refresh"`) {
+		t.Errorf("the page of a game over reloads itself or does not say it is over:\n%s", body)
+	}
+}
