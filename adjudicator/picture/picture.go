@@ -2,15 +2,25 @@
 // and mail clients that show it, PNG for those that do not. A game fills a
 // Board from the same state its ASCII board shows (the public view only:
 // no hand, no sealed bid), and the package draws it the same way for every
-// game: a grid of squares with their terrain, the walls and borders
-// between squares, buildings and stacks of pieces in their owners'
-// colours with the owners' letters on them, and a legend with each
-// player's colour, letter, score and whose turn it is.
+// game: a grid of squares with their terrain (a faint grid where no tile
+// lies yet), the walls and borders between squares, roads, neutral zones
+// hatched, buildings, pieces side by side or as a stack (those below as
+// bands, the top one a disc), all inside their square, in their owners'
+// colours with the owners' letters on them; the squares and walls the
+// last move changed in a dashed black and white frame (MarkChanges); then
+// each player's colour, letter, score and whether they must act, a legend
+// of swatches and lines, and the game's public status lines (Info).
+//
+// Both drawings share one layout, in which text is measured at 7 pixels a
+// character: the PNG draws Go Mono at that width, and the SVG gives each
+// text that length (textLength), so that whatever face a browser picks,
+// no text leaves its place or the picture.
 //
 // The players' colours are the Okabe–Ito palette, which people with the
-// common colour blindnesses tell apart, and every piece also carries its
-// owner's letter. The output is deterministic: the same board gives the
-// same bytes.
+// common colour blindnesses tell apart, every piece also carries its
+// owner's letter, and whatever is no player's is drawn in the one Neutral
+// colour. The output is deterministic: the same board gives the same
+// bytes.
 package picture
 
 import (
