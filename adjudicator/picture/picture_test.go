@@ -222,3 +222,25 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWrapLine checks that wrapping a status line keeps its words in
+// order and makes no line longer than the width but for a word that is.
+func FuzzWrapLine(f *testing.F) {
+	for _, s := range []string{"", "a b c", strings.Repeat("long words here ", 10), "  indented line  with  spaces", "é" + strings.Repeat("x", 90)} {
+		f.Add(s, 20)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if width < 4 || width > 200 || strings.Contains(s, "\n") {
+			return
+		}
+		lines := wrapLine(s, width)
+		if strings.Join(strings.Fields(strings.Join(lines, " ")), " ") != strings.Join(strings.Fields(s), " ") {
+			t.Fatalf("wrapLine(%q, %d) = %q: the words changed", s, width, lines)
+		}
+		for _, l := range lines {
+			if n := len([]rune(l)); n > width && len(strings.Fields(l)) > 1 {
+				t.Fatalf("wrapLine(%q, %d): line %q of %d runes", s, width, l, n)
+			}
+		}
+	})
+}
