@@ -3,6 +3,7 @@ package lowenherz_test
 import (
 	"testing"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz"
 )
@@ -25,4 +26,34 @@ func BenchmarkPictureSVG(b *testing.B) {
 
 func BenchmarkPicturePNG(b *testing.B) {
 	(&gametest.Kit{Game: lowenherz.Game}).BenchPicture(b, 2, 100, "png")
+}
+
+// TestPictureNeutral checks that the neutral castles and knights of a
+// 2-player game, and their domains, are drawn in the one neutral colour,
+// as a 3-player game's are none (issue 28, item 4: they took the colour of
+// the seat after the last player), and that neutral zones are hatched.
+func TestPictureNeutral(t *testing.T) {
+	kit := &gametest.Kit{Game: lowenherz.Game}
+	neutral, zones := 0, 0
+	kit.SelfPlay(t, 2, "neutral", nil, func(m *adjudicator.Match, _ *adjudicator.Submission) {
+		b := m.State.(adjudicator.Picturer).Picture()
+		for _, c := range b.Cells {
+			for _, p := range c.Pieces {
+				if isN := p.Letter == "n" || p.Letter == "N"; isN != (p.Owner == -1) {
+					t.Fatalf("move %d: the piece %s is drawn as player %d's", m.MoveNumber(), p.Letter, p.Owner)
+				} else if isN {
+					neutral++
+				}
+			}
+			if c.Owner >= len(b.Players) {
+				t.Fatalf("move %d: a domain framed as player %d's", m.MoveNumber(), c.Owner)
+			}
+			if c.Zone {
+				zones++
+			}
+		}
+	})
+	if neutral == 0 || zones == 0 {
+		t.Errorf("%d neutral pieces and %d zones drawn over a game: the test checked nothing", neutral, zones)
+	}
 }
