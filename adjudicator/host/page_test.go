@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -13,7 +14,14 @@ import (
 // host turned the page off.
 func TestNoticesGivePage(t *testing.T) {
 	r := newRig(t, false)
+	keys := 0
 	h, err := host.New(host.Config{Registry: r.h.Registry(), Store: r.st, Now: func() time.Time { return r.clock }, NewSeed: func() string { return "host-test" },
+		NewKey: func() string {
+			keys++
+			k := fmt.Sprintf("page-key%02d", keys)
+			r.keys[host.HashKey(k)] = k
+			return k
+		},
 		PageURL: func(token string) string { return "https://games.example.org/g/" + token }})
 	if err != nil {
 		t.Fatal(err)
