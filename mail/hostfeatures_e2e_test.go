@@ -28,8 +28,9 @@ type featureRig struct {
 	password   func(addr string) string
 	mu         sync.Mutex
 	clock      time.Time
-	seen       map[string]int // mails already read, by account
-	sentAll    []string       // every mail herald delivered, "to\nraw"
+	seen       map[string]int             // mails already read, by account
+	sentAll    []string                   // every mail herald delivered, "to\nraw"
+	onNew      func(address string) error // the service's OnNewPlayer, if any
 }
 
 func (r *featureRig) now() time.Time {
@@ -53,7 +54,7 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 	}
 	t.Cleanup(func() { st.Close() })
 	r.svc, err = NewService(Config{Address: r.herald, Registry: adjudicator.NewRegistry(raubritter.Game), Store: st, Logger: testLogger(t),
-		Now: r.now, NewSeed: func() string { return "features" }})
+		Now: r.now, NewSeed: func() string { return "features" }, OnNewPlayer: r.onNew})
 	if err != nil {
 		t.Fatal(err)
 	}
