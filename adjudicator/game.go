@@ -37,8 +37,6 @@
 package adjudicator
 
 import (
-	"fmt"
-
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
@@ -190,22 +188,9 @@ type Picturer interface {
 }
 
 // PictureOf returns the picture of m's board, titled with title and the
-// state of the game (whose turn, or the result), or an error when the
-// game cannot draw one.
+// state of the game (whose turn, or the result), with the squares and
+// walls the last move changed marked, or an error when the game cannot
+// draw one.
 func PictureOf(m *Match, title string) (*picture.Board, error) {
-	p, ok := m.State.(Picturer)
-	if !ok {
-		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
-	}
-	b := p.Picture()
-	b.Title = title
-	switch res := m.State.Result(); {
-	case m.Record.Ended != nil:
-		b.Status = "ended early: " + m.Record.Ended.How
-	case res.Finished:
-		b.Status = "over: " + res.Summary
-	default:
-		b.Status = fmt.Sprintf("move %d: waiting for %s", m.MoveNumber(), WaitingFor(m.State))
-	}
-	return b, nil
+	return PictureAt(m, len(m.Record.Moves), title)
 }

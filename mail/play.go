@@ -143,6 +143,10 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
+		if n.Picture != nil && n.Page != "" && !strings.Contains(n.Text, n.Page) {
+			// Every mail with the board gives the game's page (issue 28).
+			m.Body += "\nThe game's page, with its replay: " + n.Page + "\n"
+		}
 		thread := ""
 		if n.Answer || n.InReplyTo && n.To == sender {
 			thread = inReplyTo

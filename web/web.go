@@ -6,9 +6,21 @@
 //
 // Each game's page lives at /g/TOKEN, where TOKEN is unguessable and given
 // in the welcome mails; the host may make it public (listed at /) or turn
-// it off. The pages are plain server-rendered HTML (html/template), with
-// no script and no form: a page reloads itself every minute, and the
-// reload costs a 304 when nothing changed (ETag, Last-Modified).
+// it off. /g/TOKEN/move/N replays the game: the board as everyone saw it
+// after move N (0: the start), the squares that move changed marked, with
+// links to the first, previous, next and last moves. The history groups
+// the moves by turn, each with its time, every move a link to its replay,
+// and says which moves were taken back.
+//
+// The pages are plain server-rendered HTML (html/template), with no
+// script and no form, and fit a phone's width. A game in play reloads
+// itself every few seconds (a meta refresh); a reload costs a 304 when
+// nothing changed (ETag, Last-Modified), answered from the stored game
+// alone, without replaying it. A game over and a move replayed do not
+// reload. A server-sent event stream would show a move sooner, but it
+// needs a script (EventSource), which the pages' policy forbids, and
+// holds a connection per viewer open; BenchmarkRefresh measures what a
+// reload costs instead.
 //
 // Departure from DESIGN.md's top-level layout: web/ is a new top-level
 // package beside mail/, because the page is a second transport of host
@@ -24,6 +36,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,8 +69,13 @@ func New(store Reader, reg *adjudicator.Registry, log *slog.Logger) *Server {
 // PagePath is the path of the page of a game whose page token is token.
 func PagePath(token string) string { return "/g/" + token }
 
-// ServeHTTP serves / (the public pages), /g/TOKEN and
-// /g/TOKEN/record.yaml; GET and HEAD only.
+// MovePath is the path of the replay of move n (0: the start) of the game
+// whose page token is token.
+func MovePath(token string, n int) string { return PagePath(token) + "/move/" + strconv.Itoa(n) }
+
+// ServeHTTP serves / (the public pages), /g/TOKEN, /g/TOKEN/board.svg,
+// /g/TOKEN/move/N, /g/TOKEN/move/N/board.svg and /g/TOKEN/record.yaml;
+// GET and HEAD only.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	// No script, no frame, no referrer: the address holds the token.
@@ -71,15 +89,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "herald's pages are read-only", http.StatusMethodNotAllowed)
 		return
 	}
-	switch rest, ok := strings.CutPrefix(r.URL.Path, "/g/"); {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/g/")
+	token, sub, _ := strings.Cut(rest, "/")
+	switch {
 	case r.URL.Path == "/":
 		s.index(w, r)
-	case ok && strings.HasSuffix(rest, "/record.yaml"):
-		s.record(w, r, strings.TrimSuffix(rest, "/record.yaml"))
-	case ok && strings.HasSuffix(rest, "/board.svg"):
-		s.picture(w, r, strings.TrimSuffix(rest, "/board.svg"))
-	case ok && !strings.Contains(rest, "/"):
-		s.page(w, r, rest)
+	case !ok || token == "":
+		http.NotFound(w, r)
+	case sub == "":
+		s.page(w, r, token, -1)
+	case sub == "record.yaml":
+		s.record(w, r, token)
+	case sub == "board.svg":
+		s.picture(w, r, token, -1)
+	case strings.HasPrefix(sub, "move/"):
+		num, svg := strings.CutSuffix(strings.TrimPrefix(sub, "move/"), "/board.svg")
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 0 || strconv.Itoa(n) != num {
+			http.NotFound(w, r)
+			return
+		}
+		if svg {
+			s.picture(w, r, token, n)
+		} else {
+			s.page(w, r, token, n)
+		}
 	default:
 		http.NotFound(w, r)
 	}
@@ -95,12 +129,18 @@ type view struct {
 	Result             string
 	Scores             []score
 	Board              string
-	Moves              []move
-	Picture            string // the board's picture, when the game draws one
-	Record             bool   // the record can be downloaded now
-	RecordNote         string // why not, when it cannot
+	Turns              []turn   // the history, by turn
+	Undone             []undone // the moves taken back
+	Picture            string   // the board's picture, when the game draws one
+	Record             bool     // the record can be downloaded now
+	RecordNote         string   // why not, when it cannot
 	RecordHref         string
 	Updated            string
+	Refresh            int    // seconds between reloads; 0: none
+	Replay             bool   // a move replayed, not the game as it stands
+	At, Of             int    // the move shown, and the moves played
+	Nav                []link // first, previous, next, last
+	Live               string // the game as it stands
 }
 
 type score struct {
@@ -108,24 +148,64 @@ type score struct {
 	Points int
 }
 
+// turn is a player's consecutive moves.
+type turn struct {
+	N      int
+	Player string
+	Time   string // when its last move came, or ""
+	Moves  []move
+}
+
 type move struct {
 	N            int
 	Player, Text string
+	Href         string
+	Now          bool // the move shown
 }
 
-// load reads the game of token and what its page shows, or nil when
-// there is no such page.
-func (s *Server) load(ctx context.Context, token string) (*host.Game, *adjudicator.Match, error) {
+// undone is moves taken back by consent: whose they were and when, not
+// what they were (a step taken back may have been sealed).
+type undone struct {
+	From, To int
+	Players  string
+	By, Time string
+}
+
+// link is one of the links between replayed moves; Href "" when it leads
+// nowhere (the previous of the start).
+type link struct{ Text, Href string }
+
+// refresh is how often the page of a game in play reloads, in seconds.
+const refresh = 5
+
+// game reads the game of token, or nil when there is no such page.
+func (s *Server) game(ctx context.Context, token string) (*host.Game, error) {
 	g, err := s.store.GameByPage(ctx, token)
 	if errors.Is(err, host.ErrNoGame) {
-		return nil, nil, nil
+		return nil, nil
 	}
-	if err != nil {
-		return nil, nil, err
-	}
+	return g, err
+}
+
+// match replays g.
+func (s *Server) match(g *host.Game) (*adjudicator.Match, error) {
 	m, err := adjudicator.Start(s.reg, g.Record)
 	if err != nil {
-		return nil, nil, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+		return nil, fmt.Errorf("game %d does not replay: %w", g.ID, err)
+	}
+	return m, nil
+}
+
+// load reads the game of token and replays it, or nil when there is no
+// such page.
+func (s *Server) load(ctx context.Context, token string) (*host.Game, *adjudicator.Match, error) {
+	g, err := s.game(ctx, token)
+	if g == nil || err != nil {
+		return nil, nil, err
+	}
+	m, err := s.match(g)
+	if err != nil {
+		return nil, nil, err
 	}
 	return g, m, nil
 }
@@ -166,20 +246,35 @@ func fresh(w http.ResponseWriter, r *http.Request, g *host.Game) bool {
 	return false
 }
 
-func (s *Server) page(w http.ResponseWriter, r *http.Request, token string) {
-	g, m, err := s.load(r.Context(), token)
+// page serves the page of the game of token: as it stands (at < 0), or
+// replayed after move at. A reload of an unchanged game is answered 304
+// before the game is replayed.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at int) {
+	g, err := s.game(r.Context(), token)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	if g == nil {
+	if g == nil || at > g.Moves {
 		http.NotFound(w, r)
 		return
 	}
 	if fresh(w, r, g) {
 		return
 	}
+	m, err := s.match(g)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if at > len(m.Record.Moves) {
+		http.NotFound(w, r)
+		return
+	}
 	v, err := s.view(g, m, token)
+	if err == nil && at >= 0 {
+		err = s.replay(v, m, token, at)
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -197,8 +292,10 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string) {
 func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, error) {
 	st := m.State
 	res := st.Result()
-	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: st.Text(""), Picture: picturePath(m, token),
-		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC")}
+	n := len(m.Record.Moves)
+	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: st.Text(""), Picture: picturePath(m, token, -1),
+		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC"),
+		At: n, Of: n, Live: PagePath(token)}
 	switch {
 	case m.Record.Ended != nil && m.Record.Ended.How == adjudicator.EndAbandoned:
 		v.Result = "ended early: abandoned by the host" // never the host's address
@@ -207,24 +304,42 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 	case res.Finished:
 		v.Result = res.Summary
 	default:
-		v.ToMove = strings.Join(st.ToMove(), ", ")
+		v.ToMove = adjudicator.WaitingFor(st)
 		if g.Clock != nil {
 			v.Deadline = g.Clock.DeadlineAt().UTC().Format("2006-01-02 15:04 UTC")
 		}
 	}
-	seats, scores := m.Seats(), st.Scores()
-	for i, name := range seats {
-		if i < len(scores) {
-			v.Scores = append(v.Scores, score{name, scores[i]})
-		}
+	if !v.Over {
+		v.Refresh = refresh
 	}
+	v.Scores = scores(m, st)
 	public, err := m.History(s.reg, "", notation.English)
 	if err != nil {
 		return nil, err
 	}
 	for i, rm := range m.Record.Moves {
-		v.Moves = append(v.Moves, move{N: i + 1, Player: rm.Player, Text: public[i]})
+		mv := move{N: i + 1, Player: rm.Player, Text: public[i], Href: MovePath(token, i+1)}
+		if k := len(v.Turns) - 1; k >= 0 && v.Turns[k].Player == rm.Player {
+			v.Turns[k].Moves = append(v.Turns[k].Moves, mv)
+			v.Turns[k].Time = cmpOr(stamp(rm.Time), v.Turns[k].Time)
+			continue
+		}
+		v.Turns = append(v.Turns, turn{N: len(v.Turns) + 1, Player: rm.Player, Time: stamp(rm.Time), Moves: []move{mv}})
 	}
+	for _, u := range m.Record.Undone {
+		var who []string
+		for _, um := range u.Moves {
+			if !slices.Contains(who, um.Player) {
+				who = append(who, um.Player)
+			}
+		}
+		by := u.By
+		if !slices.Contains(m.Record.Players, by) {
+			by = "the host" // never an address
+		}
+		v.Undone = append(v.Undone, undone{From: u.After + 1, To: u.After + len(u.Moves), Players: strings.Join(who, ", "), By: by, Time: stamp(u.Time)})
+	}
+	v.Nav = nav(token, n, n)
 	// A step the public may not see yet (a sealed bid, a political card,
 	// a sealed step taken back) is in the record as written: the record
 	// waits for what the step waits for.
@@ -238,30 +353,114 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 	return v, nil
 }
 
-// picturePath is the address of the picture of the game of token, or ""
-// when the game draws none.
-func picturePath(m *adjudicator.Match, token string) string {
+// replay makes v, the page of the game as it stands, the replay of move
+// at: the board and scores as everyone saw them after it, and whom the
+// game waited for then.
+func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) error {
+	rec := *m.Record
+	rec.Moves, rec.Ended = rec.Moves[:at], nil
+	old, err := adjudicator.Start(s.reg, &rec)
+	if err != nil {
+		return fmt.Errorf("move %d does not replay: %w", at, err)
+	}
+	st := old.State
+	v.Replay, v.At, v.Refresh = true, at, 0
+	v.Board, v.Scores, v.Picture = st.Text(""), scores(old, st), picturePath(m, token, at)
+	v.ToMove, v.Result, v.Deadline = "", "", ""
+	if res := st.Result(); res.Finished {
+		v.Result = res.Summary
+	} else {
+		v.ToMove = adjudicator.WaitingFor(st)
+	}
+	for i := range v.Turns {
+		for j := range v.Turns[i].Moves {
+			v.Turns[i].Moves[j].Now = v.Turns[i].Moves[j].N == at
+		}
+	}
+	v.Nav = nav(token, at, v.Of)
+	return nil
+}
+
+// nav is the links from move at of a game of n moves: to the start, the
+// previous move, the next and the game as it stands.
+func nav(token string, at, n int) []link {
+	l := []link{{Text: "first"}, {Text: "previous"}, {Text: "next"}, {Text: "last"}}
+	if at > 0 {
+		l[0].Href, l[1].Href = MovePath(token, 0), MovePath(token, at-1)
+	}
+	if at < n {
+		l[2].Href, l[3].Href = MovePath(token, at+1), PagePath(token)
+	}
+	return l
+}
+
+func scores(m *adjudicator.Match, st adjudicator.State) []score {
+	var out []score
+	seats, points := m.Seats(), st.Scores()
+	for i, name := range seats {
+		if i < len(points) {
+			out = append(out, score{name, points[i]})
+		}
+	}
+	return out
+}
+
+// stamp writes a record's RFC 3339 time for people, or "" when it has none.
+func stamp(t string) string {
+	at, err := time.Parse(time.RFC3339, t)
+	if err != nil {
+		return ""
+	}
+	return at.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// picturePath is the address of the picture of the game of token, as it
+// stands (at < 0) or after move at, or "" when the game draws none.
+func picturePath(m *adjudicator.Match, token string, at int) string {
 	if _, ok := m.State.(adjudicator.Picturer); !ok {
 		return ""
+	}
+	if at >= 0 {
+		return MovePath(token, at) + "/board.svg"
 	}
 	return PagePath(token) + "/board.svg"
 }
 
-// picture serves the board's picture, the public view.
-func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string) {
-	g, m, err := s.load(r.Context(), token)
+// picture serves the board's picture, the public view, as it stands (at <
+// 0) or after move at, with the squares the last move changed marked.
+func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string, at int) {
+	g, err := s.game(r.Context(), token)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	if g == nil {
+	if g == nil || at > g.Moves {
 		http.NotFound(w, r)
 		return
 	}
 	if fresh(w, r, g) {
 		return
 	}
-	pic, err := adjudicator.PictureOf(m, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
+	m, err := s.match(g)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if at < 0 {
+		at = len(m.Record.Moves)
+	}
+	if at > len(m.Record.Moves) {
+		http.NotFound(w, r)
+		return
+	}
+	pic, err := adjudicator.PictureAt(m, at, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
 	if err != nil {
 		http.NotFound(w, r)
 		return
@@ -339,39 +538,54 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	http.Error(w, "herald could not show this page now; try again later", http.StatusInternalServerError)
 }
 
-const style = `body{font-family:system-ui,sans-serif;margin:1.5em;max-width:60em;color:#111;background:#fff}
-pre{font-family:ui-monospace,monospace;font-size:14px;line-height:1.2;background:#f6f6f6;padding:1em;overflow-x:auto}
-table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left}.turn{font-size:1.2em;font-weight:bold}
-ol{font-family:ui-monospace,monospace}`
+const style = `body{font-family:system-ui,sans-serif;margin:0 auto;padding:.8em;max-width:60em;color:#111;background:#fff;overflow-wrap:anywhere}
+h1{font-size:1.4em;margin:.3em 0}h2{font-size:1.15em}
+pre{font-family:ui-monospace,monospace;font-size:13px;line-height:1.2;background:#f6f6f6;padding:.6em;overflow-x:auto;max-width:100%;box-sizing:border-box}
+img{max-width:100%;height:auto;display:block}
+table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left}.turn{font-size:1.15em;font-weight:bold}
+nav{margin:.5em 0}nav a,nav span{display:inline-block;padding:.3em .6em;margin:.1em;border:1px solid #999;border-radius:.3em;text-decoration:none}
+nav span{color:#999;border-color:#ddd}
+ol.turns{padding-left:1.6em}ol.turns ol{padding-left:1.4em;font-family:ui-monospace,monospace;font-size:.95em}
+.now{background:#ffe28a;font-weight:bold}.undone{text-decoration:line-through;color:#666}
+@media (max-width:30em){body{padding:.5em}pre{font-size:11px}td,th{padding:.2em .4em}}`
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="refresh" content="60">
-<meta name="referrer" content="no-referrer">
+{{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">
+{{end}}<meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>herald {{.Tag}}: {{.Title}}</title>
+<title>herald {{.Tag}}: {{.Title}}{{if .Replay}}, move {{.At}}{{end}}</title>
 <style>` + style + `</style></head>
 <body>
+<p><a href="/">All public games</a>{{if .Replay}} · <a href="{{.Live}}">{{.Tag}} as it stands</a>{{end}}</p>
 <h1>{{.Tag}}: {{.Title}}</h1>
-{{if .Over}}<p class="turn" id="status">Over: {{.Result}}</p>
+{{if .Replay}}<p class="turn" id="status">{{if eq .At 0}}The start{{else}}After move {{.At}} of {{.Of}}{{end}}: {{if .Result}}over: {{.Result}}{{else}}waiting for {{.ToMove}}{{end}}</p>
+{{else if .Over}}<p class="turn" id="status">Over: {{.Result}}</p>
 {{else}}<p class="turn" id="status">Move {{.Move}}: waiting for {{.ToMove}}</p>
 {{if .Deadline}}<p id="deadline">Due by {{.Deadline}}</p>{{end}}{{end}}
+<nav id="replay" aria-label="replay">{{range .Nav}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}<span>{{.Text}}</span>{{end}} {{end}}</nav>
 <table id="scores"><tr><th>Player</th><th>Points</th></tr>
 {{range .Scores}}<tr><td>{{.Name}}</td><td>{{.Points}}</td></tr>
 {{end}}</table>
-{{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="the board of {{.Tag}}"></p>{{end}}
+{{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="the board of {{.Tag}}{{if .Replay}} after move {{.At}}{{end}}"></p>{{end}}
 <pre id="board">{{.Board}}</pre>
-<h2>Moves</h2>
-{{if .Moves}}<ol id="moves">{{range .Moves}}<li value="{{.N}}">{{.Player}}: {{.Text}}</li>
+<h2>History</h2>
+{{if .Turns}}<ol class="turns" id="moves">{{range .Turns}}<li value="{{.N}}">{{.Player}}{{if .Time}} <small>{{.Time}}</small>{{end}}
+<ol>{{range .Moves}}<li value="{{.N}}"{{if .Now}} class="now"{{end}}><a href="{{.Href}}"{{if .Now}} aria-current="step"{{end}}>{{.Player}}: {{.Text}}</a></li>
+{{end}}</ol></li>
 {{end}}</ol>{{else}}<p id="moves">No move yet.</p>{{end}}
+{{if .Undone}}<h3>Taken back</h3>
+<ul id="undone">{{range .Undone}}<li><span class="undone">{{if eq .From .To}}move {{.From}}{{else}}moves {{.From}}-{{.To}}{{end}} by {{.Players}}</span>, taken back at the request of {{.By}}{{if .Time}}, {{.Time}}{{end}}</li>
+{{end}}</ul>{{end}}
 <p>{{if .Record}}<a href="{{.RecordHref}}" download>The record</a> ({{if .Over}}with the seed, revealed{{else}}without the seed, secret until the end{{end}}): check it with <code>herald adjudicate</code>.{{else}}{{.RecordNote}}{{end}}</p>
-<p><small>Updated {{.Updated}}. This page reloads itself every minute.</small></p>
+<p><small>Updated {{.Updated}}.{{if .Refresh}} This page reloads itself every {{.Refresh}} seconds while the game is in play.{{end}}</small></p>
 </body></html>
 `))
 
 var indexTemplate = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>herald: public games</title>
 <style>` + style + `</style></head>
 <body><h1>herald: public games</h1>

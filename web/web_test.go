@@ -25,7 +25,7 @@ import (
 
 // rig is a host on a temporary store and the pages of its games.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	h     *host.Host
 	st    *store.Store
 	srv   *httptest.Server
@@ -33,7 +33,7 @@ type rig struct {
 	n     int
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestPagesShowNothingPrivate(t *testing.T) {
 			t.Fatal(err)
 		}
 		for j, text := range texts {
-			if !strings.Contains(body, fmt.Sprintf(`<li value="%d">%s: %s</li>`, j+1, full.Record.Moves[j].Player, text)) {
+			if !strings.Contains(body, fmt.Sprintf(`<li value="%d"><a href="%s">%s: %s</a></li>`, j+1, web.MovePath(g.PageToken, j+1), full.Record.Moves[j].Player, text)) {
 				t.Fatalf("move %d: the page does not show move %d as the public sees it (%q)", i+1, j+1, text)
 			}
 		}
@@ -252,5 +252,200 @@ func TestPagesShowNothingPrivate(t *testing.T) {
 	}
 	if withheld == 0 {
 		t.Log("no sealed bid was in during these moves; the record was never withheld")
+	}
+}
+
+// TestReplay replays a game move by move (issue 28, items 7, 10, 11): each
+// /g/TOKEN/move/N shows the public board as it stood after move N, whom
+// the game waited for then, the move marked in the history, which groups
+// the moves by turn with their times, links to the first, previous, next
+// and last moves, and the picture after move N with that move's squares
+// marked. The page of a game in play reloads itself; a replay does not.
+func TestReplay(t *testing.T) {
+	r := newRig(t)
+	g := r.create("raubritter", "alice@x.org", "bob@y.org")
+	const moves = 12
+	for i := range moves {
+		r.play(g.ID, i)
+	}
+	full, _ := r.st.Game(context.Background(), g.ID)
+	path := web.PagePath(g.PageToken)
+	_, live := r.get(path)
+	if !strings.Contains(live, `<meta http-equiv="refresh" content="5">`) || !strings.Contains(live, `<meta name="viewport"`) {
+		t.Errorf("the page of a game in play does not reload itself or has no viewport:\n%s", live)
+	}
+	turns := strings.Count(live, "<li value=") - moves
+	if turns < 1 || turns >= moves {
+		t.Errorf("%d moves in %d turns", moves, turns)
+	}
+	if !strings.Contains(live, "<small>2026-11-24 09:") {
+		t.Errorf("the history gives no times:\n%s", live)
+	}
+	for _, n := range []int{0, 1, 5, moves} {
+		rec := *full.Record
+		rec.Moves = rec.Moves[:n]
+		m, err := adjudicator.Start(r.h.Registry(), &rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, body := r.get(web.MovePath(g.PageToken, n))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("move %d: %d", n, resp.StatusCode)
+		}
+		body = html.UnescapeString(body)
+		if !strings.Contains(body, `<pre id="board">`+m.State.Text("")+`</pre>`) {
+			t.Errorf("move %d: the replay does not show the board after it:\n%s", n, body)
+		}
+		status := fmt.Sprintf("After move %d of %d: waiting for %s", n, moves, adjudicator.WaitingFor(m.State))
+		if n == 0 {
+			status = "The start: waiting for " + adjudicator.WaitingFor(m.State)
+		}
+		if !strings.Contains(body, status) {
+			t.Errorf("move %d: no %q", n, status)
+		}
+		if strings.Contains(body, `http-equiv="refresh"`) {
+			t.Errorf("move %d: a replay reloads itself", n)
+		}
+		now := fmt.Sprintf(`<li value="%d" class="now"><a href="%s" aria-current="step">`, n, web.MovePath(g.PageToken, n))
+		if got := strings.Contains(body, now); got != (n > 0) {
+			t.Errorf("move %d: marked in the history %v, want %v", n, got, n > 0)
+		}
+		link := func(text string, to int) string {
+			switch {
+			case to < 0 || to > moves:
+				return "<span>" + text + "</span>"
+			case text == "last":
+				return fmt.Sprintf(`<a href="%s">last</a>`, path)
+			}
+			return fmt.Sprintf(`<a href="%s">%s</a>`, web.MovePath(g.PageToken, to), text)
+		}
+		first, last := 0, moves
+		if n == 0 {
+			first = -1
+		}
+		if n == moves {
+			last = moves + 1
+		}
+		for _, l := range []string{link("first", first), link("previous", n-1), link("next", min(n+1, moves+1)), link("last", last)} {
+			if !strings.Contains(body, l) {
+				t.Errorf("move %d: no link %s", n, l)
+			}
+		}
+		pic := web.MovePath(g.PageToken, n) + "/board.svg"
+		if !strings.Contains(body, `<img id="picture" src="`+pic+`"`) {
+			t.Errorf("move %d: the replay does not show its picture", n)
+		}
+		resp, svg := r.get(pic)
+		want, err := adjudicator.PictureAt(m, n, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The picture after move n is that of the game cut at move n, but
+		// for its status line: the squares move n changed marked.
+		noStatus := func(svg string) string {
+			var keep []string
+			for l := range strings.SplitSeq(svg, "\n") {
+				if !strings.HasPrefix(l, `<text x="8" y="36"`) {
+					keep = append(keep, l)
+				}
+			}
+			return strings.Join(keep, "\n")
+		}
+		if resp.StatusCode != http.StatusOK || noStatus(svg) != noStatus(string(want.SVG())) {
+			t.Errorf("move %d: the picture (%d) is not the board after it:\n%s", n, resp.StatusCode, svg)
+		}
+		if n == moves && !strings.Contains(svg, "changed by the last move") {
+			t.Errorf("move %d: the last move is not marked", n)
+		}
+	}
+	for _, bad := range []string{"/move/13", "/move/-1", "/move/01", "/move/x", "/move/13/board.svg", "/move/", "/moves/1"} {
+		if resp, _ := r.get(path + bad); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", bad, resp.StatusCode)
+		}
+	}
+}
+
+// BenchmarkRefresh measures what a reload of the page of a game in play
+// costs when nothing changed: the stored game read and a 304, without a
+// replay (every viewer's page asks every 5 seconds). BenchmarkPage is a
+// reload after a move, the whole page.
+func BenchmarkRefresh(b *testing.B) { benchPage(b, true) }
+
+// BenchmarkPage: see BenchmarkRefresh.
+func BenchmarkPage(b *testing.B) { benchPage(b, false) }
+
+func benchPage(b *testing.B, unchanged bool) {
+	r := newRig(b)
+	g := r.create("raubritter", "alice@x.org", "bob@y.org")
+	for i := range 30 {
+		r.play(g.ID, i)
+	}
+	srv := web.New(r.st, r.h.Registry(), nil)
+	req := httptest.NewRequest(http.MethodGet, web.PagePath(g.PageToken), nil)
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, req)
+	if unchanged {
+		req.Header.Set("If-None-Match", w.Header().Get("ETag"))
+	}
+	want := http.StatusOK
+	if unchanged {
+		want = http.StatusNotModified
+	}
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != want {
+			b.Fatalf("%d, want %d", w.Code, want)
+		}
+	}
+}
+
+// TestPageUndoneAndOver checks that moves taken back by consent are shown
+// as such, whose and when but not what they were, and that the page of a
+// game over does not reload itself (issue 28, items 10 and 11).
+func TestPageUndoneAndOver(t *testing.T) {
+	r := newRig(t)
+	g := r.create("raubritter", "alice@x.org", "bob@y.org")
+	for i := range 4 {
+		r.play(g.ID, i)
+	}
+	full, _ := r.st.Game(context.Background(), g.ID)
+	last := full.Record.Moves[len(full.Record.Moves)-1]
+	handle := func(name, text string) {
+		r.do(func(s *host.Session) error {
+			gg, err := s.Game(context.Background(), g.ID)
+			if err != nil {
+				return err
+			}
+			seat := slices.IndexFunc(gg.Players, func(p host.Player) bool { return p.Name == name })
+			_, err = s.Handle(context.Background(), host.Request{Game: gg, From: gg.Players[seat].Address, Seat: seat, Env: notation.ParseEnvelope(text)})
+			return err
+		})
+	}
+	other := "alice"
+	if last.Player == "alice" {
+		other = "bob"
+	}
+	handle(last.Player, "undo")
+	handle(other, "undo accept")
+	after, _ := r.st.Game(context.Background(), g.ID)
+	if len(after.Record.Undone) != 1 {
+		t.Fatalf("the undo was not taken: %+v", after.Record.Undone)
+	}
+	u := after.Record.Undone[0]
+	_, body := r.get(web.PagePath(g.PageToken))
+	want := fmt.Sprintf(`<span class="undone">move %d by %s</span>, taken back at the request of %s, 2026-11-24 09:`, u.After+1, last.Player, last.Player)
+	if len(u.Moves) > 1 {
+		want = fmt.Sprintf(`<span class="undone">moves %d-%d by `, u.After+1, u.After+len(u.Moves))
+	}
+	if !strings.Contains(body, want) {
+		t.Errorf("the page does not show the moves taken back (%s):\n%s", want, body)
+	}
+
+	// A game over: resigned.
+	handle(other, "resign")
+	_, body = r.get(web.PagePath(g.PageToken))
+	if !strings.Contains(body, "Over: ended early") || strings.Contains(body, `http-equiv="refresh"`) {
+		t.Errorf("the page of a game over reloads itself or does not say it is over:\n%s", body)
 	}
 }

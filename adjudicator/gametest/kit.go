@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -382,41 +383,64 @@ func ParseOne(st adjudicator.State, player, text string) (adjudicator.Move, erro
 }
 
 // Pictures checks the pictures of self-played games of each number of
-// players in counts: at the start, and after submission `after`, against
-// the golden SVGs testdata/golden/picture-Np-start.svg and -mid.svg.
+// players in counts: at the start, and after the first submission from
+// `after` on that changes the board, with the squares it changed marked, against the golden SVGs and
+// PNGs testdata/golden/picture-Np-start.svg, .png and -mid.svg, .png.
 func (k *Kit) Pictures(t *testing.T, after int, counts ...int) {
 	t.Helper()
 	for _, n := range counts {
 		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
-			var start, mid adjudicator.State
+			var start, prev, before, mid adjudicator.State
 			k.SelfPlay(t, n, "picture", nil, func(m *adjudicator.Match, sub *adjudicator.Submission) {
 				switch {
 				case sub == nil:
 					start = m.State.Clone()
-				case sub.Number >= after && mid == nil:
-					mid = m.State.Clone()
+				case sub.Number >= after && mid == nil && changes(prev, m.State):
+					mid, before = m.State.Clone(), prev
+				}
+				if mid == nil {
+					prev = m.State.Clone()
 				}
 			})
 			if mid == nil {
 				t.Fatalf("the game ended before submission %d", after)
 			}
 			k.Picture(t, start, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-start.svg", n)))
-			k.Picture(t, mid, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-mid.svg", n)))
+			k.PictureAfter(t, before, mid, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-mid.svg", n)))
 		})
 	}
 }
 
+// changes reports whether the board of after differs from that of before.
+func changes(before, after adjudicator.State) bool {
+	b := after.(adjudicator.Picturer).Picture()
+	b.MarkChanges(before.(adjudicator.Picturer).Picture())
+	return slices.ContainsFunc(b.Cells, func(c picture.Cell) bool { return c.Changed }) ||
+		slices.ContainsFunc(b.Walls, func(w picture.Wall) bool { return w.Changed })
+}
+
 // Picture checks the picture of st, which must draw one (adjudicator.
-// Picturer): its SVG against the golden file at svgPath (-update rewrites
-// it), its PNG decodes at the SVG's size, and neither shows a word that
-// only a player's own view (a hand) holds.
+// Picturer): its SVG against the golden file at svgPath and its PNG
+// against the same path ending in .png (-update rewrites them), the PNG
+// at the SVG's size, and that neither shows a word that only a player's
+// own view (a hand) holds.
 func (k *Kit) Picture(t *testing.T, st adjudicator.State, players []string, svgPath string) {
+	t.Helper()
+	k.PictureAfter(t, nil, st, players, svgPath)
+}
+
+// PictureAfter is Picture with the squares that changed since before, the
+// state one move earlier, marked as the last move (nil: none).
+func (k *Kit) PictureAfter(t *testing.T, before, st adjudicator.State, players []string, svgPath string) {
 	t.Helper()
 	p, ok := st.(adjudicator.Picturer)
 	if !ok {
 		t.Fatalf("%s draws no picture of its board", k.Game.Name)
 	}
 	b := p.Picture()
+	if before != nil {
+		b.MarkChanges(before.(adjudicator.Picturer).Picture())
+	}
 	b.Title, b.Status = k.Game.Title, "a test"
 	svg := string(b.SVG())
 	Golden(t, svgPath, svg)
@@ -424,6 +448,7 @@ func (k *Kit) Picture(t *testing.T, st adjudicator.State, players []string, svgP
 	if err != nil {
 		t.Fatal(err)
 	}
+	GoldenBytes(t, strings.TrimSuffix(svgPath, ".svg")+".png", data)
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("the PNG does not decode: %v", err)
@@ -432,8 +457,31 @@ func (k *Kit) Picture(t *testing.T, st adjudicator.State, players []string, svgP
 		strconv.Itoa(img.Bounds().Dx()) != w[1] || strconv.Itoa(img.Bounds().Dy()) != w[2] {
 		t.Errorf("the PNG is %v, the SVG %v", img.Bounds(), w)
 	}
-	if err := PicturePrivacy(st, players, svg, strings.Join(b.Legend, "\n")); err != nil {
+	if err := PicturePrivacy(st, players, svg, b.LegendText()); err != nil {
 		t.Error(err)
+	}
+}
+
+// GoldenBytes compares got, a binary file (a PNG), with the file at path,
+// or rewrites the file under -update.
+func GoldenBytes(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *Update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%v (go test -update writes it)", err)
+		return
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the picture drawn now (%d bytes, want %d): look at both, then go test -update rewrites it", path, len(got), len(want))
 	}
 }
 
@@ -451,4 +499,29 @@ func PicturePrivacy(st adjudicator.State, players []string, svg, legend string) 
 		}
 	}
 	return nil
+}
+
+// BenchPicture measures drawing the picture of an n-player game after
+// submission `after` of a self-played game, as SVG or as PNG (format "svg"
+// or "png"): the cost a mail or a page adds for its picture. The board is
+// taken from the state each time, as a mail does.
+func (k *Kit) BenchPicture(b *testing.B, n, after int, format string) {
+	var st adjudicator.State
+	k.SelfPlay(b, n, "picture", nil, func(m *adjudicator.Match, sub *adjudicator.Submission) {
+		if sub != nil && sub.Number == after {
+			st = m.State.Clone()
+		}
+	})
+	if st == nil {
+		b.Fatalf("the game ended before submission %d", after)
+	}
+	p := st.(adjudicator.Picturer)
+	for b.Loop() {
+		pic := p.Picture()
+		if format == "svg" {
+			pic.SVG()
+		} else if _, err := pic.PNG(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -191,6 +191,10 @@ type Notice struct {
 	// Picture is the board the notice shows, drawn (package picture) for
 	// a transport to send beside the text; nil when it shows none.
 	Picture *picture.Board
+	// Page is the address of the game's web page, or "" when it has none
+	// (no web pages, or the host turned it off): a transport gives it
+	// with the board (issue 28).
+	Page string
 	// ReplyToken is the recipient's seat's reply token (Player.Token), for
 	// a transport to put in the address replies go to; "" for a notice to
 	// anyone but the seat's player.

@@ -453,6 +453,9 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 		}
 	}
 	n := Notice{To: to, Seat: seat, Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text, Status: st}
+	if s.h.cfg.PageURL != nil && g.PageToken != "" && g.Page != PageOff {
+		n.Page = s.h.cfg.PageURL(g.PageToken)
+	}
 	for _, p := range g.Players {
 		if p.Address == to && p.Name == seat {
 			n.ReplyToken = p.Token

@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestSVG(t *testing.T) {
 		t.Error("the same board gives two SVGs")
 	}
 	s := string(one)
-	for _, want := range []string{"G1 &lt;&amp;&gt;", ">B</text>", Colours[0], Colours[1], "b bob: 4 points  to move", "a alice: 1 point<"} {
+	for _, want := range []string{"G1 &lt;&amp;&gt;", ">B</text>", Colours[0], Colours[1], "b bob: 4 points  \u2190 to move", "a alice: 1 point<"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the SVG lacks %q", want)
 		}
@@ -112,4 +113,134 @@ func BenchmarkPNG(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// boxes records the box of every shape drawn, to check where they go.
+type boxes struct{ got [][4]int } // x0, y0, x1, y1
+
+func (b *boxes) add(x0, y0, x1, y1 int)            { b.got = append(b.got, [4]int{x0, y0, x1, y1}) }
+func (b *boxes) rect(x, y, w, h int, _ string)     { b.add(x, y, x+w, y+h) }
+func (b *boxes) frame(x, y, w, h, _ int, _ string) { b.add(x, y, x+w, y+h) }
+func (b *boxes) ants(x, y, w, h, _ int)            { b.add(x, y, x+w, y+h) }
+func (b *boxes) disc(cx, cy, r int, _ string)      { b.add(cx-r-1, cy-r-1, cx+r+2, cy+r+2) }
+func (b *boxes) ring(cx, cy, r, _ int, _ string)   { b.add(cx-r, cy-r, cx+r+1, cy+r+1) }
+func (b *boxes) hatch(x, y, w, h int)              { b.add(x, y, x+w, y+h) }
+func (b *boxes) hint(string)                       {}
+func (b *boxes) text(x, y int, s string, anchor int, _ string, _ int) {
+	w := textW(s)
+	switch anchor {
+	case middle:
+		x -= w / 2
+	case end:
+		x -= w
+	}
+	b.add(x, y-10, x+w, y+3)
+}
+
+// TestPiecesInsideTheSquare checks that 1 to 5 pieces, as a stack
+// (Raubritter's knights) or side by side, are drawn inside their square
+// (issue 28, item 1: a third knight ran into the next square, and on the
+// last column past the board), and that the top of a stack is drawn last,
+// over the others.
+func TestPiecesInsideTheSquare(t *testing.T) {
+	for _, stack := range []bool{true, false} {
+		for n := 1; n <= 5; n++ {
+			cell := Cell{Fill: "plain", Owner: -1, Label: "c", Stack: stack}
+			for i := range n {
+				cell.Pieces = append(cell.Pieces, Piece{Owner: i % 2, Letter: string(rune('a' + i%2))})
+			}
+			var c boxes
+			const x, y = 100, 200
+			(&Board{}).drawCell(&c, cell, x, y)
+			for _, bx := range c.got {
+				if bx[0] < x || bx[1] < y || bx[2] > x+cellSize+1 || bx[3] > y+cellSize+1 {
+					t.Errorf("stack %v, %d pieces: a shape at %v leaves the square %d,%d-%d,%d", stack, n, bx, x, y, x+cellSize, y+cellSize)
+				}
+			}
+			if stack {
+				// The last shapes drawn are the top piece's disc and letter.
+				top := c.got[len(c.got)-2]
+				for _, bx := range c.got[2 : len(c.got)-2] { // after the square's own rects
+					if bx[1] < top[1] && bx[0] < top[2] && bx[2] > top[0] {
+						t.Errorf("stack of %d: a shape at %v is drawn above the top knight at %v", n, bx, top)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMarkChanges checks that the squares and walls a move changed are
+// marked, matched by name on a board that grew, and that the dots of
+// free squares are not a change.
+func TestMarkChanges(t *testing.T) {
+	before := testBoard()
+	after := testBoard()
+	// The board grew by a column on the left: the same squares moved.
+	after.Cols, after.ColNames = 4, []string{"z", "a", "b", "c"}
+	after.Cells = nil
+	for r := range 2 {
+		after.Cells = append(after.Cells, Cell{Owner: -1, Mark: true})
+		for c := range 3 {
+			after.Cells = append(after.Cells, before.Cells[r*3+c])
+		}
+	}
+	after.Cells[5].Pieces = append(slices.Clone(after.Cells[5].Pieces), Piece{Owner: 1, Letter: "B"}) // b2
+	after.Cells[1].Mark = true                                                                        // a1: a dot only
+	after.Walls = []Wall{{Row: 0, Col: 1, Owner: -1}, {Row: 0, Col: 2, South: true, Road: true}, {Row: 1, Col: 1, Owner: -1}}
+	after.MarkChanges(before)
+	for i, c := range after.Cells {
+		if want := i == 5; c.Changed != want {
+			t.Errorf("square %s%s: changed %v, want %v", after.ColNames[i%4], after.RowNames[i/4], c.Changed, want)
+		}
+	}
+	for i, w := range after.Walls {
+		if want := i == 2; w.Changed != want {
+			t.Errorf("wall %d: changed %v, want %v", i, w.Changed, want)
+		}
+	}
+	if !strings.Contains(string(after.SVG()), "changed by the last move") {
+		t.Error("the legend does not say what the dashed frame is")
+	}
+}
+
+// TestLines checks the status lines a game gives its picture: the
+// legend's and players' lines left out, long lines wrapped as in a mail.
+func TestLines(t *testing.T) {
+	got := Lines("P plain\na alice: 3\nmarket: x\n\nto move: bob\n", "P plain", "a alice:")
+	if want := []string{"market: x", "to move: bob"}; !slices.Equal(got, want) {
+		t.Errorf("Lines = %q, want %q", got, want)
+	}
+	long := strings.Repeat("word ", 30)
+	lines := wrapLine(strings.TrimSpace(long), infoWidth)
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "  word") {
+		t.Errorf("wrapLine gives %q", lines)
+	}
+	for _, l := range lines {
+		if len(l) > infoWidth {
+			t.Errorf("a line of %d characters: %q", len(l), l)
+		}
+	}
+}
+
+// FuzzWrapLine checks that wrapping a status line keeps its words in
+// order and makes no line longer than the width but for a word that is.
+func FuzzWrapLine(f *testing.F) {
+	for _, s := range []string{"", "a b c", strings.Repeat("long words here ", 10), "  indented line  with  spaces", "é" + strings.Repeat("x", 90)} {
+		f.Add(s, 20)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if width < 4 || width > 200 || strings.Contains(s, "\n") {
+			return
+		}
+		lines := wrapLine(s, width)
+		if strings.Join(strings.Fields(strings.Join(lines, " ")), " ") != strings.Join(strings.Fields(s), " ") {
+			t.Fatalf("wrapLine(%q, %d) = %q: the words changed", s, width, lines)
+		}
+		for _, l := range lines {
+			if n := len([]rune(l)); n > width && len(strings.Fields(l)) > 1 {
+				t.Fatalf("wrapLine(%q, %d): line %q of %d runes", s, width, l, n)
+			}
+		}
+	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
@@ -127,6 +128,50 @@ func inbox(t *testing.T, imapAddr, addr, password string) []*imap.Envelope {
 		out = append(out, m.Envelope)
 	}
 	return out
+}
+
+// TestNewByMailGivesPage starts a game with herald new --mail on the data
+// directory of a serve that runs with --http: the welcome mails give the
+// game's page as serve's own do (issue 28, item 8); without the pages,
+// none.
+func TestNewByMailGivesPage(t *testing.T) {
+	for _, pages := range []bool{true, false} {
+		dir := t.TempDir()
+		if pages {
+			w := &webPages{base: "https://games.example.org"}
+			if err := w.remember(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mustHerald(t, "new", "raubritter", "--mail", "--players", "alice@games.test,bob@games.test", "--data", dir)
+		st, err := store.Open(context.Background(), filepath.Join(dir, "herald.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := st.Game(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := st.Due(context.Background(), time.Now().Add(time.Hour), 100)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		url := "https://games.example.org/g/" + g.PageToken
+		welcomes := 0
+		for _, m := range out {
+			if !strings.Contains(string(m.Raw)+string(m.Draft), "welcome") {
+				continue
+			}
+			welcomes++
+			if got := strings.Contains(string(m.Raw)+string(m.Draft), url); got != pages {
+				t.Errorf("pages %v: the welcome to %s gives the page %v", pages, m.Recipient, got)
+			}
+		}
+		if welcomes != 2 {
+			t.Errorf("pages %v: %d welcomes queued, want 2", pages, welcomes)
+		}
+	}
 }
 
 // TestBadAddressesRefused: herald new --mail and serve --hosts refuse an

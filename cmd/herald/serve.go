@@ -78,8 +78,13 @@ var cmdServe = &command{
 			}
 			defer pages.close()
 			cfg.PageURL = pages.pageURL
+			if err := pages.remember(cfg.Dir); err != nil {
+				return err
+			}
 		} else if e.str("http-url") != "" {
 			return usagef("--http-url needs --http")
+		} else if err := forgetPages(cfg.Dir); err != nil {
+			return err
 		}
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()

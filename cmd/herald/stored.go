@@ -188,7 +188,11 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if address == "" {
 		address = "herald@herald.local" // serve's own on the embedded setup
 	}
-	svc, err := mail.NewService(mail.Config{Address: address, Registry: games.All, Store: st})
+	pageURL, err := pageURLIn(dir) // the page's address in the welcomes, as serve --http gives it
+	if err != nil {
+		return err
+	}
+	svc, err := mail.NewService(mail.Config{Address: address, Registry: games.All, Store: st, PageURL: pageURL})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,4 +75,41 @@ func (w *webPages) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	w.srv.Shutdown(ctx)
+}
+
+// PageBaseFile is the file, in serve's data directory, that holds what
+// the pages' addresses start with while serve runs with --http, so that
+// herald new --mail gives the page's address in its welcome mails as
+// serve does; serve without --http removes it.
+const PageBaseFile = "page-url"
+
+// remember writes w's base into dir (PageBaseFile).
+func (w *webPages) remember(dir string) error {
+	return os.WriteFile(filepath.Join(dir, PageBaseFile), []byte(w.base+"\n"), 0o600)
+}
+
+// forgetPages removes PageBaseFile from dir: serve runs without pages.
+func forgetPages(dir string) error {
+	err := os.Remove(filepath.Join(dir, PageBaseFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// pageURLIn returns the page addresses of the serve whose data directory
+// is dir, as serve gives them (PageBaseFile), or nil when it serves none.
+func pageURLIn(dir string) (func(token string) string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PageBaseFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimSuffix(strings.TrimSpace(string(b)), "/")
+	if base == "" {
+		return nil, nil
+	}
+	return func(token string) string { return base + web.PagePath(token) }, nil
 }

@@ -3,6 +3,7 @@ package heritiers
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 )
@@ -13,9 +14,13 @@ var resourceFill = [...]string{"forest", "mountains", "field"}
 
 // Picture draws the board as everyone sees it, from the same squares as
 // Text: each tile by its resource, its building and owner (framed in the
-// owner's colour), the roads that join tiles, the troops (the cavalry in
-// capitals) and the treasures, the squares where a tile may go, and the
-// players with their points. Hands are never drawn.
+// owner's colour), its roads as it lies (in brown, from its middle to the
+// sides they leave by, so that roads that join meet), the troops (the
+// cavalry in capitals) and the treasures, the squares where a tile may
+// go, the players with their points, and the lines of public state below
+// the ASCII board: the buildings' codes, the sets in play, the royal
+// reserve with its costs, the stack, the troops in reserve and whose turn.
+// Hands are never drawn.
 func (s *State) Picture() *picture.Board {
 	sym := s.symbols()
 	r0, r1, c0, c1 := s.window()
@@ -26,7 +31,10 @@ func (s *State) Picture() *picture.Board {
 		}
 	}
 	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
-		Legend: []string{"tiles by resource: wood, stone, grain; ... an open tile; $ a treasure", "troops in their owner's colour, the cavalry in capitals; roads in brown"}}
+		Keys: []picture.Key{{Swatch: "forest", Text: "wood"}, {Swatch: "mountains", Text: "stone"}, {Swatch: "field", Text: "grain"},
+			{Swatch: "road", Text: "road"}, {Swatch: "free", Text: "a free square"}},
+		Legend: []string{"a tile's label: its building's code (below), or ... open terrain; $ a treasure",
+			"troops: discs in their owner's colour, the cavalry in capitals"}}
 	for c := c0; c <= c1; c++ {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
 	}
@@ -41,6 +49,7 @@ func (s *State) Picture() *picture.Board {
 			if cl.tile >= 0 {
 				t := s.tile(cl.tile)
 				cell.Fill = resourceFill[t.Colour]
+				cell.Roads = s.exits(i).String()
 				if cl.open {
 					cell.Label = "..."
 				} else {
@@ -62,19 +71,28 @@ func (s *State) Picture() *picture.Board {
 						cell.Pieces = append(cell.Pieces, picture.Piece{Owner: seat, Letter: letter})
 					}
 				}
-				if _, ok := s.joined(i, 1); ok && c < c1 {
-					b.Walls = append(b.Walls, picture.Wall{Row: r - r0, Col: c - c0, Road: true})
-				}
-				if _, ok := s.joined(i, 2); ok && r < r1 {
-					b.Walls = append(b.Walls, picture.Wall{Row: r - r0, Col: c - c0, South: true, Road: true})
-				}
 			}
 			b.Cells = append(b.Cells, cell)
 		}
 	}
 	scores, to := s.Scores(), s.ToMove()
+	var status strings.Builder
+	s.writeStatus(&status, sym)
+	skip := []string{"AUB s a:", "... open terrain", "turn, $ a treasure"}
 	for seat, name := range s.names {
-		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[seat]), Score: scores[seat], ToMove: slices.Contains(to, name)})
+		// The rest of the player's status line (troops in reserve, reach,
+		// tiles in hand) is their note.
+		prefix := fmt.Sprintf("%c %s: ", sym[seat], name)
+		note := ""
+		for line := range strings.SplitSeq(status.String(), "\n") {
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				_, note, _ = strings.Cut(rest, ", ")
+				break
+			}
+		}
+		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[seat]), Score: scores[seat], ToMove: slices.Contains(to, name), Note: note})
+		skip = append(skip, prefix)
 	}
+	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

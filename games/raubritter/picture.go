@@ -3,6 +3,7 @@ package raubritter
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 )
@@ -10,15 +11,22 @@ import (
 var terrainFill = [...]string{"plain", "forest", "mountains", "lake"}
 
 // Picture draws the board as everyone sees it, from the same squares as
-// Text: each tile's terrain and building, its knights bottom to top in
-// their owners' colours with their letters (the top one in capitals), the
-// squares where a tile may go, and the players with their knights and
-// tiles left. Hands and stacks are never drawn.
+// Text: each tile's terrain and building, its knights as a stack (those
+// below as bands in their owners' colours, bottom to top, the top one,
+// which scores, as a disc with its capital letter), the squares where a
+// tile may go, the castle awaiting knights, the players with their
+// knights and tiles left, and the lines of public state below the ASCII
+// board (the area, whose turn and what now). Hands and stacks of tiles
+// are never drawn.
 func (s *State) Picture() *picture.Board {
 	sym := s.symbols()
 	r0, r1, c0, c1 := s.window()
 	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
-		Legend: []string{"a tile's letters: c castle 1 point, v village 2, t town 3", "knights bottom to top, left to right; the top one scores"}}
+		Keys: []picture.Key{{Swatch: "plain", Text: "plain"}, {Swatch: "forest", Text: "forest"}, {Swatch: "mountains", Text: "mountains"},
+			{Swatch: "lake", Text: "lake"}, {Swatch: "free", Text: "a free square"}, {Swatch: "await", Text: "a castle awaiting knights"}},
+		Legend: []string{"a tile's letter: c castle 1 point, v village 2 points, t town 3 points",
+			"a stack of knights: those below as bands, bottom to top; the top one,",
+			"which scores, a disc with its capital letter"}}
 	for c := c0; c <= c1; c++ {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
 	}
@@ -35,7 +43,7 @@ func (s *State) Picture() *picture.Board {
 		for c := c0; c <= c1; c++ {
 			i := r*s.w + c
 			cl := &s.cells[i]
-			cell := picture.Cell{Owner: -1, Mark: spot[i] || s.pending == i}
+			cell := picture.Cell{Owner: -1, Mark: spot[i], Await: s.pending == i, Stack: true}
 			if cl.placed {
 				cell.Fill = terrainFill[cl.kind.Terrain]
 				cell.Label = buildingCode[cl.kind.Building]
@@ -51,10 +59,15 @@ func (s *State) Picture() *picture.Board {
 		}
 	}
 	scores, to := s.Scores(), s.ToMove()
+	skip := []string{"P plain", "c castle", "knights bottom", ". a free"}
 	for i, name := range s.names {
 		p := s.players[i]
 		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: scores[i], ToMove: slices.Contains(to, name),
 			Note: fmt.Sprintf("%d knights, %d tiles left", p.knights, len(p.hand)+len(p.stack)+len(p.layout))})
+		skip = append(skip, fmt.Sprintf("%c %-12s", sym[i], name))
 	}
+	var status strings.Builder
+	s.writeStatus(&status, sym)
+	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

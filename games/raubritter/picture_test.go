@@ -1,8 +1,40 @@
 package raubritter_test
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // TestPictures pins the pictures of 2- and 4-player games at the start and
 // in the middle (issue 20): go test -run TestPictures -update rewrites
 // them.
 func TestPictures(t *testing.T) { kit.Pictures(t, 10, 2, 4) }
+
+// TestPictureStacks pins the picture of stacks of 1 to 4 knights (a tile
+// holds at most 4, raubritter-fr-scan.txt:167), one on the last column, and of a castle awaiting its knights,
+// just laid by the last move (issue 28, items 1 and 4): every stack is
+// drawn inside its square, the top knight a disc on the bands of those
+// below.
+func TestPictureStacks(t *testing.T) {
+	players := []string{"red", "blue"}
+	const board = `
+  f6: plain castle / red
+  g6: forest village / red blue
+  h6: plain town / blue red blue
+  f7: plain castle / blue blue red red
+  g7: forest town / red blue red
+  h7: plain village / blue red red blue
+  g8: plain castle
+`
+	const hands = "players:\n  red: {hand: [plain town, forest village]}\n  blue: {hand: [plain town]}\n"
+	before := mustLoad(t, players, "phase: play\nturn: red\nboard:"+board+hands)
+	after := mustLoad(t, players, "phase: play\nturn: red\nplaced: 1\ncastle: h8\nboard:"+board+"  h8: plain castle\n"+hands)
+	kit.PictureAfter(t, before, after, players, filepath.Join("testdata", "golden", "picture-stacks.svg"))
+}
+
+// BenchmarkPictureSVG and BenchmarkPicturePNG draw the picture of a game
+// in the middle, as a mail or the page does: under 1 ms an SVG and 5 ms a
+// PNG (issue 28).
+func BenchmarkPictureSVG(b *testing.B) { kit.BenchPicture(b, 4, 10, "svg") }
+
+func BenchmarkPicturePNG(b *testing.B) { kit.BenchPicture(b, 4, 10, "png") }

@@ -1,0 +1,69 @@
+package adjudicator
+
+import (
+	"fmt"
+
+	"github.com/heraldgames/herald/adjudicator/picture"
+)
+
+// PictureAt returns the picture of m's board as everyone saw it after its
+// first n moves (0 for the start), titled with title, with the squares
+// and walls the n-th move changed marked (picture.Board.MarkChanges). Its
+// status is the state of the game: for the last move, whose turn it is or
+// the result; for an earlier one, whom the game waited for then. The
+// moves are replayed from the record, which must hold the seed (the
+// host's copy). It is an error when n is not a move of m or the game
+// draws no picture.
+func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
+	if _, ok := m.State.(Picturer); !ok {
+		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
+	}
+	if n < 0 || n > len(m.Record.Moves) {
+		return nil, fmt.Errorf("there is no move %d: the game has %d", n, len(m.Record.Moves))
+	}
+	var before, at State
+	if n == len(m.Record.Moves) {
+		at = m.State
+	}
+	if n > 0 || at == nil {
+		r, err := startEmpty(NewRegistry(m.Game), m.Record)
+		if err != nil {
+			return nil, err
+		}
+		for i, rm := range m.Record.Moves[:max(n-1, 0)] {
+			if _, err := r.apply(rm.Player, rm.Text); err != nil {
+				return nil, fmt.Errorf("move %d (%s): %w", i+1, rm.Player, err)
+			}
+		}
+		if n > 0 {
+			before = r.State.Clone()
+			if at == nil {
+				rm := m.Record.Moves[n-1]
+				if _, err := r.apply(rm.Player, rm.Text); err != nil {
+					return nil, fmt.Errorf("move %d (%s): %w", n, rm.Player, err)
+				}
+			}
+		}
+		if at == nil {
+			at = r.State
+		}
+	}
+	b := at.(Picturer).Picture()
+	if before != nil {
+		b.MarkChanges(before.(Picturer).Picture())
+	}
+	b.Title = title
+	switch res := at.Result(); {
+	case n < len(m.Record.Moves) && !res.Finished:
+		b.Status = fmt.Sprintf("after move %d of %d: waiting for %s", n, len(m.Record.Moves), WaitingFor(at))
+	case n < len(m.Record.Moves):
+		b.Status = fmt.Sprintf("after move %d of %d: over: %s", n, len(m.Record.Moves), res.Summary)
+	case m.Record.Ended != nil:
+		b.Status = "ended early: " + m.Record.Ended.How
+	case res.Finished:
+		b.Status = "over: " + res.Summary
+	default:
+		b.Status = fmt.Sprintf("move %d: waiting for %s", m.MoveNumber(), WaitingFor(at))
+	}
+	return b, nil
+}
