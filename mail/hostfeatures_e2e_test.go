@@ -28,8 +28,10 @@ type featureRig struct {
 	password   func(addr string) string
 	mu         sync.Mutex
 	clock      time.Time
-	seen       map[string]int // mails already read, by account
-	sentAll    []string       // every mail herald delivered, "to\nraw"
+	seen       map[string]int        // mails already read, by account
+	sentAll    []string              // every mail herald delivered, "to\nraw"
+	registry   *adjudicator.Registry // Raubritter's alone when nil
+	replies    int                   // Config.RepliesPerHour; the default when 0
 }
 
 func (r *featureRig) now() time.Time {
@@ -52,8 +54,12 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r.svc, err = NewService(Config{Address: r.herald, Registry: adjudicator.NewRegistry(raubritter.Game), Store: st, Logger: testLogger(t),
-		Now: r.now, NewSeed: func() string { return "features" }})
+	reg := r.registry
+	if reg == nil {
+		reg = adjudicator.NewRegistry(raubritter.Game)
+	}
+	r.svc, err = NewService(Config{Address: r.herald, Registry: reg, Store: st, Logger: testLogger(t),
+		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
-		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
+		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
 		return fail("your address may not start games on this herald")
@@ -141,6 +141,12 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 // a new game (the only mail with the host key; starting games is itself
 // limited by Config.Hosts).
 func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
+	return s.deliverAs(ctx, tx, sender, inReplyTo, notices, now, host.KeyedAnswer)
+}
+
+// deliverAs is deliver with the answers counted as kind: UnkeyedAnswer
+// for the answers to a mail that carried no key or token.
+func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time, kind host.AnswerKind) error {
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
 		thread := ""
@@ -160,7 +166,7 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 		case n.Answer && n.Kind == host.Started:
 			err = s.enqueue(ctx, tx, m, n.Game, true)
 		case n.Answer:
-			err = s.reply(ctx, tx, m, n.Game, now)
+			err = s.reply(ctx, tx, m, n.Game, now, kind)
 		default:
 			err = s.queue(ctx, tx, m, n.Game)
 		}

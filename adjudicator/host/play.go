@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"fmt"
@@ -216,7 +217,177 @@ type Reply struct {
 // abandon, a move (steps or a turn file), or commands. Prose around the
 // steps (notation.Envelope.IgnoreProse) is set aside and the answer says
 // so. An error is a failure of the store: nothing of the request stays.
+//
+// A request that holds commands that change something (set, replace,
+// notify, vacation, undo, observe) beside other lines is carried out part
+// by part, in the order of its lines: each command, then the move or the
+// other commands; the sender's answer tells what became of each part.
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
+	if parts := splitRequest(req); len(parts) > 1 {
+		return s.handleParts(ctx, req, parts)
+	}
+	return s.handle(ctx, req)
+}
+
+// actionCommands are the commands that each change something and answer on
+// their own: a request that holds one beside other lines is split.
+var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true}
+
+// A requestPart is one part of a request split by splitRequest: an action
+// command alone, or the rest (the move, the other commands).
+type requestPart struct {
+	env   *notation.Envelope
+	label string // what the sender wrote, for their answer: "line 3: notify all"
+	line  int    // the line the part starts at, to keep the order of the mail
+	rest  bool   // the move and the other commands, with the turn files
+}
+
+// splitRequest splits req into its action commands and the rest, in the
+// order of the mail's lines, or returns nil when it need not be split.
+func splitRequest(req Request) []requestPart {
+	env := req.Env
+	var parts []requestPart
+	var others []notation.Command
+	for _, c := range env.Commands {
+		if !actionCommands[c.Name] {
+			others = append(others, c)
+			continue
+		}
+		one := &notation.Envelope{Game: env.Game, Key: env.Key, KeyPos: env.KeyPos, Lang: env.Lang, Commands: []notation.Command{c}}
+		label := strings.TrimSpace(c.Name + " " + strings.Join(c.Args, " "))
+		parts = append(parts, requestPart{env: one, label: fmt.Sprintf("line %d: %s", c.Pos.Line, label), line: c.Pos.Line})
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	if len(others) > 0 || len(env.Steps) > 0 || len(env.Errors) > 0 || len(req.TurnFiles) > 0 {
+		rest := *env
+		rest.Commands = others
+		line, label := 1<<30, "your steps"
+		if len(env.Steps) > 0 {
+			line = env.Steps[0].Pos.Line
+		} else if len(others) > 0 {
+			line, label = others[0].Pos.Line, "your commands"
+		}
+		for _, c := range others {
+			line = min(line, c.Pos.Line)
+		}
+		if len(env.Errors) > 0 {
+			line = min(line, env.Errors[0].Pos.Line)
+		}
+		if len(env.Steps) > 0 && len(others) > 0 {
+			label = "your steps and commands"
+		}
+		if env.Preview {
+			label = "your preview"
+		}
+		parts = append(parts, requestPart{env: &rest, label: label, line: line, rest: true})
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	slices.SortStableFunc(parts, func(a, b requestPart) int { return a.line - b.line })
+	return parts
+}
+
+// handleParts carries out the parts of req one after the other, each on
+// the game as the parts before it left it, and merges their replies: the
+// sender gets one mail that tells what became of each part (their move's
+// news when a move was played, else one answer).
+func (s *Session) handleParts(ctx context.Context, req Request, parts []requestPart) (Reply, error) {
+	var reps []Reply
+	for i, p := range parts {
+		sub := req
+		sub.Env = p.env
+		if !p.rest {
+			sub.TurnFiles = nil
+		}
+		if i > 0 {
+			// The parts before may have changed the game (its clock, its
+			// players, its record): read it again.
+			g, err := s.tx.GameInfo(ctx, req.Game.ID)
+			if err != nil {
+				return Reply{}, err
+			}
+			if g == nil {
+				return Reply{}, NoGame(req.Game.ID)
+			}
+			sub.Game = g
+		}
+		rep, err := s.handle(ctx, sub)
+		if err != nil {
+			return Reply{}, err
+		}
+		reps = append(reps, rep)
+	}
+	return mergeReplies(req.From, parts, reps), nil
+}
+
+// mergeReplies makes one reply of the replies to the parts of a request:
+// the answers to the sender become one, each part under its label, at the
+// top of the sender's news of their move when there is one.
+func mergeReplies(from string, parts []requestPart, reps []Reply) Reply {
+	out := Reply{Outcome: Rejected, Game: reps[0].Game}
+	rank := map[Outcome]int{Rejected: 0, Answered: 1, Ended: 2, Applied: 3}
+	var reasons, topics []string
+	var answer *Notice
+	var text strings.Builder
+	fmt.Fprintf(&text, "Your mail asked for %d things; herald did them in the order of\nyour lines:\n", len(parts))
+	for i, rep := range reps {
+		if rank[rep.Outcome] > rank[out.Outcome] {
+			out.Outcome = rep.Outcome
+		}
+		reasons = append(reasons, rep.Reason)
+		said := false
+		for _, n := range rep.Notices {
+			if n.To != from || !n.Answer {
+				out.Notices = append(out.Notices, n)
+				continue
+			}
+			fmt.Fprintf(&text, "\n[%s]\n%s", parts[i].label, strings.TrimLeft(n.Text, "\n"))
+			if !strings.HasSuffix(n.Text, "\n") {
+				text.WriteString("\n")
+			}
+			said = true
+			topics = append(topics, n.Topic)
+			if answer == nil {
+				keep := n
+				answer = &keep
+			}
+			if n.Kind == Refusal {
+				answer.Kind = Refusal
+			}
+			answer.Status = n.Status // where the game stands after the last part
+			answer.Picture = cmp.Or(n.Picture, answer.Picture)
+		}
+		if !said {
+			what := "Done"
+			if rep.Outcome == Applied {
+				what = "Played; the news of your move is below"
+			}
+			fmt.Fprintf(&text, "\n[%s]\n%s (%s).\n", parts[i].label, what, rep.Reason)
+		}
+	}
+	out.Reason = strings.Join(reasons, "; ")
+	// The sender's news of their own move carries the answers; otherwise
+	// they go as one answer.
+	for i, n := range out.Notices {
+		if n.To == from && n.InReplyTo {
+			out.Notices[i].Text = text.String() + "\n[your move]\n" + n.Text
+			return out
+		}
+	}
+	if answer == nil {
+		return out
+	}
+	answer.Text = text.String()
+	answer.Topic = strings.Join(slices.Compact(topics), ", ")
+	out.Notices = append([]Notice{*answer}, out.Notices...)
+	return out
+}
+
+// handle is Handle for a request that is not split.
+func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	g, env := req.Game, req.Env
 	player := ""
 	if req.Seat >= 0 {

@@ -1038,15 +1038,15 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	if len(m.Draft) > 0 {
 		draft = m.Draft
 	}
-	reply := 0
+	reply := m.Kind
 	switch {
 	case m.AuthNotice:
-		reply = 2
+		reply = host.AuthAnswer
 	case m.Reply:
-		reply = 1
+		reply = host.KeyedAnswer
 	}
 	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
+		gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1265,6 +1265,33 @@ func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	return n, nil
+}
+
+// AnswersSince returns when the answers of kind were queued to recipient
+// since t, oldest first.
+func (t *Tx) AnswersSince(ctx context.Context, recipient string, kind host.AnswerKind, since time.Time) ([]time.Time, error) {
+	rows, err := t.b.stmts.QueryContext(ctx, `SELECT created FROM outbox WHERE recipient = ? AND reply = ? AND created >= ? ORDER BY created, id`,
+		strings.ToLower(recipient), int(kind), stamp(since))
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var created string
+		if err := rows.Scan(&created); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		at, err := time.Parse(time.RFC3339Nano, created)
+		if err != nil {
+			return nil, fmt.Errorf("store: outbox time %q: %w", created, err)
+		}
+		out = append(out, at)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return out, nil
 }
 
 type querier interface {
