@@ -164,3 +164,38 @@ func TestMailRateLimitSaysSo(t *testing.T) {
 		t.Errorf("the authentication notice does not say the next ones go unanswered:\n%s", a)
 	}
 }
+
+// TestMailQuotedInOtherLanguages: a reply that quotes herald's mail under
+// the header of a German or Spanish Outlook, or under an "On ... wrote:"
+// or "Le ... a écrit :" line with no '>' marks, is read for the lines
+// above the quote alone; a first line "game on!" is prose, not a game
+// line; and herald's own lines copied back ("Game G1, move 1: IT IS YOUR
+// TURN") are never commands (issue 26, item 5; issue 32, item 3).
+func TestMailQuotedInOtherLanguages(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+	aw := unwrap(r.await(alice, "welcome"))
+	r.await(bob, "welcome")
+	key := featureKey.FindStringSubmatch(aw)
+	if key == nil {
+		t.Fatalf("no key in alice's welcome:\n%s", aw)
+	}
+	quoted := "Game G1, move 1: IT IS YOUR TURN, alice.\nScores: alice 0, bob 0\n\nYour legal steps (2), any one per line:\n  keep plain\n  keep forest\n"
+	for name, body := range map[string]string{
+		"german outlook":     "show\n\nVon: herald <herald@herald.local>\nGesendet: Dienstag, 24. November 2026 09:00\nAn: alice@herald.local\nBetreff: [herald G1] welcome\n\n" + quoted,
+		"spanish outlook":    "show\n\nDe: herald <herald@herald.local>\nEnviado: martes, 24 de noviembre de 2026 9:00\nPara: alice@herald.local\nAsunto: [herald G1] welcome\n\n" + quoted,
+		"english unprefixed": "show\n\nOn Tue, 24 Nov 2026 at 09:00, herald <herald@herald.local> wrote:\n\n" + quoted,
+		"french unprefixed":  "show\n\nLe mar. 24 nov. 2026 à 09:00, herald <herald@herald.local> a écrit :\n\n" + quoted,
+		"game on":            "game on!\nshow",
+		"echo unquoted":      "show\n\n" + strings.SplitN(quoted, "\n", 2)[0],
+	} {
+		r.send(alice, "", "Re: [herald G1] "+name, "key "+key[1]+"\n"+body)
+		got := unwrap(r.await(alice, "show"))
+		// "game on!" is prose, and the answer lists it as ignored.
+		if !strings.Contains(got, "In-Reply-To:") || strings.Contains(got, "not a game id") || strings.Contains(got, "ignored") != (name == "game on") {
+			t.Errorf("%s: the answer to show:\n%s", name, got)
+		}
+	}
+}
