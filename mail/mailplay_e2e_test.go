@@ -2,11 +2,19 @@ package mail
 
 import (
 	"context"
+	"fmt"
+	"mime"
+	netmail "net/mail"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/games/lowenherz97"
+	"github.com/heraldgames/herald/notation"
 )
 
 // playRig starts herald on the embedded servers with accounts for host,
@@ -47,7 +55,7 @@ func (q *queued) await(addr, topic string) string {
 	deadline := time.Now().Add(45 * time.Second)
 	for {
 		for i, raw := range q.pending[addr] {
-			if m := subjectLine.FindStringSubmatch(raw); m != nil && strings.HasSuffix(strings.TrimSpace(m[1]), topic) {
+			if strings.HasSuffix(subjectOf(raw), topic) {
 				q.pending[addr] = append(q.pending[addr][:i:i], q.pending[addr][i+1:]...)
 				return raw
 			}
@@ -58,6 +66,20 @@ func (q *queued) await(addr, topic string) string {
 		q.pending[addr] = append(q.pending[addr], q.fetchNew(addr)...)
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// subjectOf is the subject of raw, decoded (a game's title may not be
+// ASCII).
+func subjectOf(raw string) string {
+	m, err := netmail.ReadMessage(strings.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	s, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
 }
 
 // unwrap undoes quoted-printable soft breaks, so that a test reads the
@@ -197,5 +219,144 @@ func TestMailQuotedInOtherLanguages(t *testing.T) {
 		if !strings.Contains(got, "In-Reply-To:") || strings.Contains(got, "not a game id") || strings.Contains(got, "ignored") != (name == "game on") {
 			t.Errorf("%s: the answer to show:\n%s", name, got)
 		}
+	}
+}
+
+// playUntil plays game id without mail, the first legal step of the first
+// player who must act at a time (or "refuse"), until stop says the game stands as the
+// test wants; the clock and the record move as with mail.
+func (q *queued) playUntil(id int64, stop func(st adjudicator.State) bool) {
+	q.t.Helper()
+	ctx := context.Background()
+	for range 2000 {
+		done := false
+		err := q.svc.host.Do(ctx, host.Intake{MessageID: fmt.Sprintf("advance:%d", time.Now().UnixNano()), BodyHash: "advance", Sender: "test", Received: q.now()}, func(ses *host.Session) error {
+			g, err := ses.Game(ctx, id)
+			if err != nil {
+				return err
+			}
+			rec, err := ses.Tx().Record(ctx, id)
+			if err != nil {
+				return err
+			}
+			m, err := adjudicator.Start(q.svc.cfg.Registry, rec)
+			if err != nil {
+				return err
+			}
+			if done = stop(m.State); done {
+				return nil
+			}
+			for _, p := range waitedFor(m.State) {
+				legal := m.State.Legal(p)
+				if len(legal) == 0 {
+					continue
+				}
+				// Refusing an offer leads to sealed bids (Löwenherz 1997).
+				pick := legal[0]
+				if i := slices.IndexFunc(legal, func(mv adjudicator.Move) bool { return mv.String() == "refuse" }); i >= 0 {
+					pick = legal[i]
+				}
+				steps, errs := notation.Split(pick.String())
+				if len(errs) > 0 {
+					return errs
+				}
+				seat := slices.IndexFunc(g.Players, func(pl host.Player) bool { return pl.Name == p })
+				rep, err := ses.Submit(ctx, g, seat, steps, "test")
+				if err == nil && rep.Outcome != Applied {
+					err = fmt.Errorf("%s's step %q: %s", p, pick, rep.Reason)
+				}
+				return err
+			}
+			return fmt.Errorf("no one can act: %v", m.State.ToMove())
+		})
+		if err != nil {
+			q.t.Fatal(err)
+		}
+		if done {
+			return
+		}
+	}
+	q.t.Fatal("the game never stood as wanted")
+}
+
+// waitedFor is who must act in st: not a bidder whose sealed bid is in.
+func waitedFor(st adjudicator.State) []string {
+	var out []string
+	for _, p := range st.ToMove() {
+		if !adjudicator.SealedIn(st, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestMailLateSealedBid: with a deadline and the forfeit policy, a
+// Löwenherz 1997 bid that does not come is played by herald as a bid of
+// nothing (RULINGS.md H-3). The late notice says so, not that the player
+// forfeits; the move is marked as played by the host's policy in the
+// mails to the late player, to the others and in the history; every
+// welcome states the timing; and the `::` line lists as to-move only who
+// must act, a bidder whose bid is in as may-replace (issue 26, items 3
+// and 4; issue 32, item 2).
+func TestMailLateSealedBid(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, adjudicator.NewRegistry(lowenherz97.Game), 0)
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new lowenherz97 players "+alice+" "+bob+" deadline 2d grace 12h policy forfeit")
+	aw := unwrap(r.await(alice, "welcome"))
+	bw := unwrap(r.await(bob, "welcome"))
+	for _, w := range []string{aw, bw} {
+		if !strings.Contains(w, "each move is due within 2d") || !strings.Contains(w, "then 12h of grace") || !strings.Contains(w, "a reminder at 75%") || !strings.Contains(w, "first player still late forfeits") {
+			t.Errorf("a welcome does not state the timing:\n%s", w)
+		}
+	}
+	ak := featureKey.FindStringSubmatch(aw)
+	if ak == nil {
+		t.Fatalf("no key in alice's welcome:\n%s", aw)
+	}
+	bidding := func(st adjudicator.State) bool {
+		for _, p := range waitedFor(st) {
+			for _, mv := range st.Legal(p) {
+				if strings.HasPrefix(mv.String(), "bid ") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	r.playUntil(1, bidding)
+	r.send(alice, "", "Re: [herald G1]", "key "+ak[1]+"\nbid 0")
+	got := unwrap(r.await(alice, ""))
+	if !regexp.MustCompile(`(?m)^:: game G1 move \d+ to-move bob may-replace alice`).MatchString(got) {
+		t.Errorf("the :: line after alice's bid lists her as to-move:\n%s", got)
+	}
+	r.await(bob, "")
+
+	// The reminder, then the late notice, then the grace's end.
+	for _, d := range []time.Duration{37 * time.Hour, 11 * time.Hour, 13 * time.Hour} {
+		r.advance(d)
+		if _, err := r.svc.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	late := unwrap(r.await(alice, "late: bob"))
+	if !strings.Contains(late, "herald plays the\ngame's default step for them") || !strings.Contains(late, "  bob: bid 0") || strings.Contains(late, "forfeits") {
+		t.Errorf("the late notice does not say what the policy will do:\n%s", late)
+	}
+	if b := unwrap(r.await(bob, "late: bob")); !strings.Contains(b, "bob: bid 0") {
+		t.Errorf("bob's late notice:\n%s", b)
+	}
+	r.await(bob, "reminder: your turn")
+	mine := unwrap(r.await(bob, ""))
+	if !strings.Contains(mine, "Your step did not come in time: herald played move") || strings.Contains(mine, "Your move") {
+		t.Errorf("bob's news of the bid played for him:\n%s", mine)
+	}
+	theirs := unwrap(r.await(alice, ""))
+	if !strings.Contains(theirs, "bob's step did not come in time: herald played move") || strings.Contains(theirs, "bob played move") {
+		t.Errorf("alice's news of the bid played for bob:\n%s", theirs)
+	}
+	r.send(alice, "", "Re: [herald G1]", "key "+ak[1]+"\nhistory")
+	if h := unwrap(r.await(alice, "history")); !regexp.MustCompile(`bob +.*\(played for them by the host's policy\)`).MatchString(h) {
+		t.Errorf("the history does not mark the bid played for bob:\n%s", h)
 	}
 }

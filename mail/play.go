@@ -184,7 +184,8 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 //
 // Fields are space-separated words after "::": game and its tag, move and
 // the number of the next move, then to-move with the players who must act
-// (comma-separated) and deadline with when the move is due (RFC 3339, UTC,
+// (comma-separated), may-replace with those whose sealed step is in (they
+// may replace it) and deadline with when the move is due (RFC 3339, UTC,
 // to the minute) when there is one, or the word over once the game is.
 func statusLine(n host.Notice) string {
 	if n.Status == nil || n.Game == 0 {
@@ -198,6 +199,9 @@ func statusLine(n host.Notice) string {
 	default:
 		if len(st.ToMove) > 0 {
 			line += " to-move " + strings.Join(st.ToMove, ",")
+		}
+		if len(st.MayReplace) > 0 {
+			line += " may-replace " + strings.Join(st.MayReplace, ",")
 		}
 		if !st.Deadline.IsZero() {
 			line += " deadline " + st.Deadline.UTC().Format("2006-01-02T15:04Z")

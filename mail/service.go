@@ -711,7 +711,7 @@ func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subj
 	}
 	// Say that the next such mails within the hour get no answer, and
 	// until when: a player who wonders why herald is silent knows.
-	body += fmt.Sprintf("\nThis notice goes once an hour at most: until %s,\nmails from your address that fail the same way get no answer.\n", formatResume(now.Add(time.Hour)))
+	body = strings.TrimRight(body, "\n") + fmt.Sprintf("\n\nThis notice goes once an hour at most: until %s,\nmails from your address that fail the same way get no answer.\n", formatResume(now.Add(time.Hour)))
 	m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()

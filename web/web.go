@@ -217,7 +217,11 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 	}
 	sealed := false
 	for i, rm := range m.Record.Moves {
-		v.Moves = append(v.Moves, move{N: i + 1, Player: rm.Player, Text: public[i]})
+		text := public[i]
+		if host.ByPolicy(rm) {
+			text += " (played for them by the host's policy)"
+		}
+		v.Moves = append(v.Moves, move{N: i + 1, Player: rm.Player, Text: text})
 	}
 	if !v.Over {
 		// A step the public may not see yet (a sealed bid) is in the

@@ -277,8 +277,25 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		outcome = "late"
 		then := "The game waits for them: that is the host's policy.\n"
 		if c.Policy == PolicyForfeit {
-			then = fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n",
-				formatTime(c.DeadlineAt().Add(c.Grace)))
+			// A late step that has a default (a sealed bid) is played for
+			// its player: say so, rather than a forfeit that will not come.
+			var defaults, forfeit []string
+			d, _ := m.State.(adjudicator.Defaulter)
+			for _, name := range late {
+				if mv, ok := defaultOf(d, name); ok {
+					defaults = append(defaults, fmt.Sprintf("  %s: %s\n", name, mv))
+				} else {
+					forfeit = append(forfeit, name)
+				}
+			}
+			by := formatTime(c.DeadlineAt().Add(c.Grace))
+			then = ""
+			if len(defaults) > 0 {
+				then = fmt.Sprintf("If their step has not come by %s, herald plays the\ngame's default step for them, marked as played by the host's policy\n(RULINGS.md H-3):\n%s", by, strings.Join(defaults, ""))
+			}
+			if len(forfeit) > 0 {
+				then += fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n", by)
+			}
 		}
 		text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
 			Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
@@ -302,7 +319,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 				if seat < 0 || len(errs) > 0 {
 					return nil, "", fmt.Errorf("host: game %d: the default step %q of %s does not read back: %v", g.ID, mv, name, errs)
 				}
-				rep, err := s.Submit(ctx, g, seat, steps, fmt.Sprintf("host default: no step by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace)))
+				rep, err := s.Submit(ctx, g, seat, steps, fmt.Sprintf("%s no step by %s and %s of grace", PolicySource, formatTime(c.DeadlineAt()), FormatSpan(c.Grace)))
 				if err != nil {
 					return nil, "", err
 				}
@@ -351,6 +368,23 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 	}
 	g.Clock = &c
 	return notices, outcome, nil
+}
+
+// PolicySource begins the source of a move the host's policy played for
+// a late player (a sealed bid's default, RULINGS.md H-3): mails, the
+// history and the page mark such a move as not the player's own.
+const PolicySource = "host default:"
+
+// ByPolicy reports whether a move of the record was played by the host's
+// policy for a late player, not by the player.
+func ByPolicy(mv adjudicator.RecordMove) bool { return strings.HasPrefix(mv.Source, PolicySource) }
+
+// defaultOf is d's default step for player, if d is a Defaulter and has one.
+func defaultOf(d adjudicator.Defaulter, player string) (adjudicator.Move, bool) {
+	if d == nil {
+		return nil, false
+	}
+	return d.Default(player)
 }
 
 // everyone is who hears of a game's public events: its players, and its

@@ -124,6 +124,11 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
 	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n%s\n%s\n\n%s",
 		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	if g.Clock != nil {
+		// Every player knows the timing from the start: the deadline, the
+		// grace, the reminder and the policy.
+		body = strings.Replace(body, "\nYour key is ", "\n"+describeTiming(g.Clock)+"\nYour key is ", 1)
+	}
 	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
 	n.Picture = s.picture(g, m)
 	return n
@@ -569,7 +574,15 @@ func (s *Session) picture(g *Game, m *adjudicator.Match) *picture.Board {
 func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Kind, topic, text string) Notice {
 	st := &Status{Move: m.MoveNumber(), Over: g.Status != Playing || m.Record.Ended != nil || m.State.Result().Finished}
 	if !st.Over {
-		st.ToMove = m.State.ToMove()
+		// Only who must act: a bidder whose sealed bid is in may replace
+		// it, and need not.
+		for _, p := range m.State.ToMove() {
+			if adjudicator.SealedIn(m.State, p) {
+				st.MayReplace = append(st.MayReplace, p)
+			} else {
+				st.ToMove = append(st.ToMove, p)
+			}
+		}
 		if g.Clock != nil {
 			st.Deadline = g.Clock.DeadlineAt()
 		}
@@ -780,14 +793,27 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			}
 		}
 		what := "move applied"
-		if p.Name == sub.Player {
+		byPolicy := strings.HasPrefix(req.Source, PolicySource)
+		switch {
+		case p.Name == sub.Player && byPolicy:
+			fmt.Fprintf(&b, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n", sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
+			for _, mv := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", mv)
+			}
+			b.WriteString(seal.confirmation())
+		case byPolicy:
+			fmt.Fprintf(&b, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n", sub.Player, sub.Number)
+			for j := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
+			}
+		case p.Name == sub.Player:
 			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
 			b.WriteString(seal.confirmation())
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
 			for j := range sub.Moves {
 				// A sealed bid reads "alice has bid" to the others.
@@ -834,6 +860,15 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		notices = append(notices, n)
 	}
 	return notices, nil
+}
+
+// policyMark is what the history adds to a move the host's policy played
+// for its player.
+func policyMark(mv adjudicator.RecordMove) string {
+	if ByPolicy(mv) {
+		return "  (played for them by the host's policy)"
+	}
+	return ""
 }
 
 // sealNews is what a move says of sealed steps: the commitments of the
@@ -918,7 +953,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 				return Reply{}, err
 			}
 			for i, mv := range m.Record.Moves {
-				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, texts[i])
+				fmt.Fprintf(&b, "%3d  %-12s %s%s\n", i+1, mv.Player, texts[i], policyMark(mv))
 			}
 			if len(m.Record.Moves) == 0 {
 				b.WriteString("No move yet.\n")
