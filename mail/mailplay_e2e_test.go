@@ -7,6 +7,7 @@ import (
 	netmail "net/mail"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,9 +83,17 @@ func subjectOf(raw string) string {
 	return strings.TrimSpace(s)
 }
 
-// unwrap undoes quoted-printable soft breaks, so that a test reads the
-// lines as written.
-func unwrap(raw string) string { return strings.ReplaceAll(raw, "=\n", "") }
+// unwrap undoes quoted-printable (soft breaks and =XX bytes), so that a
+// test reads the lines as written.
+func unwrap(raw string) string {
+	raw = strings.ReplaceAll(raw, "=\n", "")
+	return qpByte.ReplaceAllStringFunc(raw, func(m string) string {
+		b, _ := strconv.ParseUint(m[1:], 16, 8)
+		return string([]byte{byte(b)})
+	})
+}
+
+var qpByte = regexp.MustCompile(`=[0-9A-F]{2}`)
 
 // TestMailCommandsBesideSteps: a mail with a command line that changes
 // something (notify, set, vacation, ...) above the steps has each carried
@@ -358,5 +367,90 @@ func TestMailLateSealedBid(t *testing.T) {
 	r.send(alice, "", "Re: [herald G1]", "key "+ak[1]+"\nhistory")
 	if h := unwrap(r.await(alice, "history")); !regexp.MustCompile(`bob +.*\(played for them by the host's policy\)`).MatchString(h) {
 		t.Errorf("the history does not mark the bid played for bob:\n%s", h)
+	}
+}
+
+// TestMailHostingTexts plays by mail what players and hosts meet around
+// the moves (issue 26, items 6 and 8-12): spans in French words for the
+// deadline and a vacation, help with every command and the game's
+// notation in the mail's language, a take-back that lapses because a move
+// was played and is announced, a dropped observer told so, an observer of
+// a game ended early given the seed and the record, a resigned game said
+// to be resigned, and the subjects and lines of the news.
+func TestMailHostingTexts(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, carol, host = "alice@herald.local", "bob@herald.local", "carol@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob+" deadline 2 jours grace 1 jour")
+	aw := unwrap(r.await(alice, "welcome"))
+	bw := unwrap(r.await(bob, "welcome"))
+	hw := r.await(host, "game started")
+	for _, want := range []string{"each move is due within 2d", "then 1d of grace", "To play, reply with your key line (key YOUR-KEY) and your steps,\none per line.", "  notify all|turn|digest"} {
+		if !strings.Contains(aw, want) {
+			t.Errorf("alice's welcome lacks %q:\n%s", want, aw)
+		}
+	}
+	ak, bk, hk := featureKey.FindStringSubmatch(aw), featureKey.FindStringSubmatch(bw), hostKeyLine.FindStringSubmatch(hw)
+	astep, bstep := featureLegal.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(bw)
+	if ak == nil || bk == nil || hk == nil || astep == nil || bstep == nil {
+		t.Fatalf("no keys or legal steps:\n%s\n%s\n%s", aw, bw, hw)
+	}
+	mail := func(from string, key []string, body string) {
+		r.send(from, "", "Re: [herald G1]", "key "+key[1]+"\n"+body)
+	}
+
+	mail(alice, ak, "aide")
+	if h := unwrap(r.await(alice, "help")); !strings.Contains(h, "  reprendre ") || !strings.Contains(h, "avis tout|tour|quotidien") || !strings.Contains(h, "Étapes, une par ligne") {
+		t.Errorf("the French help:\n%s", h)
+	}
+	mail(alice, ak, "help")
+	if h := unwrap(r.await(alice, "help")); !strings.Contains(h, "  undo ") || !strings.Contains(h, "  preview STEPS") || !strings.Contains(h, "  observe G12") || !strings.Contains(h, "Steps, one per line") {
+		t.Errorf("the help:\n%s", h)
+	}
+	mail(alice, ak, "vacances 2 jours")
+	r.await(alice, "vacation")
+	r.await(bob, "alice is away")
+
+	// A take-back asked, then lapsed by bob's move: everyone is told, and
+	// bob's late accept is not "undo refused".
+	mail(alice, ak, astep[1])
+	r.await(alice, "move applied")
+	if n := r.await(bob, ""); !strings.HasSuffix(subjectOf(n), "alice played move 1") && !strings.HasSuffix(subjectOf(n), "your turn") {
+		t.Errorf("bob's news of alice's move has the subject %q", subjectOf(n))
+	}
+	mail(alice, ak, "undo")
+	if u := unwrap(r.await(alice, "undo asked")); !strings.Contains(u, "You asked to take back move 1.") {
+		t.Errorf("alice's undo:\n%s", u)
+	}
+	r.await(bob, "undo asked by alice")
+	mail(bob, bk, bstep[1])
+	r.await(bob, "")
+	if n := unwrap(r.await(alice, "")); !strings.Contains(n, "alice's request to take moves back has lapsed: a move was played since.") {
+		t.Errorf("the lapse of alice's undo is not announced:\n%s", n)
+	}
+	mail(bob, bk, "undo accept")
+	r.await(bob, "no undo pending")
+
+	// An observer dropped is told; another sees the early end with the
+	// seed and the record.
+	r.send(carol, "", "watch", "observe G1")
+	r.await(carol, "observe")
+	mail(host, hk, "set observers off")
+	if s := unwrap(r.await(host, "settings")); !strings.Contains(s, "those who observed it\n(1) no longer do, and are told so.") {
+		t.Errorf("the host's answer:\n%s", s)
+	}
+	r.await(carol, "no longer observed")
+	mail(host, hk, "set observers on")
+	r.await(host, "settings")
+	r.send(carol, "", "watch", "observe G1")
+	r.await(carol, "observe")
+	mail(bob, bk, "resign")
+	end := unwrap(r.await(carol, "game ended"))
+	if !strings.Contains(end, "bob resigned") || !strings.Contains(end, "The seed was:\n  \"features\"") || !strings.Contains(end, "herald-g1-raubritter.yaml") {
+		t.Errorf("the observer's news of the end:\n%s", end)
+	}
+	mail(alice, ak, "show")
+	if over := unwrap(r.await(alice, "game over")); !strings.Contains(over, "Game G1 is over (bob resigned)") {
+		t.Errorf("a mail after the resignation:\n%s", over)
 	}
 }

@@ -34,7 +34,17 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 	opts := map[string]string{}
 	var timing host.Timing
 	mode := ""
-	for _, a := range c.Args[1:] {
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (mode == "deadline" || mode == "delai" || mode == "grace") && i+1 < len(args) {
+			// A span in two words: "deadline 2 jours", "grace 36 hours".
+			if _, err := host.ParseSpan(a); err != nil {
+				if _, err := host.ParseSpan(a + " " + args[i+1]); err == nil {
+					a, i = a+" "+args[i+1], i+1
+				}
+			}
+		}
 		switch f := notation.Fold(a); {
 		case f == "players" || f == "joueurs":
 			mode = "players"

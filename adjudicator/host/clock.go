@@ -351,7 +351,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		}
 		outcome = "forfeit"
 		seat := slices.IndexFunc(g.Players, func(p Player) bool { return p.Name == late[0] })
-		source := fmt.Sprintf("host policy forfeit: no move by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace))
+		source := fmt.Sprintf("%s no move by %s and %s of grace", forfeitSource, formatTime(c.DeadlineAt()), FormatSpan(c.Grace))
 		s.games.unstage(g.ID)
 		rep, err := s.end(ctx, g, m, Request{Game: g, From: g.Players[seat].Address, Seat: seat, Source: source}, late[0], "forfeit")
 		if err != nil {
@@ -374,6 +374,10 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 // a late player (a sealed bid's default, RULINGS.md H-3): mails, the
 // history and the page mark such a move as not the player's own.
 const PolicySource = "host default:"
+
+// forfeitSource begins the source of the ending of a game a late player
+// forfeited by the host's policy.
+const forfeitSource = "host policy forfeit:"
 
 // ByPolicy reports whether a move of the record was played by the host's
 // policy for a late player, not by the player.
@@ -460,6 +464,13 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		default:
 			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("Observers are on or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
 		}
+		var dropped []string
+		if off {
+			var err error
+			if dropped, err = s.tx.Observers(ctx, g.ID); err != nil {
+				return Reply{}, err
+			}
+		}
 		if err := s.tx.SetObserversOff(ctx, g.ID, off); err != nil {
 			return Reply{}, err
 		}
@@ -467,9 +478,14 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		s.games.stage(g.ID, g.Rev, m)
 		text := fmt.Sprintf("The host of game %s now allows observers.\n", Tag(g.ID))
 		if off {
-			text = fmt.Sprintf("The host of game %s now allows no observers; those there were no longer\nobserve it.\n", Tag(g.ID))
+			text = fmt.Sprintf("The host of game %s now allows no observers; those who observed it\n(%d) no longer do, and are told so.\n", Tag(g.ID), len(dropped))
 		}
-		return s.answer(g, m, req, Answer, "settings", text, "set observers"), nil
+		rep := s.answer(g, m, req, Answer, "settings", text, "set observers")
+		for _, a := range dropped {
+			rep.Notices = append(rep.Notices, s.notice(g, m, a, "", News, "no longer observed",
+				fmt.Sprintf("The host of game %s now allows no observers: herald no longer mails you\nits moves.\n", Tag(g.ID))))
+		}
+		return rep, nil
 	default:
 		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("There is no setting %q.\n\n%s", args[0], usage), "bad set"), nil
 	}

@@ -122,8 +122,8 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 // their key, how to play and the board as they see it. intro, when not
 // empty, comes before the list of players (a replacement's).
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
-	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n%s\n%s\n\n%s",
-		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. %s%s\n%s\n\n%s",
+		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
 	if g.Clock != nil {
 		// Every player knows the timing from the start: the deadline, the
 		// grace, the reminder and the policy.
@@ -132,6 +132,22 @@ func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game,
 	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
 	n.Picture = s.picture(g, m)
 	return n
+}
+
+// turnOrder is the players of m in the order they play: the order of the
+// record, from the one who moves first when one does (a coin toss, as in
+// Les Deux Héritiers, may have chosen them).
+func turnOrder(m *adjudicator.Match) []string {
+	players := m.Record.Players
+	to := m.State.ToMove()
+	if len(to) != 1 {
+		return players
+	}
+	i := slices.Index(players, to[0])
+	if i <= 0 {
+		return players
+	}
+	return append(slices.Clone(players[i:]), players[:i]...)
 }
 
 func hasDup(xs []string) bool {
@@ -404,7 +420,7 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
 			return Reply{}, err
 		}
-		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), g.Status)
+		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), overText(g))
 		return s.answer(g, nil, req, Refusal, "game over", body, "game over"), nil
 	}
 	m, err := s.match(ctx, g)
@@ -523,6 +539,15 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	notices, err := s.news(ctx, g, m, req, sub, ignored, seal)
 	if err != nil {
 		return Reply{}, err
+	}
+	lapsed, err := s.lapseUndo(ctx, g, len(m.Record.Moves))
+	if err != nil {
+		return Reply{}, err
+	}
+	for i := range notices {
+		if lapsed != "" && notices[i].Seat != "" {
+			notices[i].Text = lapsed + notices[i].Text
+		}
 	}
 	obs, err := s.observerNews(ctx, g, m, sub, seal)
 	if err != nil {
@@ -754,7 +779,7 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 			fmt.Fprintf(&b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
 		}
 		// How to answer, in one line, never with the key itself.
-		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps, one per line.\n")
+		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n")
 	}
 	return b.String()
 }
@@ -835,6 +860,9 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), why)
 			}
 		}
+		if p.Name != sub.Player {
+			what = fmt.Sprintf("%s played move %d", sub.Player, sub.Number)
+		}
 		if mustAct {
 			what = "your turn" // the mover's too, while their turn goes on
 		}
@@ -862,6 +890,21 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	return notices, nil
 }
 
+// overText says how game g, over, ended: "kate resigned", "the host
+// abandoned it", or its status. g.Record must be read.
+func overText(g *Game) string {
+	e := g.Record.Ended
+	switch {
+	case e == nil:
+		return g.Status
+	case e.How == adjudicator.EndAbandoned:
+		return "the host abandoned it"
+	case strings.HasPrefix(e.Source, forfeitSource):
+		return e.By + " forfeited"
+	}
+	return e.By + " resigned"
+}
+
 // policyMark is what the history adds to a move the host's policy played
 // for its player.
 func policyMark(mv adjudicator.RecordMove) string {
@@ -887,7 +930,7 @@ func (sn sealNews) confirmation() string {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\nSealed, hidden from the others until revealed (a bid when every bid\nis in); herald's commitment to each step (the reveal gives the nonce\nthat checks it):\n")
+			b.WriteString("\nSealed, hidden from the others until the rules reveal it; herald's\ncommitment to each step (the reveal gives the nonce that checks it):\n")
 		}
 		fmt.Fprintf(&b, "  %s, sha256:\n    %s\n", c.Text, c.Hash) // a hash alone on its line fits 72 columns
 	}
@@ -962,6 +1005,12 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 			b.WriteString("Only the host may abandon a game; a player may resign.\n")
 		default:
 			b.WriteString(Help(env.Lang))
+			// And the game's own notation, in the mail's language.
+			notes := m.Game.Help
+			if env.Lang == notation.French && m.Game.HelpFR != "" {
+				notes = m.Game.HelpFR
+			}
+			b.WriteString("\n" + strings.TrimRight(notes, "\n") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -999,7 +1048,8 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if err != nil {
 		return s.refuse(g, m, req, player, err, notation.English, nil), nil
 	}
-	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, Abandoned); err != nil {
+	status := map[string]string{"abandon": Abandoned, "resign": Resigned, "forfeit": Forfeited}[how]
+	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, status); err != nil {
 		return Reply{}, err
 	}
 	g.Record = ended.Record
@@ -1011,7 +1061,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		why = fmt.Sprintf("%s forfeited", player)
 		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
-	g.Status = Abandoned
+	g.Status = status
 	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
@@ -1026,9 +1076,10 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		return Reply{}, err
 	}
 	for _, a := range obs {
-		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s",
-			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""))
+		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
+			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
+		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
@@ -1037,7 +1088,42 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 // Help is the short help on what to write.
 func Help(lang notation.Lang) string {
 	if lang == notation.French {
-		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\nCommandes, une par ligne : montre, coups, historique, aide, abandonne.\n"
+		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\n" + commandList(lang) +
+			"Un fichier de tour YAML (game, player, move, steps) peut être joint.\n"
 	}
-	return "Write your steps, one per line, after your key (key YOUR-KEY).\nCommands, one per line: show, legal, history, help, resign.\nA YAML turn file (game, player, move, steps) may be attached instead.\n"
+	return "Write your steps, one per line, after your key (key YOUR-KEY).\n" + commandList(lang) +
+		"A YAML turn file (game, player, move, steps) may be attached instead.\n"
+}
+
+// commandList lists every command a player may write, each with what it
+// does, in lang.
+func commandList(lang notation.Lang) string {
+	if lang == notation.French {
+		return `Commandes, une par ligne :
+  montre                  le plateau et vos étapes possibles
+  coups                   toutes vos étapes possibles
+  historique              les coups joués
+  aide                    cette aide
+  abandonne               abandonner la partie
+  reprendre               demander à reprendre votre dernier coup
+                          (reprendre accepte, reprendre refuse)
+  avis tout|tour|quotidien  combien de courrier vous voulez
+  vacances 5j             suspendre votre délai (vacances fin)
+  essai ÉTAPES            essayer des étapes sans les jouer
+  observer G12            suivre une autre partie
+`
+	}
+	return `Commands, one per line:
+  show                    the board and your legal steps
+  legal                   all your legal steps
+  history                 the moves played
+  help                    this help
+  resign                  give up the game
+  undo                    ask to take back your last move
+                          (undo accept, undo refuse)
+  notify all|turn|digest  how much mail you want
+  vacation 5d             pause your deadline (vacation off)
+  preview STEPS           try steps without playing them
+  observe G12             follow another game
+`
 }

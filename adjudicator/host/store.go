@@ -338,7 +338,9 @@ type DueClock struct {
 const (
 	Playing   = "playing"
 	Finished  = "finished"
-	Abandoned = "abandoned"
+	Abandoned = "abandoned" // the host ended it
+	Resigned  = "resigned"  // a player resigned
+	Forfeited = "forfeited" // a late player forfeited by the host's policy
 )
 
 // Outgoing is a mail waiting in the outbox.
