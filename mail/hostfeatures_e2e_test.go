@@ -32,6 +32,7 @@ type featureRig struct {
 	sentAll    []string              // every mail herald delivered, "to\nraw"
 	registry   *adjudicator.Registry // Raubritter's alone when nil
 	replies    int                   // Config.RepliesPerHour; the default when 0
+	ensure     func(string) error    // the outbox's hook before each mail, if any
 }
 
 func (r *featureRig) now() time.Time {
@@ -64,6 +65,7 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 		t.Fatal(err)
 	}
 	out := NewOutbox(OutboxConfig{Server: Server{Addr: r.smtp, Security: Plain, Username: r.herald, Password: heraldPW}, Every: 200 * time.Millisecond}, r.svc)
+	out.ensure = r.ensure
 	in := NewIntake(IntakeConfig{Server: Server{Addr: r.imap, Security: Plain, Username: r.herald, Password: heraldPW},
 		Handled: func(Outcome) { out.Kick() }}, r.svc)
 	runCtx, stop := context.WithCancel(ctx)

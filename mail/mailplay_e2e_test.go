@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	netmail "net/mail"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +25,12 @@ import (
 // (Raubritter's alone when nil) and a fake clock.
 func playRig(t *testing.T, reg *adjudicator.Registry, replies int) *queued {
 	t.Helper()
+	return playRigWith(t, func(r *featureRig) { r.registry, r.replies = reg, replies })
+}
+
+// playRigWith is playRig with the rig set by set before it starts.
+func playRigWith(t *testing.T, set func(*featureRig)) *queued {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	srv, err := embeddedLocal(t.TempDir(), "127.0.0.1:0", "127.0.0.1:0", LocalAccount{Address: "herald@herald.local", Password: "pw"}, testLogger(t))
@@ -35,8 +43,9 @@ func playRig(t *testing.T, reg *adjudicator.Registry, replies int) *queued {
 			t.Fatal(err)
 		}
 	}
-	r := &featureRig{t: t, imap: srv.IMAPAddr(), smtp: srv.SMTPAddr(), herald: "herald@herald.local", registry: reg, replies: replies,
+	r := &featureRig{t: t, imap: srv.IMAPAddr(), smtp: srv.SMTPAddr(), herald: "herald@herald.local",
 		password: func(string) string { return "pw" }, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), seen: map[string]int{}}
+	set(r)
 	r.start(ctx, "pw")
 	return &queued{featureRig: r, pending: map[string][]string{}}
 }
@@ -453,4 +462,38 @@ func TestMailHostingTexts(t *testing.T) {
 	if over := unwrap(r.await(alice, "game over")); !strings.Contains(over, "Game G1 is over (bob resigned)") {
 		t.Errorf("a mail after the resignation:\n%s", over)
 	}
+}
+
+// TestMailOneRecipientInOrder: the mails to one recipient go in the order
+// herald wrote them, even when one of them could not be sent at first
+// (issue 32, item 4): alice's welcome fails once, bob moves meanwhile, and
+// alice still reads her welcome before the news of bob's move.
+func TestMailOneRecipientInOrder(t *testing.T) {
+	t.Parallel()
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	var failed atomic.Bool
+	r := playRigWith(t, func(fr *featureRig) {
+		fr.ensure = func(addr string) error {
+			if addr == alice && failed.CompareAndSwap(false, true) {
+				return errors.New("451 try again later")
+			}
+			return nil
+		}
+	})
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+	bw := unwrap(r.await(bob, "welcome"))
+	step := featureLegal.FindStringSubmatch(bw)
+	key := featureKey.FindStringSubmatch(bw)
+	if step == nil || key == nil {
+		t.Fatalf("no key or legal step in bob's welcome:\n%s", bw)
+	}
+	r.send(bob, "", "Re: [herald G1]", "key "+key[1]+"\n"+step[1])
+	r.await(bob, "move applied")
+	time.Sleep(time.Second) // rounds of the outbox: nothing may go to alice before her welcome
+	r.advance(time.Minute)  // alice's welcome is due again
+	first := r.await(alice, "")
+	if !strings.HasSuffix(subjectOf(first), "welcome") {
+		t.Errorf("alice's first mail is %q, not her welcome", subjectOf(first))
+	}
+	r.await(alice, "")
 }

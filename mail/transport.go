@@ -832,7 +832,16 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}()
 	}()
 	sent := 0
+	// A recipient whose mail failed gets none of their later ones this
+	// round: they wait for it (the store's Claim keeps them in order).
+	held := map[string]bool{}
 	for i, m := range due {
+		if held[m.Recipient] {
+			if err := o.store.MarkFailed(ctx, m.ID, o.now(), fmt.Errorf("waits for an earlier mail to %s", m.Recipient)); err != nil {
+				return sent, err
+			}
+			continue
+		}
 		raw, err := o.svc.Render(ctx, m)
 		var bad *badDraftError
 		if errors.As(err, &bad) { // a draft this herald cannot read: keep it, unsent
@@ -844,11 +853,13 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}
 		if err != nil { // the store failed: try again later
 			o.failed(ctx, m, err)
+			held[m.Recipient] = true
 			continue
 		}
 		if o.ensure != nil {
 			if err := o.ensure(m.Recipient); err != nil {
 				o.failed(ctx, m, fmt.Errorf("opening the mailbox of %s: %w", m.Recipient, err))
+				held[m.Recipient] = true
 				continue
 			}
 		}
@@ -868,6 +879,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
 		if err != nil {
 			o.failed(ctx, m, err)
+			held[m.Recipient] = true
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
 			}
