@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -211,11 +212,44 @@ func canonNode(n *yaml.Node) any {
 	return out
 }
 
-// LoadRecord reads a record file.
+// MaxRecordBytes is the size of the largest record file LoadRecord reads
+// (issue 25, item 6): 1 MiB, thirty times the record of the longest game
+// self-play makes (a 4-player Löwenherz, 31 KB). A record is parsed whole,
+// as a YAML tree that takes some sixty times its size in memory, so a
+// larger file (a 32 MB record took 1.97 GB) is refused before it is read:
+// herald adjudicate stays under 256 MB for any input.
+const MaxRecordBytes = 1 << 20
+
+// RecordTooLargeError is the error of LoadRecord for a file larger than
+// MaxRecordBytes.
+type RecordTooLargeError struct {
+	Path string
+	Size int64 // at least: the file may still grow
+}
+
+func (e *RecordTooLargeError) Error() string {
+	return fmt.Sprintf("%s: %d bytes, more than a game record can be (herald reads records up to %d bytes, 1 MiB; the longest game's record is about 31 KB): not a herald record, or one padded with moves no game has", e.Path, e.Size, MaxRecordBytes)
+}
+
+var _ error = (*RecordTooLargeError)(nil)
+
+// LoadRecord reads a record file of at most MaxRecordBytes (else a
+// *RecordTooLargeError, read no further).
 func LoadRecord(path string) (*Record, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxRecordBytes {
+		return nil, &RecordTooLargeError{Path: path, Size: fi.Size()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxRecordBytes {
+		return nil, &RecordTooLargeError{Path: path, Size: int64(len(data))}
 	}
 	return ParseRecord(path, data)
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -765,4 +767,75 @@ func intakeRun(b *testing.B) (e2e, raw, rawBatch time.Duration) {
 	})
 	b.StartTimer()
 	return e2e, raw, rawBatch
+}
+
+// TestCrashOpeningAccount stops the opening of a player's mailbox at each
+// point, as kill -9 would, then restarts the servers and opens it again
+// (issue 32, item 1): after every kill PlayerPasswordsFile holds one line
+// for the player, with the first password drawn, and that line logs in.
+// The "old-line" case is the file a crash left before this fix: the line
+// written, the account never opened.
+func TestCrashOpeningAccount(t *testing.T) {
+	const addr = "c2@herald.local"
+	for _, point := range []string{"pending", "opened", "old-line", ""} {
+		name := point
+		if name == "" {
+			name = "no-crash"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			drawn := 0
+			draw := func(string) string { drawn++; return fmt.Sprintf("password-%d", drawn) }
+			start := func() LocalServers {
+				srv, err := embeddedLocal(filepath.Join(dir, "mail"), "127.0.0.1:0", "127.0.0.1:0",
+					LocalAccount{Address: "herald@herald.local", Password: "pw"}, slog.New(slog.DiscardHandler))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return srv
+			}
+			srv := start()
+			first := &accountOpener{dir: dir, srv: srv, password: draw, log: slog.New(slog.DiscardHandler),
+				crash: func(p string) bool { return p == point }}
+			if point == "old-line" {
+				if err := os.WriteFile(filepath.Join(dir, PlayerPasswordsFile), []byte(addr+" "+draw(addr)+"\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := first.open(addr); point != "" && !errors.Is(err, errCrash) {
+				t.Fatalf("open = %v, want the simulated crash", err)
+			} else if point == "" && err != nil {
+				t.Fatal(err)
+			}
+			srv.Close()
+
+			// The restart: recover as Start does, then open again.
+			srv = start()
+			defer srv.Close()
+			again := &accountOpener{dir: dir, srv: srv, password: draw, log: slog.New(slog.DiscardHandler)}
+			if err := again.recover(); err != nil {
+				t.Fatal(err)
+			}
+			if err := again.open(addr); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, PlayerPasswordsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := addr + " password-1\n"; string(data) != want {
+				t.Fatalf("after a crash at %q and a restart %s holds %q, want %q", point, PlayerPasswordsFile, data, want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, pendingPasswordsFile)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s is still there (%v)", pendingPasswordsFile, err)
+			}
+			c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Login(addr, "password-1").Wait(); err != nil {
+				t.Fatalf("the line of %s does not log in: %v", PlayerPasswordsFile, err)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,13 @@ func TestGoldenMails(t *testing.T) {
 	f.handle(f.mail("carol@herald.test", "hello", "show"), Rejected)
 	keep("which-game", f.sent()["carol@herald.test"][0])
 	f.handle(f.mail("carol@herald.test", "watching", "observe G1"), Answered)
+	confirm := f.sent()["carol@herald.test"][0]
+	keep("observe-confirm", confirm)
+	token := regexp.MustCompile(`(?m)^  observe G1 (\S+)\r?$`).FindStringSubmatch(confirm)
+	if token == nil {
+		t.Fatalf("no token in the confirmation:\n%s", confirm)
+	}
+	f.handle(f.mail("carol@herald.test", "Re: [herald G1] confirm observe", "observe G1 "+token[1]), Answered)
 	keep("observe", f.sent()["carol@herald.test"][0])
 	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
 	rng := adjudicator.NewRNG("golden")

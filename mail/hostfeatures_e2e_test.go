@@ -174,6 +174,11 @@ func hostFeatures(t *testing.T, r *featureRig, hostAddr, alice, bob, carol strin
 	}
 
 	r.send(carol, "", "watch", "observe G1")
+	confirm := regexp.MustCompile(`(?m)^  observe G1 (\S+)$`).FindStringSubmatch(r.await(carol, "confirm observe"))
+	if confirm == nil {
+		t.Fatal("no token in carol's confirmation")
+	}
+	r.send(carol, "", "Re: [herald G1] confirm observe", "observe G1 "+confirm[1])
 	r.await(carol, "observe")
 
 	// Alice tries her step, then plays it, by replying to her Reply-To

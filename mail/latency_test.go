@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,13 +116,36 @@ type latencyRig struct {
 	host               string
 	players            []string // addresses
 	playerPW           func(string) string
+	// keys maps the hash of each key the service drew to the key: the
+	// store keeps only hashes.
+	keysMu sync.Mutex
+	keys   map[string]string
+}
+
+// newKey draws a key and remembers it.
+func (rig *latencyRig) newKey() string {
+	k := randomPassword()
+	rig.keysMu.Lock()
+	defer rig.keysMu.Unlock()
+	if rig.keys == nil {
+		rig.keys = map[string]string{}
+	}
+	rig.keys[host.HashKey(k)] = k
+	return k
+}
+
+// key returns the key whose hash the store keeps.
+func (rig *latencyRig) key(hash string) string {
+	rig.keysMu.Lock()
+	defer rig.keysMu.Unlock()
+	return rig.keys[hash]
 }
 
 // embeddedRig runs herald on its embedded servers, with players p1@... pN@.
 func embeddedRig(b *testing.B, players int) *latencyRig {
 	rig := &latencyRig{committed: new(atomic.Int64), host: "host@herald.local", playerPW: func(string) string { return "pw" }}
 	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, Dir: b.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
-		PlayerPassword: rig.playerPW, NewSeed: func() string { return "latency" },
+		PlayerPassword: rig.playerPW, NewSeed: func() string { return "latency" }, NewKey: rig.newKey,
 		IMAP: IntakeConfig{Handled: func(Outcome) { rig.committed.Store(time.Now().UnixNano()) }}})
 	if err != nil {
 		b.Fatal(err)
@@ -157,7 +181,7 @@ func BenchmarkRealmailTurnLatency(b *testing.B) {
 		players:  []string{"alice@herald.test", "bob@herald.test"},
 		playerPW: func(a string) string { name, _, _ := strings.Cut(a, "@"); return name + "-pw" }}
 	rig.svc, err = NewService(Config{Address: rig.herald, Registry: adjudicator.NewRegistry(raubritter.Game), Store: st,
-		NewSeed: func() string { return "latency" }})
+		NewSeed: func() string { return "latency" }, NewKey: rig.newKey})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,7 +244,7 @@ func benchRig(b *testing.B, rig *latencyRig) {
 			b.Fatal(err)
 		}
 		for _, p := range g.Players {
-			keys[p.Address] = p.Secret
+			keys[p.Address] = rig.key(p.Secret)
 		}
 		for i, w := range watches {
 			w.wait(b, want[i])

@@ -442,7 +442,8 @@ func TestMailHostingTexts(t *testing.T) {
 
 	// An observer dropped is told; another sees the early end with the
 	// seed and the record.
-	r.send(carol, "", "watch", "observe G1")
+	mail(host, hk, "observe G1 "+carol) // the host asks: carol need not confirm
+	r.await(host, "observe")
 	r.await(carol, "observe")
 	mail(host, hk, "set observers off")
 	if s := unwrap(r.await(host, "settings")); !strings.Contains(s, "those who observed it\n(1) no longer do, and are told so.") {
@@ -451,7 +452,8 @@ func TestMailHostingTexts(t *testing.T) {
 	r.await(carol, "no longer observed")
 	mail(host, hk, "set observers on")
 	r.await(host, "settings")
-	r.send(carol, "", "watch", "observe G1")
+	mail(host, hk, "observe G1 "+carol) // the host asks: carol need not confirm
+	r.await(host, "observe")
 	r.await(carol, "observe")
 	mail(bob, bk, "resign")
 	end := unwrap(r.await(carol, "game ended"))

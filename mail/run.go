@@ -46,6 +46,10 @@ type RunConfig struct {
 	// NewSeed overrides the seed of games started by mail (the demo).
 	NewSeed func() string
 
+	// NewKey: see Config.NewKey (tests, which cannot read the keys back:
+	// the store keeps only their hashes).
+	NewKey func() string
+
 	// NoReplyTokens: see Config.NoReplyTokens.
 	NoReplyTokens bool
 
@@ -109,6 +113,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	if fi, err := os.Stat(cfg.Dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		// Every file herald writes there is 0600, but a directory others
+		// may list tells them what is there.
+		log.Warn(fmt.Sprintf("the data directory %s is readable by others (mode %04o): its files hold games, passwords and tokens; chmod 700 it", cfg.Dir, fi.Mode().Perm()))
+	}
 	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
 	if err != nil {
 		return nil, err
@@ -145,24 +154,11 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		if playerPassword == nil {
 			playerPassword = func(string) string { return randomPassword() }
 		}
-		onNew = func(addr string) error {
-			if slices.Contains(srv.Accounts(), strings.ToLower(addr)) {
-				return nil
-			}
-			pw := playerPassword(addr)
-			// The password is on disk before the account exists: an account
-			// whose password nobody can read would be lost.
-			path := filepath.Join(cfg.Dir, PlayerPasswordsFile)
-			if err := passwords.add(path, addr, pw); err != nil {
-				return fmt.Errorf("mail: writing %s: %w", path, err)
-			}
-			if err := srv.AddAccount(addr, pw); err != nil {
-				return err
-			}
-			log.Info("embedded mail account created; its password is in "+path, "address", addr,
-				"imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
-			return nil
+		opener := &accountOpener{dir: cfg.Dir, srv: srv, password: playerPassword, log: log}
+		if err := opener.recover(); err != nil {
+			return fail(err)
 		}
+		onNew = opener.open
 	}
 	if cfg.Address == "" {
 		return fail(errors.New("mail: the service needs its address (--address)"))
@@ -170,22 +166,31 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	r.Address = cfg.Address
 	// herald new --mail, run beside serve, reads the address from here, so
 	// that the mails it queues come from and thread under this address.
-	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o644); err != nil {
+	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o600); err != nil {
 		return fail(err)
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
 	})
 	if err != nil {
 		return fail(err)
 	}
 	r.Service = svc
 	r.Outbox = NewOutbox(outbox, svc)
-	// On the embedded setup every recipient gets a mailbox before herald
-	// mails them, whoever queued the mail (herald new --mail does not run
-	// the servers, and a mail to a missing mailbox would be refused).
-	r.Outbox.ensure = onNew
+	// On the embedded setup the players, hosts and observers of a game get
+	// a mailbox before herald mails them, whoever queued the mail (herald
+	// new --mail does not run the servers). Any other address, a forged
+	// sender's, gets none: the server refuses mail to it as to an unknown
+	// user, and the outbox drops that mail (issue 25, item 5).
+	if onNew != nil {
+		r.Outbox.ensure = func(addr string) error {
+			if known, err := knownAddress(ctx, st, cfg.Hosts, addr); err != nil || !known {
+				return err
+			}
+			return onNew(addr)
+		}
+	}
 	// The outbox needs no Kick for the intake's mail: the service hands it
 	// each batch's mails as the batch commits.
 	in := NewIntake(intake, svc)
@@ -230,6 +235,16 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	return r, nil
 }
 
+// knownAddress reports whether herald may open a mailbox for addr: a
+// player, host or observer of a game in st, or one of the --hosts.
+func knownAddress(ctx context.Context, st host.Store, hosts []string, addr string) (bool, error) {
+	addr = strings.ToLower(addr)
+	if slices.ContainsFunc(hosts, func(h string) bool { return strings.ToLower(h) == addr }) {
+		return true, nil
+	}
+	return st.Known(ctx, addr)
+}
+
 // AddressFile is the file, in the data directory, that holds the address
 // of the last herald serve that ran on it.
 const AddressFile = "herald-address"
@@ -248,30 +263,6 @@ func ReadAddress(dir string) (string, error) {
 // setup, that holds the password of every player account herald opened:
 // one line "ADDRESS PASSWORD" each, mode 0600.
 const PlayerPasswordsFile = "player-passwords"
-
-// passwords serialises the writes of PlayerPasswordsFile.
-var passwords passwordFile
-
-type passwordFile struct{ mu sync.Mutex }
-
-// add appends the line "addr pw" to the file path, created with mode 0600
-// (and made 0600 if it was not), and syncs it.
-func (p *passwordFile) add(path, addr, pw string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(f, "%s %s\n", addr, pw); err != nil {
-		return err
-	}
-	return f.Sync()
-}
 
 // accountPassword returns the password of herald's own account on the
 // embedded server, drawing it on the first start. The embedded server keeps

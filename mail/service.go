@@ -456,10 +456,15 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		case "new":
 			return s.newGame(ctx, ses, msg, env, c, now)
 		case "observe", "unobserve":
-			// Without a key or a reply token, the mail is an observer's;
-			// with one, a player's or host's, observe among its parts.
-			if env.Key == "" && token == "" {
+			// Without a key or a reply token, naming no one else, the mail
+			// is an observer's; with one, or naming someone else, it is a
+			// player's or the host's request, authenticated below, observe
+			// among its parts (issue 25, item 14; issue 26, item 1).
+			if env.Key == "" && token == "" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.Contains(a, "@") }) {
 				return s.observe(ctx, ses, msg, env, c, now)
+			}
+			if env.Game == "" && len(c.Args) > 0 && !strings.Contains(c.Args[0], "@") {
+				env.Game = c.Args[0]
 			}
 		}
 	}
@@ -498,12 +503,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 }
 
 // observe subscribes the sender to the public view of a game, or ends it:
-// "observe G12" (or the game line, or the subject's tag). No key: an
+// "observe G12" (or the game line, or the subject's tag) asks for a
+// confirmation mail, "observe G12 TOKEN" gives it back. No key: an
 // observer sees only what everyone may.
 func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
-	tag := env.Game
+	tag, token := env.Game, ""
 	if len(c.Args) > 0 {
 		tag = c.Args[0]
+	}
+	if len(c.Args) > 1 {
+		token = c.Args[1] // "observe G12 TOKEN" confirms a request
 	}
 	if tag == "" {
 		tag = notation.SubjectGame(msg.Subject)
@@ -513,7 +522,12 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 		body := fmt.Sprintf("Name the game to %s, like: %s G12\n", c.Name, c.Name)
 		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] which game?", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	}
-	rep, err := ses.Observe(ctx, id, msg.From, c.Name == "observe")
+	var rep host.Reply
+	if c.Name == "observe" {
+		rep, err = ses.ConfirmObserve(ctx, id, msg.From, token)
+	} else {
+		rep, err = ses.Observe(ctx, id, msg.From, false)
+	}
 	if err != nil {
 		return "", 0, "", err
 	}

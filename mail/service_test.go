@@ -633,3 +633,44 @@ func TestOutboxHandoff(t *testing.T) {
 		t.Errorf("%d mails left in the outbox", n)
 	}
 }
+
+// TestObserveByMail checks the consent of observers over mail (issue 25,
+// item 14): 30 forged "observe G1" from dan make one confirmation mail to
+// dan and subscribe no one; dan's answer with the token subscribes him; a
+// player subscribes erin at once with a keyed "observe G1 ADDRESS", and
+// erin hears who asked.
+func TestObserveByMail(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	for i := range 30 {
+		want := Ignored
+		if i == 0 {
+			want = Answered
+		}
+		f.handle(f.mail("dan@herald.test", "watch", "observe G1"), want)
+	}
+	got := f.sent()
+	if len(got["dan@herald.test"]) != 1 || !strings.Contains(got["dan@herald.test"][0], "herald mails no one who did not agree") {
+		t.Fatalf("30 requests to observe mailed dan %d times, want one confirmation:\n%s", len(got["dan@herald.test"]), strings.Join(got["dan@herald.test"], "\n---\n"))
+	}
+	token := regexp.MustCompile(`(?m)^  observe G1 (\S+)\r?$`).FindStringSubmatch(got["dan@herald.test"][0])
+	if token == nil {
+		t.Fatalf("no token in the confirmation:\n%s", got["dan@herald.test"][0])
+	}
+	f.handle(f.mail("dan@herald.test", "Re: [herald G1] confirm observe", "observe G1 "+token[1]), Answered)
+	if got := f.sent(); len(got["dan@herald.test"]) != 1 || !strings.Contains(got["dan@herald.test"][0], "You now observe game G1") {
+		t.Fatalf("dan's confirmation: %v", got)
+	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nobserve G1 erin@herald.test"), Answered)
+	got = f.sent()
+	if len(got["alice@herald.test"]) != 1 || !strings.Contains(got["alice@herald.test"][0], "erin@herald.test now observes game G1") {
+		t.Errorf("alice's answer: %v", got["alice@herald.test"])
+	}
+	if len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "alice@herald.test, a player of game G1, asked herald") {
+		t.Errorf("erin's notice: %v", got["erin@herald.test"])
+	}
+	f.handle(f.mail("mallory@herald.test", "Re: [herald G1]", "observe G1 frank@herald.test"), Rejected)
+	if got := f.sent(); len(got["frank@herald.test"]) != 0 {
+		t.Errorf("a stranger subscribed frank: %v", got)
+	}
+}

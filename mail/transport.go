@@ -903,7 +903,8 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) {
 	delay := min(5*time.Second<<min(m.Attempts, 12), time.Hour)
 	var se *smtp.SMTPError
-	if errors.As(err, &se) && se.Code >= 500 && m.Attempts+1 >= maxAttempts {
+	// 5.1.x (no such user, bad address) is for good: no retry helps.
+	if errors.As(err, &se) && se.Code >= 500 && (se.EnhancedCode[0] == 5 && se.EnhancedCode[1] == 1 || m.Attempts+1 >= maxAttempts) {
 		delay = never // give up; the row stays for the record
 		o.log.Error("outbox: giving up on a mail the server refuses", "to", m.Recipient, "err", err)
 	}

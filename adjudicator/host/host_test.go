@@ -26,7 +26,8 @@ type rig struct {
 	h     *host.Host
 	st    *store.Store
 	clock time.Time
-	n     int // requests so far, for their identities
+	n     int               // requests so far, for their identities
+	keys  map[string]string // host.HashKey of each key drawn -> the key
 }
 
 func newRig(t *testing.T, noCache bool) *rig {
@@ -36,15 +37,20 @@ func newRig(t *testing.T, noCache bool) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
+	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), keys: map[string]string{}}
 	keys := 0
 	r.h, err = host.New(host.Config{
 		Registry: adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game),
 		Store:    st,
 		Now:      func() time.Time { return r.clock },
-		NewKey:   func() string { keys++; return fmt.Sprintf("key%02d", keys) },
-		NewSeed:  func() string { return "host-test" },
-		NoCache:  noCache,
+		NewKey: func() string {
+			keys++
+			k := fmt.Sprintf("key%02d", keys)
+			r.keys[host.HashKey(k)] = k
+			return k
+		},
+		NewSeed: func() string { return "host-test" },
+		NoCache: noCache,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +81,23 @@ func (r *rig) create(req host.CreateRequest) (int64, []host.Notice) {
 	return id, notices
 }
 
+// clear returns the key whose hash secret is: the store keeps keys hashed
+// (host.HashKey), and the tests read them from the stored game.
+func (r *rig) clear(secret string) string {
+	if k, ok := r.keys[secret]; ok {
+		return k
+	}
+	return secret
+}
+
 // send submits text (a key line, steps, commands) from address to game
-// id, as an authenticated player or host.
+// id, as an authenticated player or host. A key's hash in text, as the
+// tests read it from the store, is sent as the key itself.
 func (r *rig) send(id int64, from, text string) host.Reply {
 	r.t.Helper()
+	for h, k := range r.keys {
+		text = strings.ReplaceAll(text, h, k)
+	}
 	var rep host.Reply
 	err := r.do(from, func(s *host.Session) error {
 		g, err := s.Game(context.Background(), id)
@@ -129,16 +148,16 @@ func TestCreate(t *testing.T) {
 	}
 	g := r.game(id)
 	hn := to(notices, "hostess@x.org")
-	if len(hn) != 1 || hn[0].Kind != host.Started || !hn[0].Answer || !strings.Contains(hn[0].Text, "key "+g.HostKey) {
+	if len(hn) != 1 || hn[0].Kind != host.Started || !hn[0].Answer || !strings.Contains(hn[0].Text, "key "+r.clear(g.HostKey)) {
 		t.Errorf("the host's notice: %+v", hn)
 	}
 	for _, p := range g.Players {
 		n := to(notices, p.Address)
-		if len(n) != 1 || n[0].Kind != host.Welcome || n[0].Seat != p.Name || !strings.Contains(n[0].Text, "key "+p.Secret) {
+		if len(n) != 1 || n[0].Kind != host.Welcome || n[0].Seat != p.Name || !strings.Contains(n[0].Text, "key "+r.clear(p.Secret)) {
 			t.Fatalf("%s's notices: %+v", p.Name, n)
 		}
 		for _, q := range g.Players {
-			if q != p && strings.Contains(n[0].Text, q.Secret) {
+			if q != p && strings.Contains(n[0].Text, r.clear(q.Secret)) {
 				t.Errorf("%s's welcome holds %s's key", p.Name, q.Name)
 			}
 		}

@@ -2,9 +2,12 @@ package host
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
+	"net/mail"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/notation"
@@ -91,19 +94,51 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	return Reply{Outcome: Answered, Game: g.ID, Reason: fmt.Sprintf("%s replaced by %s", old.Address, p.Address), Notices: notices}, nil
 }
 
+// How long a confirmation of observing stays good, and how often herald
+// mails one to an address for a game: a forged request mails its victim
+// once a day at most.
+const (
+	observeConfirmValid = 7 * 24 * time.Hour
+	observeConfirmEvery = 24 * time.Hour
+)
+
 // Observe subscribes address to the public view of game id (on), or ends
 // its subscription: no key is needed, since an observer sees only what
-// everyone may. The host may forbid observers (set observers off). A
-// player of the game cannot observe it.
+// everyone may. But herald mails no one who did not agree (issue 25, item
+// 14): a request to observe is answered with a confirmation mail carrying
+// a token, and the address is subscribed only once it writes back
+// "observe G12 TOKEN" (ConfirmObserve); a player or the host may subscribe
+// someone at once (Handle, "observe ADDRESS"). The host may forbid
+// observers (set observers off). A player of the game cannot observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
+	return s.observe(ctx, id, address, on, "", "")
+}
+
+// ConfirmObserve subscribes address to game id if token is the one the
+// confirmation mail of its request gave.
+func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token string) (Reply, error) {
+	if token == "" {
+		return s.Observe(ctx, id, address, true)
+	}
+	return s.observe(ctx, id, address, true, token, "")
+}
+
+// observe is Observe and ConfirmObserve, and "observe ADDRESS" by a
+// player or the host of the game (by, authenticated), which needs no
+// confirmation.
+func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string) (Reply, error) {
 	address = strings.ToLower(address)
 	g, err := s.tx.GameInfo(ctx, id)
 	if err != nil {
 		return Reply{}, err
 	}
-	req := Request{From: address}
+	asker := address
+	if by != "" {
+		asker = by
+	}
+	req := Request{From: asker}
 	if g == nil {
-		return Reply{Outcome: Rejected, Reason: "no such game", Notices: []Notice{{To: address, Kind: Refusal, Topic: "no such game", Answer: true,
+		return Reply{Outcome: Rejected, Reason: "no such game", Notices: []Notice{{To: asker, Kind: Refusal, Topic: "no such game", Answer: true,
 			Text: fmt.Sprintf("There is no game %s to observe.\n", Tag(id))}}}, nil
 	}
 	if g.Status != Playing {
@@ -117,11 +152,36 @@ func (s *Session) Observe(ctx context.Context, id int64, address string, on bool
 		return Reply{}, err
 	}
 	s.games.stage(g.ID, g.Rev, m)
+	you := "You"
+	if by != "" && by != address {
+		you = address
+	}
 	switch {
-	case seatOf(g, address) != "":
+	case seatOf(g, address) != "" && you == "You":
 		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("You play in game %s: herald mails you every move already.\n", Tag(id)), "a player observes"), nil
+	case seatOf(g, address) != "":
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%s plays in game %s: herald mails them every move already.\n", address, Tag(id)), "a player observes"), nil
 	case on && g.ObserversOff:
 		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("The host of game %s allows no observers.\n", Tag(id)), "observers off"), nil
+	}
+	observers, err := s.tx.Observers(ctx, id)
+	if err != nil {
+		return Reply{}, err
+	}
+	if on && by == "" && !slices.Contains(observers, address) {
+		hash, asked, err := s.tx.ObserveRequest(ctx, id, address)
+		if err != nil {
+			return Reply{}, err
+		}
+		if token == "" {
+			return s.askToObserve(ctx, g, m, req, hash, asked)
+		}
+		if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
+			return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("This is not the confirmation herald sent you to observe game %s, or it\nis more than %d days old. To ask again, write: observe %s\n", Tag(id), int(observeConfirmValid.Hours()/24), Tag(id)), "bad observe confirmation"), nil
+		}
+		if err := s.tx.SetObserveRequest(ctx, id, address, "", time.Time{}); err != nil {
+			return Reply{}, err
+		}
 	}
 	changed, err := s.tx.Observe(ctx, id, address, on)
 	if err != nil {
@@ -129,17 +189,66 @@ func (s *Session) Observe(ctx context.Context, id int64, address string, on bool
 	}
 	var text string
 	switch {
-	case on && changed:
+	case on && changed && you == "You":
 		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))
+	case on && changed:
+		text = fmt.Sprintf("%s now observes game %s: herald will mail them every move as\neveryone sees it, never a player's hand.\n", address, Tag(id))
 	case on:
-		text = fmt.Sprintf("You observe game %s already. To stop, write: unobserve %s\n", Tag(id), Tag(id))
+		text = fmt.Sprintf("%s observe%s game %s already. To stop, write: unobserve %s\n", you, map[bool]string{true: "", false: "s"}[you == "You"], Tag(id), Tag(id))
 	case changed:
-		text = fmt.Sprintf("You no longer observe game %s.\n", Tag(id))
+		text = fmt.Sprintf("%s no longer observe%s game %s.\n", you, map[bool]string{true: "", false: "s"}[you == "You"], Tag(id))
 	default:
-		text = fmt.Sprintf("You did not observe game %s.\n", Tag(id))
+		text = fmt.Sprintf("%s did not observe game %s.\n", you, Tag(id))
 	}
 	rep := s.answer(g, m, req, Answer, map[bool]string{true: "observe", false: "unobserve"}[on], text, "observe")
+	if on && changed && you != "You" {
+		who := "a player"
+		if by == g.Host && seatOf(g, by) == "" {
+			who = "the host"
+		}
+		rep.Notices = append(rep.Notices, s.notice(g, m, address, "", News, "observe",
+			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))))
+	}
 	return rep, nil
+}
+
+// askToObserve answers a request to observe game g from req.From with a
+// confirmation mail carrying a new token, unless one went less than
+// observeConfirmEvery ago (hash and asked are the request waiting, if
+// any): then it sends nothing.
+func (s *Session) askToObserve(ctx context.Context, g *Game, m *adjudicator.Match, req Request, hash string, asked time.Time) (Reply, error) {
+	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
+		return Reply{Outcome: Ignored, Game: g.ID, Reason: "observe: a confirmation went less than a day ago"}, nil
+	}
+	token := s.h.newToken()
+	if err := s.tx.SetObserveRequest(ctx, g.ID, req.From, HashKey(token), s.now); err != nil {
+		return Reply{}, err
+	}
+	text := fmt.Sprintf("Someone, perhaps you, asked herald to mail this address every move of\ngame %s as everyone sees it. herald mails no one who did not agree:\nto observe the game, write back, on a line of its own:\n\n  observe %s %s\n\nIf you did not ask, ignore this mail: herald will not write to you\nabout it again.\n", Tag(g.ID), Tag(g.ID), token)
+	rep := s.answer(g, m, req, Answer, "confirm observe", text, "observe: confirmation sent")
+	return rep, nil
+}
+
+// observeFor is "observe" and "unobserve" in an authenticated mail of a
+// player or the host of g: with an address among args, that address is
+// subscribed (or unsubscribed) at once, since someone of the game asked;
+// without, the sender is.
+func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool, args []string) (Reply, error) {
+	address := req.From
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			parsed, err := mail.ParseAddress(a)
+			if err != nil || parsed.Address != a || parsed.Name != "" {
+				m, merr := s.match(ctx, g)
+				if merr != nil {
+					return Reply{}, merr
+				}
+				return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%q is not a mail address. Write, on a line of its own:\n\n  observe %s ADDRESS\n", a, Tag(g.ID)), "bad observe address"), nil
+			}
+			address = a
+		}
+	}
+	return s.observe(ctx, g.ID, address, on, "", req.From)
 }
 
 // observerNews is the news of a move for the observers of g: the public

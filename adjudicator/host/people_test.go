@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -36,17 +37,17 @@ func TestReplace(t *testing.T) {
 	var got []string
 	for _, n := range rep.Notices {
 		got = append(got, string(n.Kind)+">"+n.To)
-		if n.To != dave.Address && strings.Contains(n.Text, dave.Secret) {
+		if n.To != dave.Address && strings.Contains(n.Text, r.clear(dave.Secret)) {
 			t.Errorf("%s's notice holds dave's key", n.To)
 		}
 	}
 	if want := []string{"welcome>dave@z.org", "ended>bob@y.org", "news>alice@x.org", "news>h@x.org"}; !slices.Equal(got, want) {
 		t.Errorf("notices %v, want %v", got, want)
 	}
-	if w := rep.Notices[0].Text; !strings.Contains(w, "key "+dave.Secret) || !strings.Contains(w, "the seat of bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "IT IS YOUR TURN, bob") {
+	if w := rep.Notices[0].Text; !strings.Contains(w, "key "+r.clear(dave.Secret)) || !strings.Contains(w, "the seat of bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "IT IS YOUR TURN, bob") {
 		t.Errorf("dave's welcome:\n%s", w)
 	}
-	if host.Authenticate(g, 1, bob.Secret) {
+	if host.Authenticate(g, 1, r.clear(bob.Secret)) {
 		t.Error("bob's old key still works")
 	}
 	// The same address: a new key and token, to revoke leaked ones.
@@ -79,7 +80,12 @@ func TestObservers(t *testing.T) {
 		}
 		return rep
 	}
-	if rep := observe("Olga@w.org", true); rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "You now observe game G1") {
+	rep := observe("Olga@w.org", true)
+	token := confirmToken.FindStringSubmatch(rep.Notices[0].Text)
+	if rep.Outcome != host.Answered || token == nil {
+		t.Fatalf("observe: %+v", rep)
+	}
+	if rep := confirmObserve(r, id, "olga@w.org", token[1]); rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "You now observe game G1") {
 		t.Fatalf("observe: %+v", rep)
 	}
 	if rep := observe("olga@w.org", true); !strings.Contains(rep.Notices[0].Text, "already") {
@@ -97,7 +103,7 @@ func TestObservers(t *testing.T) {
 			}
 			seen = true
 			for _, p := range g.Players {
-				if strings.Contains(n.Text, p.Secret) || strings.Contains(n.Text, p.Name+"'s hand") || strings.Contains(n.Text, "Your legal steps") {
+				if strings.Contains(n.Text, r.clear(p.Secret)) || strings.Contains(n.Text, p.Name+"'s hand") || strings.Contains(n.Text, "Your legal steps") {
 					t.Fatalf("the observer's news shows what only %s may see:\n%s", p.Name, n.Text)
 				}
 			}
@@ -112,10 +118,110 @@ func TestObservers(t *testing.T) {
 	if rep := observe("olga@w.org", true); rep.Outcome != host.Rejected || !strings.Contains(rep.Notices[0].Text, "allows no observers") {
 		t.Errorf("observe when the host forbids it: %+v", rep)
 	}
-	rep := r.playTurn(id)
+	rep = r.playTurn(id)
 	for _, n := range rep.Notices {
 		if n.To == "olga@w.org" {
 			t.Errorf("an observer got news after the host forbade observers")
 		}
+	}
+}
+
+// confirmToken finds the token in a confirmation mail of observing.
+var confirmToken = regexp.MustCompile(`(?m)^  observe G\d+ (\S+)$`)
+
+// confirmObserve sends addr's confirmation of observing game id.
+func confirmObserve(r *rig, id int64, addr, token string) host.Reply {
+	r.t.Helper()
+	var rep host.Reply
+	if err := r.do(addr, func(s *host.Session) error {
+		var err error
+		rep, err = s.ConfirmObserve(r.t.Context(), id, addr, token)
+		return err
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+	return rep
+}
+
+// TestObserveNeedsConsent checks that herald mails an observer only once
+// they agreed (issue 25, item 14): a request to observe, forged or not,
+// gets one confirmation mail a day and subscribes no one; the token it
+// gives subscribes the address, a wrong one does not; a player or the
+// host subscribes someone at once, who is told who asked.
+func TestObserveNeedsConsent(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	g := r.game(id)
+	ask := func(addr string) host.Reply {
+		t.Helper()
+		var rep host.Reply
+		if err := r.do(addr, func(s *host.Session) error {
+			var err error
+			rep, err = s.Observe(t.Context(), id, addr, true)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	news := func(rep host.Reply, addr string) bool {
+		for _, n := range rep.Notices {
+			if n.To == addr {
+				return true
+			}
+		}
+		return false
+	}
+	rep := ask("dan@w.org")
+	if rep.Outcome != host.Answered || len(rep.Notices) != 1 || rep.Notices[0].Topic != "confirm observe" || strings.Contains(rep.Notices[0].Text, "You now observe") {
+		t.Fatalf("a request to observe: %+v", rep)
+	}
+	token := confirmToken.FindStringSubmatch(rep.Notices[0].Text)
+	if token == nil {
+		t.Fatalf("the confirmation gives no token:\n%s", rep.Notices[0].Text)
+	}
+	if news(r.playTurn(id), "dan@w.org") {
+		t.Fatal("dan got the news of a move before he agreed")
+	}
+	if rep := ask("dan@w.org"); rep.Outcome != host.Ignored || len(rep.Notices) != 0 {
+		t.Errorf("a second request the same day: %+v, want no mail", rep)
+	}
+	if rep := confirmObserve(r, id, "dan@w.org", "not-the-token"); rep.Outcome != host.Rejected {
+		t.Errorf("a wrong token: %+v", rep)
+	}
+	if rep := confirmObserve(r, id, "eve@w.org", token[1]); rep.Outcome != host.Rejected {
+		t.Errorf("dan's token from eve: %+v", rep)
+	}
+	if rep := confirmObserve(r, id, "dan@w.org", token[1]); rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "You now observe game G1") {
+		t.Fatalf("dan confirms: %+v", rep)
+	}
+	if !news(r.playTurn(id), "dan@w.org") {
+		t.Fatal("dan got no news of a move once he agreed")
+	}
+	if rep := confirmObserve(r, id, "dan@w.org", token[1]); !strings.Contains(rep.Notices[0].Text, "already") {
+		t.Errorf("the token used again: %+v", rep)
+	}
+
+	// The host, and a player, subscribe someone at once.
+	for _, tc := range []struct{ by, key, who, addr string }{
+		{"h@x.org", g.HostKey, "the host", "fay@w.org"},
+		{"alice@x.org", g.Players[0].Secret, "a player", "gus@w.org"},
+	} {
+		rep := r.send(id, tc.by, "key "+tc.key+"\nobserve G1 "+tc.addr)
+		if rep.Outcome != host.Answered || len(rep.Notices) != 2 || rep.Notices[0].To != tc.by || !strings.Contains(rep.Notices[0].Text, tc.addr+" now observes game G1") {
+			t.Fatalf("%s subscribes %s: %+v", tc.by, tc.addr, rep)
+		}
+		if n := rep.Notices[1]; n.To != tc.addr || !strings.Contains(n.Text, tc.by+", "+tc.who+" of game G1, asked herald") {
+			t.Errorf("the new observer's notice: %+v", n)
+		}
+		if !news(r.playTurn(id), tc.addr) {
+			t.Errorf("%s, subscribed by %s, got no news of a move", tc.addr, tc.by)
+		}
+	}
+	if rep := r.send(id, "alice@x.org", "key "+g.Players[0].Secret+"\nobserve G1 bob@y.org"); rep.Outcome != host.Rejected {
+		t.Errorf("alice subscribes bob, a player: %+v", rep)
+	}
+	if rep := r.send(id, "alice@x.org", "key "+g.Players[0].Secret+"\nobserve G1 not@an@address"); rep.Outcome != host.Rejected {
+		t.Errorf("alice subscribes a bad address: %+v", rep)
 	}
 }

@@ -3,7 +3,9 @@ package host
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -191,8 +193,34 @@ func Authenticate(g *Game, seat int, key string) bool {
 	if seat >= 0 {
 		secret = g.Players[seat].Secret
 	}
-	return key != "" && subtle.ConstantTimeCompare([]byte(strings.ToLower(key)), []byte(strings.ToLower(secret))) == 1
+	if key == "" || secret == "" {
+		return false
+	}
+	if IsHashedKey(secret) { // as the store keeps it
+		return subtle.ConstantTimeCompare([]byte(HashKey(key)), []byte(secret)) == 1
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.ToLower(key)), []byte(strings.ToLower(secret))) == 1
 }
+
+// keyHashPrefix begins a key as the store keeps it: hashed.
+const keyHashPrefix = "sha256:"
+
+// HashKey returns what a store keeps of a key, a player's or a host's,
+// which herald only ever checks and never shows again after the mail that
+// gives it (issue 25, item 15): "sha256:" and the hex SHA-256 of the key in
+// lower case (keys are compared without regard to case). Keys are drawn at
+// random, so a hash without salt or work factor gives nothing to guess
+// from. An empty key stays empty.
+func HashKey(key string) string {
+	if key == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(strings.ToLower(key)))
+	return keyHashPrefix + hex.EncodeToString(sum[:])
+}
+
+// IsHashedKey reports whether s is a key as HashKey returns it.
+func IsHashedKey(s string) bool { return strings.HasPrefix(s, keyHashPrefix) }
 
 // TokenOK reports whether token is the reply token of seat in g: a reply
 // to the address that carries it, from the seat's address, is the seat's
@@ -450,7 +478,7 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		case "undo":
 			return s.undo(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
-			return s.Observe(ctx, g.ID, req.From, c.Name == "observe")
+			return s.observeFor(ctx, g, req, c.Name == "observe", c.Args)
 		}
 	}
 	var ignored []notation.IgnoredLine

@@ -70,6 +70,10 @@ type Store interface {
 	// processed.
 	Processed(ctx context.Context, messageID string) (bool, error)
 
+	// Known reports whether address (lower case) plays in, hosts or
+	// observes (confirmed) a game, ended or not.
+	Known(ctx context.Context, address string) (bool, error)
+
 	Outbox
 
 	// Close closes the store once the batch under way, if any, ends.
@@ -135,7 +139,8 @@ type Tx interface {
 	// rejected, ...) and the game it concerned.
 	SetOutcome(outcome string, gameID int64)
 
-	// CreateGame stores a new game and returns its id.
+	// CreateGame stores a new game and returns its id. The host's and
+	// players' keys are kept hashed (HashKey): Game reads them back so.
 	CreateGame(ctx context.Context, host, hostKey string, rec *adjudicator.Record, players []Player) (int64, error)
 
 	// Game reads a game, with its record.
@@ -165,7 +170,7 @@ type Tx interface {
 
 	// ReplacePlayer gives seat (an index in the game's players) of game id
 	// to a new address with a new key and reply token: the old address,
-	// key and token no longer play it.
+	// key and token no longer play it. The key is kept hashed (HashKey).
 	ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error
 
 	// Observers returns the addresses that observe game id.
@@ -174,6 +179,15 @@ type Tx interface {
 	// Observe adds address to the observers of game id (on) or takes it
 	// away, and reports whether that changed anything.
 	Observe(ctx context.Context, id int64, address string, on bool) (bool, error)
+
+	// ObserveRequest returns the token hash (HashKey) of address's
+	// request to observe game id and when its confirmation went; "" when
+	// there is none.
+	ObserveRequest(ctx context.Context, id int64, address string) (tokenHash string, asked time.Time, err error)
+
+	// SetObserveRequest records address's request to observe game id,
+	// waiting for its confirmation; an empty tokenHash removes it.
+	SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error
 
 	// SetObserversOff records whether the host of game id forbids
 	// observers; forbidding them ends every observation.
@@ -242,7 +256,7 @@ const (
 type Player struct {
 	Name    string // as in the record
 	Address string // lower-case mail address
-	Secret  string // the key that authenticates their mail
+	Secret  string // the key that authenticates their mail; as a Store reads it, its HashKey
 	Token   string // the reply token that authenticates their replies; "" for none
 	// Notify is how much mail they want: NotifyAll (every move),
 	// NotifyTurn (only when they must act) or NotifyDigest (a mail a day).

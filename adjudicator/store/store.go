@@ -184,6 +184,17 @@ var migrations = []migration{
 		until    TEXT NOT NULL,             -- when the request lapses
 		source   TEXT NOT NULL
 	);`},
+	// 12: keys kept as hashes (host.HashKey), never in clear: they are
+	// only ever checked (data step: hashKeys); and the requests to
+	// observe a game that wait for the confirmation mail's token, kept as
+	// a hash too.
+	{sql: `CREATE TABLE observe_requests (
+		game_id INTEGER NOT NULL REFERENCES games(id),
+		address TEXT NOT NULL,
+		token   TEXT NOT NULL,              -- host.HashKey of the confirmation token
+		asked   TEXT NOT NULL,              -- when the confirmation mail went
+		PRIMARY KEY (game_id, address)
+	);`, data: hashKeys},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -236,6 +247,45 @@ func splitRecords(ctx context.Context, tx *sql.Tx) error {
 		}
 		for i, mv := range g.rec.Moves {
 			if _, err := tx.ExecContext(ctx, insertMove, g.id, i+1, mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hashKeys replaces every player's and host's key kept in clear by its
+// hash (migration 12).
+func hashKeys(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range []struct{ sel, upd string }{
+		{`SELECT rowid, secret FROM players`, `UPDATE players SET secret = ? WHERE rowid = ?`},
+		{`SELECT id, host_key FROM games`, `UPDATE games SET host_key = ? WHERE id = ?`},
+	} {
+		rows, err := tx.QueryContext(ctx, q.sel)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			id  int64
+			key string
+		}
+		var clear []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.key); err != nil {
+				rows.Close()
+				return err
+			}
+			if r.key != "" && !host.IsHashedKey(r.key) {
+				clear = append(clear, r)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range clear {
+			if _, err := tx.ExecContext(ctx, q.upd, host.HashKey(r.key), r.id); err != nil {
 				return err
 			}
 		}
@@ -300,6 +350,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// within the open transaction; durability is the WAL's).
 	// wal_autocheckpoint(0): the store checkpoints in the background (see
 	// checkpointer), not in the commit that happens to fill the WAL.
+	if err := privateFiles(path); err != nil {
+		return nil, err
+	}
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -314,6 +367,34 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	go s.checkpointer()
 	return s, nil
+}
+
+// privateFiles creates the database file at path, if it is missing, with
+// mode 0600, and makes it and its WAL and shared-memory files 0600 if they
+// are not (a store made before, under the process's umask): they hold the
+// games' seeds and hands, and the page and reply tokens. SQLite creates the
+// -wal and -shm files with the mode of the database file.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("store: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // checkpointer copies committed pages from the WAL into the database file,
@@ -872,7 +953,7 @@ func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adju
 		return 0, err
 	}
 	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO games (game, host, host_key, record, status, created, updated, rev, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rec.Game, strings.ToLower(hostAddr), hostKey, data, host.Playing, stamp(t.now), stamp(t.now), newRev(), len(rec.Moves))
+		rec.Game, strings.ToLower(hostAddr), host.HashKey(hostKey), data, host.Playing, stamp(t.now), stamp(t.now), newRev(), len(rec.Moves))
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
@@ -885,7 +966,7 @@ func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adju
 	}
 	for i, p := range players {
 		if _, err := t.b.stmts.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, address, secret, token) VALUES (?, ?, ?, ?, ?, ?)`,
-			id, i, p.Name, strings.ToLower(p.Address), p.Secret, p.Token); err != nil {
+			id, i, p.Name, strings.ToLower(p.Address), host.HashKey(p.Secret), p.Token); err != nil {
 			return 0, fmt.Errorf("store: %w", err)
 		}
 	}
@@ -1082,7 +1163,7 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 // and token as its reply token.
 func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error {
 	res, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET address = ?, secret = ?, token = ? WHERE game_id = ? AND seat = ?`,
-		strings.ToLower(address), secret, token, id, seat)
+		strings.ToLower(address), host.HashKey(secret), token, id, seat)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1123,6 +1204,39 @@ func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bo
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
+}
+
+// ObserveRequest returns the hash of the token of address's request to
+// observe game id, and when its confirmation mail went; "" when there is
+// none.
+func (t *Tx) ObserveRequest(ctx context.Context, id int64, address string) (string, time.Time, error) {
+	var token, asked string
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT token, asked FROM observe_requests WHERE game_id = ? AND address = ?`, id, strings.ToLower(address)).Scan(&token, &asked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, nil
+	}
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("store: %w", err)
+	}
+	at, _ := time.Parse(time.RFC3339Nano, asked)
+	return token, at, nil
+}
+
+// SetObserveRequest records address's request to observe game id, with
+// the hash of its confirmation token and when the mail went; an empty
+// tokenHash removes it.
+func (t *Tx) SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error {
+	var err error
+	if tokenHash == "" {
+		_, err = t.b.stmts.ExecContext(ctx, `DELETE FROM observe_requests WHERE game_id = ? AND address = ?`, id, strings.ToLower(address))
+	} else {
+		_, err = t.b.stmts.ExecContext(ctx, `INSERT INTO observe_requests (game_id, address, token, asked) VALUES (?, ?, ?, ?)
+			ON CONFLICT (game_id, address) DO UPDATE SET token = excluded.token, asked = excluded.asked`, id, strings.ToLower(address), tokenHash, stamp(asked))
+	}
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }
 
 // SetObserversOff records whether the host of game id forbids observers;
@@ -1623,4 +1737,20 @@ func (s *Store) Processed(ctx context.Context, messageID string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// Known reports whether address (lower case) plays in, hosts or observes
+// a game, ended or not: the people herald may open a mailbox for.
+func (s *Store) Known(ctx context.Context, address string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM players WHERE address = ?
+		UNION ALL SELECT 1 FROM games WHERE host = ?
+		UNION ALL SELECT 1 FROM observers WHERE address = ? LIMIT 1`, address, address, address).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	return true, nil
 }

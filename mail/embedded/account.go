@@ -381,18 +381,22 @@ func (a *account) flush() error {
 	return a.persist(v, data)
 }
 
-// putBlob stores raw and returns its name. It takes a reference on the blob,
+// putBlob stores c and returns its name. It takes a reference on the blob,
 // which the caller hands to the message it adds, or drops with releaseBlob.
-func (a *account) putBlob(raw []byte) (string, error) {
-	sum := sha256.Sum256(raw)
-	blob := hex.EncodeToString(sum[:])
+func (a *account) putBlob(c *content) (string, error) {
+	blob := c.sum
 	a.mu.Lock()
 	a.refs[blob]++ // from here on no one removes the file
 	a.mu.Unlock()
 	if _, err := os.Stat(a.blobPath(blob)); err == nil {
 		return blob, nil
 	}
-	if err := writeFileAtomic(a.blobPath(blob), raw); err != nil {
+	r, err := c.open()
+	if err == nil {
+		err = writeFileAtomicFrom(a.blobPath(blob), r)
+		r.Close()
+	}
+	if err != nil {
 		a.releaseBlob(blob)
 		a.log.Error("embedded: saving message", "err", err)
 		return "", fmt.Errorf("embedded: saving message for %s: %w", a.address, err)
@@ -507,21 +511,21 @@ var errTryCreate = &imap.Error{
 // holds a message with its Message-ID.
 var errHeld = errors.New("embedded: a message with this Message-ID is already here")
 
-// appendMessage adds raw to the mailbox called name: what APPEND does. It
+// appendMessage adds c to the mailbox called name: what APPEND does. It
 // returns once the message and the index are on disk.
-func (a *account) appendMessage(name string, raw []byte, date time.Time, flags []imap.Flag) (*imap.AppendData, error) {
-	return a.addMessage(name, raw, date, flags, false)
+func (a *account) appendMessage(name string, c *content, date time.Time, flags []imap.Flag) (*imap.AppendData, error) {
+	return a.addMessage(name, c, date, flags, false)
 }
 
-// deliverMessage adds raw to the INBOX, as local delivery does, unless a
+// deliverMessage adds c to the INBOX, as local delivery does, unless a
 // mailbox of the account already holds a message with its Message-ID: then
 // it returns errHeld (a sender that resends a mail after a crash, not
 // knowing it was delivered, gives it the same Message-ID).
-func (a *account) deliverMessage(raw []byte) (*imap.AppendData, error) {
-	return a.addMessage("INBOX", raw, time.Now(), nil, true)
+func (a *account) deliverMessage(c *content) (*imap.AppendData, error) {
+	return a.addMessage("INBOX", c, time.Now(), nil, true)
 }
 
-func (a *account) addMessage(name string, raw []byte, date time.Time, flags []imap.Flag, dedupe bool) (*imap.AppendData, error) {
+func (a *account) addMessage(name string, c *content, date time.Time, flags []imap.Flag, dedupe bool) (*imap.AppendData, error) {
 	a.mu.Lock()
 	exists := a.mailboxes[name] != nil
 	a.mu.Unlock()
@@ -532,12 +536,12 @@ func (a *account) addMessage(name string, raw []byte, date time.Time, flags []im
 		date = time.Now()
 	}
 
-	blob, err := a.putBlob(raw)
+	blob, err := a.putBlob(c)
 	if err != nil {
 		return nil, err
 	}
 
-	id := messageID(bytes.NewReader(raw))
+	id := c.id
 	a.mu.Lock()
 	mbox := a.mailboxes[name]
 	if mbox == nil { // deleted meanwhile
@@ -553,7 +557,7 @@ func (a *account) addMessage(name string, raw []byte, date time.Time, flags []im
 	if id != "" {
 		a.ids[blob] = id
 	}
-	msg := mbox.appendLocked(blob, int64(len(raw)), date, flags)
+	msg := mbox.appendLocked(blob, c.size, date, flags)
 	v, data := a.commitLocked()
 	a.mu.Unlock()
 

@@ -49,6 +49,14 @@
 // crash, not knowing whether it was delivered, gives it the same
 // Message-ID (herald's outbox does).
 //
+// # Resources
+//
+// Each server holds at most Config.MaxConnections connections (default
+// 64) at once; a further client waits in the kernel's backlog until one
+// closes. A message past 64 KiB, by SMTP DATA or IMAP APPEND, is written
+// to a spool file in Dir/mail/.spool as it arrives and never held whole
+// in memory; Start empties the spool.
+//
 // # What is persisted
 //
 // Everything a client can see survives Close and Start on the same Dir, and a

@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -8,7 +10,12 @@ import (
 // writeFileAtomic replaces path with data, mode 0600: it writes a temp file
 // in the same directory, syncs it, renames it over path and syncs the
 // directory, so a crash leaves either the old content or the new one.
-func writeFileAtomic(path string, data []byte) (err error) {
+func writeFileAtomic(path string, data []byte) error {
+	return writeFileAtomicFrom(path, bytes.NewReader(data))
+}
+
+// writeFileAtomicFrom is writeFileAtomic with the content read from r.
+func writeFileAtomicFrom(path string, r io.Reader) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
@@ -20,7 +27,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	if _, err = io.Copy(f, r); err != nil {
 		f.Close()
 		return err
 	}

@@ -30,8 +30,10 @@ func checkLoopback(addr string) error {
 }
 
 // listenLoopback listens on addr and checks that what was bound is loopback
-// (in case "localhost" resolves to something else).
-func listenLoopback(addr string) (*trackedListener, error) {
+// (in case "localhost" resolves to something else). It holds at most
+// maxConns connections open at once: past that, Accept waits for one to
+// close, and new clients wait in the kernel's backlog.
+func listenLoopback(addr string, maxConns int) (*trackedListener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -40,7 +42,8 @@ func listenLoopback(addr string) (*trackedListener, error) {
 		ln.Close()
 		return nil, fmt.Errorf("%q bound %v, which is not a loopback address", addr, ln.Addr())
 	}
-	return &trackedListener{Listener: ln, conns: make(map[*trackedConn]struct{})}, nil
+	return &trackedListener{Listener: ln, conns: make(map[*trackedConn]struct{}),
+		slots: make(chan struct{}, maxConns), done: make(chan struct{})}, nil
 }
 
 // trackedListener remembers the connections it accepted that are still
@@ -49,20 +52,32 @@ func listenLoopback(addr string) (*trackedListener, error) {
 type trackedListener struct {
 	net.Listener
 
+	// slots holds a token per open connection; done is closed by
+	// closeAll.
+	slots chan struct{}
+	done  chan struct{}
+
 	mu     sync.Mutex
 	closed bool
 	conns  map[*trackedConn]struct{}
 }
 
 func (l *trackedListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
 	c, err := l.Listener.Accept()
 	if err != nil {
+		<-l.slots
 		return nil, err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		c.Close()
+		<-l.slots
 		return nil, net.ErrClosed
 	}
 	tc := &trackedConn{Conn: c, l: l}
@@ -78,6 +93,7 @@ func (l *trackedListener) closeAll() {
 		return
 	}
 	l.closed = true
+	close(l.done)
 	l.Listener.Close()
 	for c := range l.conns {
 		c.Conn.Close()
@@ -95,6 +111,7 @@ func (c *trackedConn) Close() error {
 		c.l.mu.Lock()
 		delete(c.l.conns, c)
 		c.l.mu.Unlock()
+		<-c.l.slots
 	})
 	err := c.Conn.Close()
 	if errors.Is(err, net.ErrClosed) {

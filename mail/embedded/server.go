@@ -46,6 +46,13 @@ type Config struct {
 	// Deliver returns ErrTooLarge. Default 10 MiB.
 	MaxMessageBytes int64
 
+	// MaxConnections caps the connections each server (IMAP, SMTP) holds
+	// open at once; past it a new client waits until one closes.
+	// Messages past 64 KiB are spooled to Dir/mail/.spool as they
+	// arrive, so neither many clients nor large messages exhaust the
+	// process's memory or files. Default 64.
+	MaxConnections int
+
 	// Accounts are added (as AddAccount adds them, so an existing one is
 	// kept) before the servers listen: a client never finds the port open
 	// and one of these accounts missing.
@@ -64,6 +71,9 @@ type Account struct {
 
 // DefaultMaxMessageBytes is the default of Config.MaxMessageBytes.
 const DefaultMaxMessageBytes = 10 << 20
+
+// DefaultMaxConnections is the default of Config.MaxConnections.
+const DefaultMaxConnections = 64
 
 // shutdownTimeout bounds how long Close waits for connections to finish the
 // command they are running.
@@ -131,6 +141,9 @@ func Start(cfg Config) (*Server, error) {
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = DefaultMaxMessageBytes
 	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -162,6 +175,9 @@ func Start(cfg Config) (*Server, error) {
 		}
 	}()
 
+	if err := s.clearSpool(); err != nil {
+		return nil, err
+	}
 	if err := s.loadAccounts(); err != nil {
 		return nil, err
 	}
@@ -171,12 +187,12 @@ func Start(cfg Config) (*Server, error) {
 		}
 	}
 
-	imapLn, err := listenLoopback(cfg.IMAPAddr)
+	imapLn, err := listenLoopback(cfg.IMAPAddr, cfg.MaxConnections)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: IMAP: %w", err)
 	}
 	s.imapLn = imapLn
-	smtpLn, err := listenLoopback(cfg.SMTPAddr)
+	smtpLn, err := listenLoopback(cfg.SMTPAddr, cfg.MaxConnections)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: SMTP: %w", err)
 	}
@@ -399,11 +415,11 @@ func (s *Server) Deliver(from string, to []string, raw []byte) error {
 	if int64(len(raw)) > s.cfg.MaxMessageBytes {
 		return fmt.Errorf("embedded: %d bytes, limit %d: %w", len(raw), s.cfg.MaxMessageBytes, ErrTooLarge)
 	}
-	return s.deliver(from, to, raw)
+	return s.deliver(from, to, memContent(raw))
 }
 
 // deliver is Deliver without the checks the SMTP server has already made.
-func (s *Server) deliver(from string, to []string, raw []byte) error {
+func (s *Server) deliver(from string, to []string, c *content) error {
 	if len(to) == 0 {
 		return errors.New("embedded: no recipient")
 	}
@@ -421,16 +437,16 @@ func (s *Server) deliver(from string, to []string, raw []byte) error {
 	}
 	var errs []error
 	for _, a := range accts {
-		data, err := a.deliverMessage(raw)
+		data, err := a.deliverMessage(c)
 		if errors.Is(err, errHeld) {
-			s.log.Info("embedded: dropped a message whose Message-ID the mailbox holds", "from", from, "to", a.address, "bytes", len(raw))
+			s.log.Info("embedded: dropped a message whose Message-ID the mailbox holds", "from", from, "to", a.address, "bytes", c.size)
 			continue
 		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		s.log.Info("embedded: delivered", "from", from, "to", a.address, "uid", data.UID, "bytes", len(raw))
+		s.log.Info("embedded: delivered", "from", from, "to", a.address, "uid", data.UID, "bytes", c.size)
 	}
 	return errors.Join(errs...)
 }

@@ -39,7 +39,6 @@ package embedded
 
 import (
 	"errors"
-	"io"
 	"math"
 	"os"
 	"sync"
@@ -342,11 +341,12 @@ func (sess *imapSession) Status(name string, options *imap.StatusOptions) (*imap
 }
 
 func (sess *imapSession) Append(name string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
-	raw, err := io.ReadAll(r)
+	c, err := sess.srv.spool(nil, r)
 	if err != nil {
 		return nil, err
 	}
-	return sess.acct.appendMessage(normalizeMailboxName(name), raw, options.Time, options.Flags)
+	defer c.discard()
+	return sess.acct.appendMessage(normalizeMailboxName(name), c, options.Time, options.Flags)
 }
 
 func (sess *imapSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {

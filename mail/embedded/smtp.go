@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -93,17 +92,20 @@ func (ss *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 }
 
 func (ss *smtpSession) Data(r io.Reader) error {
-	body, err := io.ReadAll(r) // go-smtp stops at MaxMessageBytes with 552
+	prefix := fmt.Sprintf("Return-Path: <%s>\r\n%s", ss.from, ss.received(time.Now()))
+	// go-smtp stops r at MaxMessageBytes with 552; past spoolThreshold
+	// the message goes to a spool file as it arrives.
+	c, err := ss.srv.spool([]byte(prefix), r)
+	var serr *spoolError
+	if errors.As(err, &serr) {
+		ss.srv.log.Error("embedded: cannot spool a message", "err", err)
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Local error in processing, try again later"}
+	}
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(body) + 512)
-	fmt.Fprintf(&buf, "Return-Path: <%s>\r\n", ss.from)
-	buf.WriteString(ss.received(time.Now()))
-	buf.Write(body)
-
-	if err := ss.srv.deliver(ss.from, ss.to, buf.Bytes()); err != nil {
+	defer c.discard()
+	if err := ss.srv.deliver(ss.from, ss.to, c); err != nil {
 		if errors.Is(err, ErrNoSuchAccount) {
 			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
 		}
