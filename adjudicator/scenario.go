@@ -39,11 +39,15 @@ import (
 // maps compare only the keys given, lists element by element, numbers by
 // value. Its key private maps players to what `show --format json --as P`
 // shows as P's private view (a hand, a stack's next letter), for any
-// player. Three YAML tags say more than "holds this":
+// player. Its key position is compared with `show --format position`: the
+// whole state as a referee sees it, hidden parts included (the deck's
+// order, every hand). Five YAML tags say more than "holds this":
 //
 //	e5: !absent            # no such key: the square is empty, the stack has no next letter
 //	squares: !exact {...}  # this mapping has exactly these keys, no others
 //	hand: !len 2           # this list or mapping has exactly 2 entries
+//	walls: !set [b1-c1, a2-a3]  # this list holds these, in any order
+//	market: [!prefix "B "] # a string that begins so: a card by its letter
 type Scenario struct {
 	Name     string // file name, for messages
 	Game     string
@@ -160,6 +164,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 func checkExpectNode(e *yaml.Node, players []string, errAt func(*yaml.Node, string, ...any) error) error {
 	for i := 0; i+1 < len(e.Content); i += 2 {
 		k, v := e.Content[i], e.Content[i+1]
+		if k.Value == "position" && v.Kind != yaml.MappingNode {
+			return errAt(v, "position: expected a mapping of keys of show --format position (the game's position format)")
+		}
 		if k.Value != "private" {
 			continue
 		}
@@ -191,9 +198,17 @@ func checkTags(n *yaml.Node, isValue bool, errAt func(*yaml.Node, string, ...any
 		if k, err := strconv.Atoi(n.Value); n.Kind != yaml.ScalarNode || err != nil || k < 0 {
 			return errAt(n, "!len takes a whole number: the list or mapping has exactly that many entries (hand: !len 2)")
 		}
+	case tagSet:
+		if n.Kind != yaml.SequenceNode {
+			return errAt(n, "!set goes on a list: it holds these entries in any order (walls: !set [b1-c1, a2-a3])")
+		}
+	case tagPrefix:
+		if n.Kind != yaml.ScalarNode || n.Value == "" {
+			return errAt(n, "!prefix takes the beginning of a string, like a card's letter (!prefix \"B \")")
+		}
 	default:
 		if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
-			return errAt(n, "unknown tag %s in expect (tags: !absent, !exact, !len N)", n.Tag)
+			return errAt(n, "unknown tag %s in expect (tags: !absent, !exact, !len N, !set, !prefix)", n.Tag)
 		}
 	}
 	for i, c := range n.Content {
@@ -209,6 +224,8 @@ const (
 	tagAbsent = "!absent"
 	tagExact  = "!exact"
 	tagLen    = "!len"
+	tagSet    = "!set"
+	tagPrefix = "!prefix"
 )
 
 func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (ScenarioMove, error) {
@@ -348,6 +365,16 @@ func (m *Match) checkExpect(e *yaml.Node) string {
 	pub, _ := public.(map[string]any)
 	for i := 0; i+1 < len(e.Content); i += 2 {
 		k, v := e.Content[i], e.Content[i+1]
+		if k.Value == "position" {
+			got, err := positionValue(m.State)
+			if err != nil {
+				return err.Error()
+			}
+			if d := matchNode("position", v, got, true); d != "" {
+				return d
+			}
+			continue
+		}
 		if k.Value != "private" {
 			got, ok := pub[k.Value]
 			if d := matchNode(k.Value, v, got, ok); d != "" {
@@ -368,6 +395,20 @@ func (m *Match) checkExpect(e *yaml.Node) string {
 		}
 	}
 	return ""
+}
+
+// positionValue returns st's position as `show --format position` writes
+// it, read back as YAML gives it: maps, lists, strings, numbers.
+func positionValue(st State) (any, error) {
+	data, err := yaml.Marshal(st.Position())
+	if err != nil {
+		return nil, fmt.Errorf("position: %v", err)
+	}
+	var got any
+	if err := yaml.Unmarshal(data, &got); err != nil {
+		return nil, fmt.Errorf("position: %v", err)
+	}
+	return got, nil
 }
 
 // viewJSON returns v as encoding/json would give it back: maps, lists,
@@ -443,6 +484,19 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 			}
 		}
 		return ""
+	case want.Tag == tagPrefix:
+		if g, ok := got.(string); !ok || !strings.HasPrefix(g, want.Value) {
+			return fmt.Sprintf("%s: expected a string beginning %q, got %s", path, want.Value, show(got))
+		}
+		return ""
+	case want.Kind == yaml.SequenceNode && want.Tag == tagSet:
+		g, ok := got.([]any)
+		var w any
+		want.Decode(&w)
+		if !ok || len(g) != len(want.Content) || !matchSet(path, want.Content, g, make([]bool, len(g))) {
+			return fmt.Sprintf("%s: expected %s in any order, got %s", path, show(w), show(got))
+		}
+		return ""
 	case want.Kind == yaml.SequenceNode:
 		g, ok := got.([]any)
 		var w any
@@ -462,6 +516,25 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		return fmt.Sprintf("%s: %v", path, err)
 	}
 	return Subset(path, w, got)
+}
+
+// matchSet reports whether each of want matches a different entry of got
+// not yet used, trying every way (the lists of a view are short).
+func matchSet(path string, want []*yaml.Node, got []any, used []bool) bool {
+	if len(want) == 0 {
+		return true
+	}
+	for j, g := range got {
+		if used[j] || matchNode(path, want[0], g, true) != "" {
+			continue
+		}
+		used[j] = true
+		if matchSet(path, want[1:], got, used) {
+			return true
+		}
+		used[j] = false
+	}
+	return false
 }
 
 // Subset compares an expected value (from YAML) with a got value (from

@@ -185,6 +185,9 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	// user, and the outbox drops that mail (issue 25, item 5).
 	if onNew != nil {
 		r.Outbox.ensure = func(addr string) error {
+			if slices.Contains(r.Embedded.Accounts(), strings.ToLower(addr)) {
+				return nil // the usual case: no query
+			}
 			if known, err := knownAddress(ctx, st, cfg.Hosts, addr); err != nil || !known {
 				return err
 			}

@@ -58,6 +58,39 @@ func (s *State) Position() any {
 	add(root, "reserve", flow(ring))
 	add(root, "stack", flow(s.ids(s.stack)))
 	add(root, "removed", flow(s.ids(s.removed)))
+	add(root, "board", s.positionBoard())
+	players := mapping()
+	for seat := range s.players() {
+		pm := mapping()
+		add(pm, "hand", flow(s.ids(s.hands[seat])))
+		add(pm, "reserve", scalar(strconv.Itoa(s.inReserveCount(seat))))
+		var moved []string
+		for _, t := range s.troops[seat] {
+			switch {
+			case !t.moved:
+			case t.at == inReserve:
+				moved = append(moved, "reserve")
+			default:
+				moved = append(moved, squareName(int(t.at)))
+			}
+		}
+		add(pm, "moved", flow(moved))
+		add(players, s.names[seat], pm)
+	}
+	if s.solo {
+		hm := mapping()
+		add(hm, "treasures", flow(treasureNames(s.treasures)))
+		add(hm, "aside", flow(treasureNames(s.setAside)))
+		add(hm, "won", flow(treasureNames(s.won)))
+		add(players, Henri, hm)
+	}
+	add(root, "players", players)
+	return root
+}
+
+// positionBoard returns the board of the position: each tile laid, in the
+// order laid, with its owner, troops and treasure.
+func (s *State) positionBoard() *yaml.Node {
 	board := mapping()
 	for _, at := range s.placed {
 		i := int(at)
@@ -87,34 +120,7 @@ func (s *State) Position() any {
 		}
 		add(board, squareName(i), scalar(v))
 	}
-	add(root, "board", board)
-	players := mapping()
-	for seat := range s.players() {
-		pm := mapping()
-		add(pm, "hand", flow(s.ids(s.hands[seat])))
-		add(pm, "reserve", scalar(strconv.Itoa(s.inReserveCount(seat))))
-		var moved []string
-		for _, t := range s.troops[seat] {
-			switch {
-			case !t.moved:
-			case t.at == inReserve:
-				moved = append(moved, "reserve")
-			default:
-				moved = append(moved, squareName(int(t.at)))
-			}
-		}
-		add(pm, "moved", flow(moved))
-		add(players, s.names[seat], pm)
-	}
-	if s.solo {
-		hm := mapping()
-		add(hm, "treasures", flow(treasureNames(s.treasures)))
-		add(hm, "aside", flow(treasureNames(s.setAside)))
-		add(hm, "won", flow(treasureNames(s.won)))
-		add(players, Henri, hm)
-	}
-	add(root, "players", players)
-	return root
+	return board
 }
 
 func (s *State) ids(ts []int16) []string {
@@ -193,9 +199,10 @@ func get(m *yaml.Node, key string) *yaml.Node {
 // loader reads a position, remembering where each tile was named so that
 // a tile given twice is reported where it is.
 type loader struct {
-	s     *State
-	seen  map[int16]*yaml.Node
-	inSet map[int16]bool
+	s      *State
+	seen   map[int16]*yaml.Node
+	inSet  map[int16]bool
+	placed [2][3]bool // by seat, the troops on the board
 }
 
 func (l *loader) tileID(n *yaml.Node, what string) (int16, error) {
@@ -285,24 +292,36 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		return nil, err
 	}
 	l := &loader{s: s, seen: map[int16]*yaml.Node{}, inSet: map[int16]bool{}}
+	for _, pass := range []func(*yaml.Node) error{l.loadHead, l.loadTiles, l.loadBoard, l.loadPlayers, l.loadTurn} {
+		if err := pass(n); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// loadHead reads the sets, the phase and the turn's progress: the tile
+// taken, the discounts left, the last building.
+func (l *loader) loadHead(n *yaml.Node) error {
+	s := l.s
 	// Sets.
 	sn := get(n, "sets")
 	if sn == nil {
-		return nil, posError(n, "the position needs sets: the 3 sets in play, like [voyage, agriculture, commerce]")
+		return posError(n, "the position needs sets: the 3 sets in play, like [voyage, agriculture, commerce]")
 	}
 	items, err := list(sn, "sets")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var names []string
 	for _, it := range items {
 		names = append(names, it.Value)
 	}
 	if s.sets, err = parseSets(strings.Join(names, ",")); err != nil {
-		return nil, posError(sn, "%v", strings.TrimPrefix(err.Error(), "option "))
+		return posError(sn, "%v", strings.TrimPrefix(err.Error(), "option "))
 	}
 	for _, set := range s.sets {
-		for _, t := range data.bySet[set] {
+		for _, t := range s.data.bySet[set] {
 			l.inSet[t] = true
 		}
 	}
@@ -312,54 +331,62 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		case "over":
 			s.over = true
 		default:
-			return nil, posError(v, "phase %q: expected play or over", v.Value)
+			return posError(v, "phase %q: expected play or over", v.Value)
 		}
 	}
 	if v := get(n, "taken"); v != nil {
 		b, e := strconv.ParseBool(v.Value)
 		if e != nil {
-			return nil, posError(v, "taken: expected true or false")
+			return posError(v, "taken: expected true or false")
 		}
 		s.taken, s.took = b, b
 	}
 	if v := get(n, "took"); v != nil {
 		b, e := strconv.ParseBool(v.Value)
 		if e != nil {
-			return nil, posError(v, "took: expected true or false")
+			return posError(v, "took: expected true or false")
 		}
 		if s.taken && !b {
-			return nil, posError(v, "took: false, but taken is true: the tile of the turn is taken")
+			return posError(v, "took: false, but taken is true: the tile of the turn is taken")
 		}
 		s.took = b || s.taken
 	}
 	if v := get(n, "discounts"); v != nil {
 		if s.discounts, err = intValue(v, "discounts", 0, 54); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if v := get(n, "last"); v != nil {
 		if s.last, err = intValue(v, "last", -1, 2); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if v := get(n, "lastbuilt"); v != nil {
 		q, err := squareValue(v, "lastbuilt")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.lastBuilt = int16(q)
 	}
+	return nil
+}
+
+// loadTiles reads the royal reserve, the stack and the tiles removed.
+func (l *loader) loadTiles(n *yaml.Node) error {
+	s := l.s
+	var items []*yaml.Node
+	var err error
 	// The reserve.
 	rn := get(n, "reserve")
 	if rn == nil {
-		return nil, posError(n, "the position needs reserve: the 6 places clockwise from the shield, - for an empty one")
+		return posError(n, "the position needs reserve: the 6 places clockwise from the shield, - for an empty one")
 	}
 	items, err = list(rn, "reserve")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(items) != 6 {
-		return nil, posError(rn, "reserve: expected 6 places clockwise from the shield, not %d", len(items))
+		return posError(rn, "reserve: expected 6 places clockwise from the shield, not %d", len(items))
 	}
 	for i, it := range items {
 		s.ring[i] = -1
@@ -367,18 +394,25 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			continue
 		}
 		if s.ring[i], err = l.tileID(it, "reserve"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.stack, err = l.tileList(get(n, "stack"), "stack"); err != nil {
-		return nil, err
+		return err
 	}
 	if s.removed, err = l.tileList(get(n, "removed"), "removed"); err != nil {
-		return nil, err
+		return err
 	}
 	if len(s.removed) > 0 && !s.solo {
-		return nil, posError(get(n, "removed"), "removed: only Henri discards tiles, in the solo game")
+		return posError(get(n, "removed"), "removed: only Henri discards tiles, in the solo game")
 	}
+	return nil
+}
+
+// loadBoard reads the tiles on the board, their owners, troops and treasures;
+// the start tile must be there.
+func (l *loader) loadBoard(n *yaml.Node) error {
+	s := l.s
 	// The board.
 	for seat := range 2 {
 		for k := range 3 {
@@ -388,62 +422,68 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			}
 		}
 	}
-	placed := [2][3]bool{}
 	if b := get(n, "board"); b != nil && !(b.Kind == yaml.ScalarNode && b.Tag == "!!null") {
 		if b.Kind != yaml.MappingNode {
-			return nil, posError(b, "board: expected a mapping of squares to tiles, like m13: moulin-1 open / alice*")
+			return posError(b, "board: expected a mapping of squares to tiles, like m13: moulin-1 open / alice*")
 		}
 		for i := 0; i+1 < len(b.Content); i += 2 {
 			k, v := b.Content[i], b.Content[i+1]
 			q, err := squareValue(k, "board")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if s.cells[q].tile >= 0 {
-				return nil, posError(k, "board: %s is given twice", squareName(q))
+				return posError(k, "board: %s is given twice", squareName(q))
 			}
-			if err := l.boardValue(q, v, &placed); err != nil {
-				return nil, err
+			if err := l.boardValue(q, v, &l.placed); err != nil {
+				return err
 			}
 		}
 	}
 	if !s.hasTile(start) {
-		return nil, posError(n, "the board needs the start tile on %s", squareName(start))
+		return posError(n, "the board needs the start tile on %s", squareName(start))
 	}
+	return nil
+}
+
+// loadPlayers reads the players' hands, reserves and moved troops, and Henri's
+// treasure tokens in the solo game.
+func (l *loader) loadPlayers(n *yaml.Node) error {
+	s := l.s
 	// Players.
 	pn := get(n, "players")
 	given := [2]bool{}
 	if pn != nil {
 		if pn.Kind != yaml.MappingNode {
-			return nil, posError(pn, "players: expected a mapping of player names to their hand, reserve and moved troops")
+			return posError(pn, "players: expected a mapping of player names to their hand, reserve and moved troops")
 		}
 		for i := 0; i+1 < len(pn.Content); i += 2 {
 			k, v := pn.Content[i], pn.Content[i+1]
 			seat := s.seat(k.Value)
 			if seat < 0 {
-				return nil, posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names[:s.players()], ", "))
+				return posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names[:s.players()], ", "))
 			}
 			if given[seat] {
-				return nil, posError(k, "players: %s is given twice", k.Value)
+				return posError(k, "players: %s is given twice", k.Value)
 			}
 			given[seat] = true
 			if v.Kind != yaml.MappingNode {
-				return nil, posError(v, "players: %s: expected a mapping", k.Value)
+				return posError(v, "players: %s: expected a mapping", k.Value)
 			}
 			if s.solo && seat == 1 {
 				if err := l.henri(v); err != nil {
-					return nil, err
+					return err
 				}
 				continue
 			}
 			if err := l.player(seat, v); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	for seat := range s.players() {
-		if !placed[seat][0] {
-			return nil, posError(n, "%s's cavalry is not on the board; it never leaves it (deux-heritiers-fr.txt:149)", s.names[seat])
+		if !l.placed[seat][0] {
+			return posError(n, "%s's cavalry is not on the board; it never leaves it (deux-heritiers-fr.txt:149)", s.names[seat])
 		}
 	}
 	// The tiles of the sets named nowhere go to the bottom of the stack,
@@ -456,7 +496,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	}
 	if s.solo {
 		if !given[1] {
-			return nil, posError(n, "a solo position needs players: henri: with his treasure tokens (treasures, aside, won)")
+			return posError(n, "a solo position needs players: henri: with his treasure tokens (treasures, aside, won)")
 		}
 		var count [len(treasureKinds)]int
 		for _, l := range [][]uint8{s.treasures, s.setAside, s.won} {
@@ -472,15 +512,24 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		}
 		for k, c := range count {
 			if c != 1 {
-				return nil, posError(pn, "Henri's treasure token %s is listed %d times; each of the %d is once in the pile, aside, won or on the board",
+				return posError(pn, "Henri's treasure token %s is listed %d times; each of the %d is once in the pile, aside, won or on the board",
 					treasureKinds[k].name, c, len(treasureKinds))
 			}
 		}
 	}
+	return nil
+}
+
+// loadTurn reads the tiles paid and the square to destroy of the step under
+// way, and whose turn it is.
+func (l *loader) loadTurn(n *yaml.Node) error {
+	s := l.s
+	var items []*yaml.Node
+	var err error
 	// Paid and destroy.
 	items, err = list(get(n, "paid"), "paid")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, it := range items {
 		if q, e := parseSquare(it.Value); e == nil {
@@ -489,18 +538,18 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		}
 		i := slices.IndexFunc(s.data.Tiles, func(t Tile) bool { return notation.Fold(t.ID) == notation.Fold(it.Value) })
 		if i < 0 {
-			return nil, posError(it, "paid: %q is neither a square nor a tile id", it.Value)
+			return posError(it, "paid: %q is neither a square nor a tile id", it.Value)
 		}
 		s.paidTiles = append(s.paidTiles, int16(i))
 	}
 	items, err = list(get(n, "destroy"), "destroy")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, it := range items {
 		q, err := squareValue(it, "destroy")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.destroy = append(s.destroy, int16(q))
 	}
@@ -508,14 +557,14 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	if v := get(n, "turn"); v != nil && !s.over {
 		seat := s.seat(v.Value)
 		if seat < 0 {
-			return nil, posError(v, "turn: %q is not a player of this game (players: %s)", v.Value, strings.Join(s.names[:s.players()], ", "))
+			return posError(v, "turn: %q is not a player of this game (players: %s)", v.Value, strings.Join(s.names[:s.players()], ", "))
 		}
 		if s.solo && seat == 1 {
-			return nil, posError(v, "turn: Henri never waits to move: he plays right after the player, so a position is always the player's turn (deux-heritiers-fr.txt:474)")
+			return posError(v, "turn: Henri never waits to move: he plays right after the player, so a position is always the player's turn (deux-heritiers-fr.txt:474)")
 		}
 		s.turn = seat
 	}
-	return s, nil
+	return nil
 }
 
 // boardValue reads "auberge-1 alice / alice* bob $v-green".

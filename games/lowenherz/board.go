@@ -315,7 +315,7 @@ func (s *State) mineTypes(c int) int {
 
 // rescore recomputes the regions and moves each player's marker by what
 // their domains and monopolies gained or lost (lowenherz-2003-fr.txt:97,
-// 179, 218-220). The king's marker is looked at when the turn ends
+// 179, 218-220). The king's marker is looked at when the action is over
 // (RULINGS.md LH-11).
 func (s *State) rescore() {
 	s.recompute()

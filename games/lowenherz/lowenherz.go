@@ -12,7 +12,7 @@
 // LH-15; the option tiles gives another file, layout=fixed lays them
 // unturned in the file's order). At setup each player in turn places a
 // castle on an empty meadow and a knight beside it, four rounds (three with
-// 4 players); two players also place the neutral colour's four castles.
+// 4 players); two players then place the neutral colour's two castles and knights.
 // On a turn a player collects a ducat per kind of mine in their domains,
 // then sells a card (its blue value) or plays one (its red cost) and
 // carries out one of its actions: borders, knights, extension, deserter or
@@ -51,7 +51,8 @@
 //	done: 1                # [0] borders, knights or squares done so far
 //	domain: a1             # the castle of the domain an extension serves
 //	sold: A 1 border       # the card sold this turn, not to be taken back
-//	income: 2              # [0] the ducats collected at the start of this turn
+//	income: 2              # [0] the ducats collected at the start of this turn;
+//	                       #   pending: the turn begins, its mine income to collect
 //	ended: king            # (phase over) king or deck: how the game ended
 //	last_round: false      # [false] the deck ran out: no more refills
 //	terrain:               # [the default tiles, layout fixed] 12 rows of 12 codes
@@ -182,6 +183,7 @@ const (
 	ruleOneDomain  = "RULINGS.md LH-4"
 	ruleEndLine    = "RULINGS.md LH-3"
 	ruleNeutral    = "RULINGS.md LH-17"
+	ruleKing       = "lowenherz-2003-fr.txt:230"
 )
 
 // Pieces and marks (lowenherz-2003-fr-scan.txt:13-18, 75-78).
@@ -195,12 +197,25 @@ const (
 // kingMark is the king's marker by number of players.
 var kingMark = map[int]int{2: 50, 3: 40, 4: 30}
 
-// castlesEach is the castles each colour places (3 with 4 players).
+// castlesEach is the castles each player places (3 with 4 players).
 func castlesEach(players int) int {
 	if players == 4 {
 		return 3
 	}
 	return 4
+}
+
+// neutralCastles is the castles (and knights) the neutral colour places
+// with 2 players: « Finalement ils placent en alternance encore 2 châteaux
+// et 2 chevaliers de la couleur neutre » (lowenherz-2003-fr.txt:107).
+const neutralCastles = 2
+
+// colourCastles is the castles colour c places in a game of n players.
+func colourCastles(n, c int) int {
+	if c >= n {
+		return neutralCastles
+	}
+	return castlesEach(n)
 }
 
 type phase uint8
@@ -326,7 +341,7 @@ func newEmpty(names []string) *State {
 	s.players = make([]player, s.colours)
 	s.lastBase = make([]int, s.colours)
 	for c := range s.players {
-		s.players[c] = player{knights: knightsEach, castles: castlesEach(n)}
+		s.players[c] = player{knights: knightsEach, castles: colourCastles(n, c)}
 		if c < n {
 			s.players[c].ducats = startDucats
 		}
@@ -338,7 +353,8 @@ func newEmpty(names []string) *State {
 
 // setupOrder lists who places which colour's castle, in order: rounds in
 // seating order (RULINGS.md LH-1); with 2 players, the neutral colour's
-// four castles after, alternately (lowenherz-2003-fr.txt:107).
+// two castles after, alternately, the first player first
+// (lowenherz-2003-fr.txt:107).
 func setupOrder(n int) []placement {
 	var out []placement
 	for range castlesEach(n) {
@@ -347,7 +363,7 @@ func setupOrder(n int) []placement {
 		}
 	}
 	if n == 2 {
-		for i := range 4 {
+		for i := range neutralCastles {
 			out = append(out, placement{i % 2, 2})
 		}
 	}

@@ -205,6 +205,18 @@ func parseCardText(n *yaml.Node) (Card, error) {
 	return c, nil
 }
 
+// posLoader reads a position document in passes, each in its own
+// function: the terrain, the pieces, the borders, the players' hands and
+// the cards, the scores, the alliances and the turn. Errors keep the line
+// and column of the node at fault.
+type posLoader struct {
+	s          *State
+	n          *yaml.Node
+	setup      adjudicator.Setup
+	used       map[Card]int // cards of each kind met so far
+	scoreNodes []*yaml.Node // by player, the score given, if any
+}
+
 // loadPosition reads a position document and checks it is one the game
 // can reach: pieces and cards within the supply, castles on meadows,
 // knights on meadow or forest, no border inside a domain, scores as the
@@ -228,24 +240,35 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		}
 		s.phase = phase(i)
 	}
-	// Terrain.
+	l := &posLoader{s: s, n: n, setup: setup, used: map[Card]int{}, scoreNodes: make([]*yaml.Node, len(s.names))}
+	for _, pass := range []func() error{l.terrain, l.pieces, l.borders, l.players, l.cards, l.scores, l.alliances, l.phase} {
+		if err := pass(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// terrain reads the terrain, or lays the default tiles unturned.
+func (l *posLoader) terrain() error {
+	s, n := l.s, l.n
 	if v := get(n, "terrain"); v != nil {
 		rows, err := seq(v, "terrain")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(rows) != Size {
-			return nil, posError(v, "terrain: expected %d rows of %d squares, got %d rows", Size, Size, len(rows))
+			return posError(v, "terrain: expected %d rows of %d squares, got %d rows", Size, Size, len(rows))
 		}
 		cities := 0
 		for r, row := range rows {
 			if len(row.Value) != Size {
-				return nil, posError(row, "terrain row %d: expected %d squares, got %d", r+1, Size, len(row.Value))
+				return posError(row, "terrain row %d: expected %d squares, got %d", r+1, Size, len(row.Value))
 			}
 			for c := range Size {
 				k := strings.IndexByte(terrainCodes, row.Value[c])
 				if k < 0 {
-					return nil, &notation.Error{Pos: notation.Pos{Line: row.Line, Col: row.Column + c}, Msg: fmt.Sprintf("terrain row %d: %q is not a terrain code (one of %s)", r+1, row.Value[c], terrainCodes)}
+					return &notation.Error{Pos: notation.Pos{Line: row.Line, Col: row.Column + c}, Msg: fmt.Sprintf("terrain row %d: %q is not a terrain code (one of %s)", r+1, row.Value[c], terrainCodes)}
 				}
 				s.terrain[sq(r, c)] = Terrain(k)
 				if Terrain(k) == City {
@@ -254,214 +277,226 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			}
 		}
 		if cities != 1 {
-			return nil, posError(v, "terrain: the board has one square of the king's city (K), not %d", cities)
+			return posError(v, "terrain: the board has one square of the king's city (K), not %d", cities)
 		}
 	} else {
-		data, err := boardData(setup)
+		data, err := boardData(l.setup)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.terrain = data.Layout(nil, true)
 	}
-	// Pieces.
+	return nil
+}
+
+// pieces reads the castles and knights, taking them from the supplies.
+func (l *posLoader) pieces() error {
+	s, n := l.s, l.n
 	if v := get(n, "pieces"); !isNull(v) {
 		if v.Kind != yaml.MappingNode {
-			return nil, posError(v, "pieces: expected a mapping of squares to pieces, like a1: red castle")
+			return posError(v, "pieces: expected a mapping of squares to pieces, like a1: red castle")
 		}
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			k, val := v.Content[i], v.Content[i+1]
 			q, ok := ParseSquare(k.Value)
 			if !ok {
-				return nil, posError(k, "%q is not a square a1-l12", k.Value)
+				return posError(k, "%q is not a square a1-l12", k.Value)
 			}
 			if s.piece[q] >= 0 {
-				return nil, posError(k, "%s is given twice", q)
+				return posError(k, "%s is given twice", q)
 			}
 			f := strings.Fields(val.Value)
 			if len(f) != 2 || (f[1] != "castle" && f[1] != "knight") {
-				return nil, posError(val, "%s: expected a colour and castle or knight, like \"red castle\", not %q", q, val.Value)
+				return posError(val, "%s: expected a colour and castle or knight, like \"red castle\", not %q", q, val.Value)
 			}
 			c := s.index(f[0])
 			if f[0] == "neutral" && s.neutral() >= 0 {
 				c = s.neutral()
 			}
 			if c < 0 {
-				return nil, posError(val, "%s: %q is not a colour of this game (%s)", q, f[0], strings.Join(s.colourNames(), ", "))
+				return posError(val, "%s: %q is not a colour of this game (%s)", q, f[0], strings.Join(s.colourNames(), ", "))
 			}
 			pl := &s.players[c]
 			if f[1] == "castle" {
 				if s.terrain[q] != Meadow {
-					return nil, posError(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q])
+					return posError(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q])
 				}
 				if pl.castles == 0 {
-					return nil, posError(val, "%s: %s has only %d castles", q, f[0], castlesEach(len(s.names)))
+					return posError(val, "%s: %s has only %d castles", q, f[0], colourCastles(len(s.names), c))
 				}
 				pl.castles--
 				s.castle[q] = true
 			} else {
 				if !s.terrain[q].holdsKnight() {
-					return nil, posError(val, "%s: a knight stands on meadow or forest, not on %s", q, s.terrain[q])
+					return posError(val, "%s: a knight stands on meadow or forest, not on %s", q, s.terrain[q])
 				}
 				if pl.knights == 0 {
-					return nil, posError(val, "%s: %s has only %d knights", q, f[0], knightsEach)
+					return posError(val, "%s: %s has only %d knights", q, f[0], knightsEach)
 				}
 				pl.knights--
 			}
 			s.piece[q] = int8(c)
 		}
 	}
-	// Borders.
+	return nil
+}
+
+// borders reads the borders; none may lie inside a domain.
+func (l *posLoader) borders() error {
+	s, n := l.s, l.n
 	if v := get(n, "borders"); v != nil {
 		items, err := seq(v, "borders")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		nodes := map[Edge]*yaml.Node{}
 		for _, it := range items {
 			e, err := parseEdgeText(it.Value)
 			if err != nil {
-				return nil, posError(it, "border %q: %v", it.Value, err)
+				return posError(it, "border %q: %v", it.Value, err)
 			}
 			if s.border[e] {
-				return nil, posError(it, "border %s is given twice", e)
+				return posError(it, "border %s is given twice", e)
 			}
 			if s.bordersOnBoard == bordersTotal {
-				return nil, posError(it, "more than the %d borders of the game", bordersTotal)
+				return posError(it, "more than the %d borders of the game", bordersTotal)
 			}
 			s.border[e] = true
 			s.bordersOnBoard++
 			nodes[e] = it
 		}
 		if s.phase == phaseSetup && len(items) > 0 {
-			return nil, posError(v, "no border is placed during the setup")
+			return posError(v, "no border is placed during the setup")
 		}
 		before := s.border
 		s.recompute()
 		for _, it := range items {
 			e, _ := parseEdgeText(it.Value)
 			if before[e] && !s.border[e] {
-				return nil, posError(nodes[e], "border %s lies inside the domain of the castle on %s: superfluous borders are removed (lowenherz-2003-fr.txt:97)", e, s.regionOf(e.squaresA()).castle)
+				return posError(nodes[e], "border %s lies inside the domain of the castle on %s: superfluous borders are removed (lowenherz-2003-fr.txt:97)", e, s.regionOf(e.squaresA()).castle)
 			}
 		}
 	}
 	s.recompute()
-	// Cards.
-	used := map[Card]int{}
-	useCard := func(it *yaml.Node) (Card, error) {
-		c, err := parseCardText(it)
-		if err != nil {
-			return c, err
-		}
-		used[c]++
-		if used[c] > cardTable[c].count {
-			return c, posError(it, "more %s cards than the game's %d", c, cardTable[c].count)
-		}
-		return c, nil
-	}
-	cardList := func(key string) ([]Card, error) {
-		items, err := seq(get(n, key), key)
-		if err != nil {
-			return nil, err
-		}
-		var out []Card
-		for _, it := range items {
-			c, err := useCard(it)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
-		}
-		return out, nil
-	}
-	// Players.
-	scoreNodes := make([]*yaml.Node, len(s.names))
+	return nil
+}
+
+// players reads each player's ducats, score and hand.
+func (l *posLoader) players() error {
+	s, n := l.s, l.n
 	if v := get(n, "players"); !isNull(v) {
 		if v.Kind != yaml.MappingNode {
-			return nil, posError(v, "players: expected a mapping of player names")
+			return posError(v, "players: expected a mapping of player names")
 		}
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			k, pm := v.Content[i], v.Content[i+1]
 			p := s.index(k.Value)
 			if p < 0 {
-				return nil, posError(k, "%q is not a player of this game (%s)", k.Value, strings.Join(s.names, ", "))
+				return posError(k, "%q is not a player of this game (%s)", k.Value, strings.Join(s.names, ", "))
 			}
 			if isNull(pm) {
 				continue
 			}
 			if pm.Kind != yaml.MappingNode {
-				return nil, posError(pm, "player %s: expected a mapping with keys %s", k.Value, strings.Join(playerKeys, ", "))
+				return posError(pm, "player %s: expected a mapping with keys %s", k.Value, strings.Join(playerKeys, ", "))
 			}
 			if err := checkNodeKeys(pm, playerKeys, "player "+k.Value); err != nil {
-				return nil, err
+				return err
 			}
 			if d := get(pm, "ducats"); d != nil {
 				x, err := intValue(d, "ducats", 0, 9999)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				s.players[p].ducats = x
 			}
 			if sc := get(pm, "score"); sc != nil {
 				x, err := intValue(sc, "score", -999, 9999)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				s.players[p].score = x
-				scoreNodes[p] = sc
+				l.scoreNodes[p] = sc
 			}
 			items, err := seq(get(pm, "hand"), "hand")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if len(items) > handSize {
-				return nil, posError(get(pm, "hand"), "a hand holds at most %d cards", handSize)
+				return posError(get(pm, "hand"), "a hand holds at most %d cards", handSize)
 			}
 			for _, it := range items {
-				c, err := useCard(it)
+				c, err := l.useCard(it)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				s.players[p].hand = append(s.players[p].hand, c)
 			}
 		}
 	}
+	return nil
+}
+
+// cards reads the deck and the market; the discard pile is the rest.
+func (l *posLoader) cards() error {
+	s := l.s
 	var err error
-	if s.deck, err = cardList("deck"); err != nil {
-		return nil, err
+	if s.deck, err = l.cardList("deck"); err != nil {
+		return err
 	}
-	if s.market, err = cardList("market"); err != nil {
-		return nil, err
+	if s.market, err = l.cardList("market"); err != nil {
+		return err
 	}
 	s.discard = 60 - len(s.deck) - len(s.market)
 	for i := range s.names {
 		s.discard -= len(s.players[i].hand)
 	}
+	return nil
+}
+
+// scores gives each player the board's score, or checks the one given
+// against it (a game over keeps its scores and bonus).
+func (l *posLoader) scores() error {
+	s := l.s
 	// Scores: as the board gives them, unless the game is over.
 	base := s.base()
 	copy(s.lastBase, base)
 	for i := range s.names {
-		if scoreNodes[i] == nil {
+		if l.scoreNodes[i] == nil {
 			s.players[i].score = base[i]
 		} else if s.phase != phaseOver && s.players[i].score != base[i] {
-			return nil, posError(scoreNodes[i], "%s's score is %d but the board gives %d (domains and monopolies)", s.names[i], s.players[i].score, base[i])
+			return posError(l.scoreNodes[i], "%s's score is %d but the board gives %d (domains and monopolies)", s.names[i], s.players[i].score, base[i])
 		}
 	}
+	return nil
+}
+
+// alliances reads the last round flag and the alliances.
+func (l *posLoader) alliances() error {
+	s, n := l.s, l.n
 	if v := get(n, "last_round"); v != nil {
 		s.deckOut = v.Value == "true"
 	}
 	if v := get(n, "alliances"); v != nil {
 		items, err := seq(v, "alliances")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, it := range items {
 			al, err := s.parseAlliance(it.Value)
 			if err != nil {
-				return nil, posError(it, "alliance %q: %v", it.Value, err)
+				return posError(it, "alliance %q: %v", it.Value, err)
 			}
 			s.allies = append(s.allies, al)
 		}
 	}
+	return nil
+}
+
+// phase reads what the phase needs: the setup's progress, the turn, or how
+// the game ended.
+func (l *posLoader) phase() error {
+	s, n := l.s, l.n
 	switch s.phase {
 	case phaseSetup:
 		castles := 0
@@ -474,23 +509,53 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		if v := get(n, "setup"); v != nil {
 			x, err := intValue(v, "setup", 0, len(s.order)-1)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if x != castles {
-				return nil, posError(v, "setup %d: the board holds %d castles", x, castles)
+				return posError(v, "setup %d: the board holds %d castles", x, castles)
 			}
 		}
 		if castles >= len(s.order) {
-			return nil, posError(n, "every castle is placed: the setup is over")
+			return posError(n, "every castle is placed: the setup is over")
 		}
 	case phasePlay:
 		if err := s.loadTurn(n); err != nil {
-			return nil, err
+			return err
 		}
 	case phaseOver:
 		s.kingEnd = get(n, "ended") != nil && get(n, "ended").Value == "king"
 	}
-	return s, nil
+	return nil
+}
+
+// useCard reads a card and counts it against the game's cards.
+func (l *posLoader) useCard(it *yaml.Node) (Card, error) {
+	c, err := parseCardText(it)
+	if err != nil {
+		return c, err
+	}
+	l.used[c]++
+	if l.used[c] > cardTable[c].count {
+		return c, posError(it, "more %s cards than the game's %d", c, cardTable[c].count)
+	}
+	return c, nil
+}
+
+// cardList reads the list of cards under key.
+func (l *posLoader) cardList(key string) ([]Card, error) {
+	items, err := seq(get(l.n, key), key)
+	if err != nil {
+		return nil, err
+	}
+	var out []Card
+	for _, it := range items {
+		c, err := l.useCard(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func (s *State) colourNames() []string {
@@ -559,19 +624,35 @@ func (s *State) parseAlliance(t string) (alliance, error) {
 }
 
 // loadTurn reads whose turn it is and where it stands.
+// loadIncome reads income: the ducats collected as the turn began, or
+// pending, the moment the turn begins, before the mine income: it is
+// collected now (lowenherz-2003-fr-scan.txt:315-316; RULINGS.md LH-14).
+func (s *State) loadIncome(v *yaml.Node) error {
+	if v == nil {
+		return nil
+	}
+	if v.Value != "pending" {
+		x, err := intValue(v, "income", 0, 4)
+		if err != nil {
+			return posError(v, "income: expected the ducats collected as the turn began (0 to 4), or pending, before they are")
+		}
+		s.income = x
+		return nil
+	}
+	if s.step != stepCard || s.sold >= 0 {
+		return posError(v, "income: pending is the moment the turn begins: step card, nothing sold")
+	}
+	s.income = s.mineTypes(s.turn)
+	s.players[s.turn].ducats += s.income
+	return nil
+}
+
 func (s *State) loadTurn(n *yaml.Node) error {
 	s.turn = 0
 	if v := get(n, "turn"); v != nil {
 		if s.turn = s.index(v.Value); s.turn < 0 {
 			return posError(v, "turn: %q is not a player of this game (%s)", v.Value, strings.Join(s.names, ", "))
 		}
-	}
-	if v := get(n, "income"); v != nil {
-		x, err := intValue(v, "income", 0, 4)
-		if err != nil {
-			return err
-		}
-		s.income = x
 	}
 	s.step = stepCard
 	if v := get(n, "step"); v != nil {
@@ -593,6 +674,9 @@ func (s *State) loadTurn(n *yaml.Node) error {
 	}
 	if s.step == stepCard && len(s.players[s.turn].hand) == 0 {
 		return posError(n, "%s's turn to sell or play a card, with no card in hand", s.names[s.turn])
+	}
+	if err := s.loadIncome(get(n, "income")); err != nil {
+		return err
 	}
 	if s.step != stepAction {
 		for _, k := range []string{"card", "action", "done", "domain"} {

@@ -82,6 +82,27 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		if err == nil {
 			s.ally(m.Edge)
 		}
+	case Draw, Take, End:
+		if err = s.checkRefill(); err == nil && s.kingReached() {
+			// A refill after the king's marker is reached ends the action
+			// (fewer borders than printed), and with it the game.
+			s.finish(true)
+			break
+		}
+		err = s.applyRefill(p, m)
+	default:
+		return fmt.Errorf("lowenherz: unknown move type %T", m)
+	}
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// applyRefill applies a Draw, Take or End step.
+func (s *State) applyRefill(p int, m adjudicator.Move) *rerr {
+	var err *rerr
+	switch m := m.(type) {
 	case Draw:
 		if err = s.checkRefill(); err == nil && len(s.deck) == 0 {
 			err = rulef("deck-out", ruleDeckOut, "the deck is out: no more refills, end your turn with end",
@@ -105,13 +126,25 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		if err == nil {
 			s.nextTurn()
 		}
-	default:
-		return fmt.Errorf("lowenherz: unknown move type %T", m)
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// AfterTurnEnd implements adjudicator.TurnEnder: once the player's action
+// has taken a marker to the king's, the game is over at once
+// (lowenherz-2003-fr.txt:230; RULINGS.md LH-11), and a refill (draw, take
+// or end) in the same submission states what would have come next and is
+// dropped; any other step is refused.
+func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
+	if !s.kingEnd || s.phase != phaseOver || s.index(player) != s.turn {
+		return adjudicator.CanAct(s, player)
 	}
-	return nil
+	switch m.(type) {
+	case Draw, Take, End:
+		return nil
+	}
+	return rulef("king-ended", ruleKing, "the game ended at once when a marker reached the king's at %d: drop the steps after your action",
+		"la partie s'est terminée aussitôt qu'un marqueur a atteint celui du Roi à %d : supprimez les étapes qui suivent votre action", s.king)
 }
 
 // errSetup is the error for a step of play during the setup.
@@ -263,7 +296,7 @@ func (s *State) startTurn(p int) {
 }
 
 // nextTurn ends the turn: when a marker has reached the king's the game
-// is over (RULINGS.md LH-11); else the turn passes clockwise to the next
+// is over (RULINGS.md LH-11; endAction looks first); else the turn passes clockwise to the next
 // player holding a card, and when nobody holds one, the last card has been
 // played and the game ends (lowenherz-2003-fr-scan.txt:346-359).
 func (s *State) nextTurn() {
@@ -405,6 +438,12 @@ func (s *State) play(p int, m Play) {
 // the deck out the turn ends (lowenherz-2003-fr.txt:234).
 func (s *State) endAction() {
 	s.step = stepRefill
+	if s.kingReached() {
+		// « Ce joueur a aussitôt gagné » (lowenherz-2003-fr.txt:230): no
+		// refill can change a score (RULINGS.md LH-11).
+		s.finish(true)
+		return
+	}
 	if len(s.deck) == 0 {
 		s.nextTurn()
 	}

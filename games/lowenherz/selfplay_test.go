@@ -58,7 +58,7 @@ func checkInvariants(t testing.TB, s *State, where string) {
 		if knights[c]+s.players[c].knights != knightsEach {
 			t.Fatalf("%s: colour %d has %d knights on the board and %d in supply", where, c, knights[c], s.players[c].knights)
 		}
-		if castles[c]+s.players[c].castles != castlesEach(len(s.names)) {
+		if castles[c]+s.players[c].castles != colourCastles(len(s.names), c) {
 			t.Fatalf("%s: colour %d has %d castles on the board and %d to place", where, c, castles[c], s.players[c].castles)
 		}
 	}

@@ -16,15 +16,14 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			if PolKind(a.pol) == Renegade {
 				return s.applyRenegade(p, mv)
 			}
-		case AllianceMove:
-			if PolKind(a.pol) == Alliance {
-				return s.applyAlliance(p, mv)
-			}
 		}
 		return rulef(codePolitical, ruleAllianceOn, "first carry out your %s card (its effect applies as you carry out the action)",
 			"exécutez d'abord votre carte %s (son effet s'applique avec l'action)", adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})
 	}
 	switch mv := m.(type) {
+	case AllianceMove:
+		return rulef(codePolitical, ruleAllianceOn, "an alliance's regions are named when its card is laid, like choose 2 with alliance %s %s, and take effect as the action is carried out",
+			"les régions d'une alliance se nomment quand on pose sa carte, par exemple choisis 2 avec alliance %s %s, et l'alliance prend effet quand l'action est exécutée", s.sq(mv.Mine), s.sq(mv.Theirs)).At(mv.pos[0])
 	case End:
 		if a.looked >= 0 {
 			return rulef(codeAction, rulePile, "you have looked at pile %d: take a card from it, the crown and sceptre is to examine a pile and choose a card",
@@ -72,6 +71,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 		}
 		if a.ext == 0 {
 			a.extFrom = from
+			a.extBase = s.extStart()
 		}
 		a.ext++
 		a.extOpen = a.ext < 2
@@ -472,42 +472,81 @@ func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleErro
 	return from, nil
 }
 
-// annex moves q into the region of castle from: the walls between them go,
-// new walls close q off from the rest, and the score moves
-// (lowenherz-1997-fr.txt:232-241).
+// extStart returns the state an extension starts from: the present one.
+func (s *State) extStart() extBase {
+	return extBase{g: s.g, score: s.score, events: shared(s.events)}
+}
+
+// annex adds q to the extension of the region of castle from under way and
+// computes the whole extension again from the state it started from, as
+// one: « pourpre perd 2 cases ... Une zone neutre a aussi été créée »
+// (lowenherz-1997-fr.txt:239-241; RULINGS.md L97-20). A square first cut
+// off in a neutral zone and then annexed is so lost by its owner as a
+// square, not with the zone.
 func (s *State) annex(p int, from, q grid.Square) {
+	b := &s.act.extBase
+	b.squares = append(slices.Clip(b.squares), q)
+	s.g, s.score, s.events = b.g, b.score, shared(b.events)
+	s.dirty = true
+	s.annexAll(p, from, b.squares)
+}
+
+// annexAll moves the squares qs into the region of castle from: the walls
+// between them and it go, new walls close them off from the rest, and the
+// scores move (lowenherz-1997-fr.txt:232-241), square by square in board
+// order, then for the neutral zones cut off by the whole extension.
+func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
+	qs = slices.Sorted(slices.Values(qs))
 	lab, ar := s.info()
-	rl, ql := lab[from], lab[q]
-	victim := ar[ql].owner
-	var lost []grid.Square // the victim region's other squares
-	if victim >= 0 {
-		for i, l := range lab {
-			if l == ql && grid.Square(i) != q {
-				lost = append(lost, grid.Square(i))
-			}
+	rl := lab[from]
+	var victims []int // labels of the regions of others the squares are taken from
+	for _, q := range qs {
+		if l := lab[q]; ar[l].owner >= 0 && !slices.Contains(victims, l) {
+			victims = append(victims, l)
 		}
+	}
+	lost := make([][]grid.Square, len(victims)) // each victim region's other squares
+	for i, l := range lab {
+		if v := slices.Index(victims, l); v >= 0 && !slices.Contains(qs, grid.Square(i)) {
+			lost[v] = append(lost[v], grid.Square(i))
+		}
+	}
+	owners := make([]int, len(victims))
+	for v, l := range victims {
+		owners[v] = ar[l].owner
+	}
+	gains := make([]int, len(qs))
+	takenFrom := make([]int, len(qs))
+	for i, q := range qs {
+		gains[i] = 1
+		if s.terrain[q] == City {
+			gains[i] += 5
+		}
+		takenFrom[i] = ar[lab[q]].owner
 	}
 	before := s.regionCastles()
 	s.ownGrid()
 	var nb [4]grid.Square
-	for _, n := range board.Neighbours(nb[:0], q) {
-		e, _ := board.EdgeOf(q, n)
-		s.g.SetWall(e, lab[n] != rl)
+	for _, q := range qs {
+		for _, n := range board.Neighbours(nb[:0], q) {
+			e, _ := board.EdgeOf(q, n)
+			s.g.SetWall(e, lab[n] != rl && !slices.Contains(qs, n))
+		}
 	}
 	s.dirty = true
-	gain := 1
-	if s.terrain[q] == City {
-		gain += 5
+	for i, q := range qs {
+		s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
+		s.addScore(p, gains[i], "extension to "+s.sq(q))
+		if takenFrom[i] >= 0 {
+			s.addScore(takenFrom[i], -gains[i], "lost "+s.sq(q))
+		}
 	}
-	s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
-	s.addScore(p, gain, "extension to "+s.sq(q))
-	if victim >= 0 {
-		s.addScore(victim, -gain, "lost "+s.sq(q))
-		// Squares of the victim's region now cut off from its castle form
-		// neutral zones, lost by the table (:237-241).
-		lab, ar = s.info()
+	// Squares of a victim's region now cut off from its castle form
+	// neutral zones, lost by the table (:237-241).
+	lab, ar = s.info()
+	for v, victim := range owners {
 		var seen []int
-		for _, x := range lost {
+		for _, x := range lost[v] {
 			l := lab[x]
 			if ar[l].castles == 0 && !slices.Contains(seen, l) {
 				seen = append(seen, l)
@@ -665,18 +704,9 @@ func (s *State) checkAlliance(p int, m AllianceMove) *adjudicator.RuleError {
 	return nil
 }
 
-func (s *State) applyAlliance(p int, m AllianceMove) error {
-	if err := s.checkAlliance(p, m); err != nil {
-		return err
-	}
-	lab, ar := s.info()
-	a, b := ar[lab[m.Mine]].castle, ar[lab[m.Theirs]].castle
+// ally allies p's region of castle a with the region of castle b.
+func (s *State) ally(p int, a, b grid.Square) {
 	s.alliances = append(s.alliances, alliance{a, b})
 	s.logf("%s's alliance: the regions of %s (%s) and %s (%s) may not extend into each other",
 		s.names[p], s.sq(a), s.names[p], s.sq(b), s.colourName(int(s.castle[b])))
-	s.act.pol = -1
-	if s.actDone() {
-		s.finishAct()
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package lowenherz97
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -121,6 +122,16 @@ func (s *State) startExec() bool {
 		pk := s.pickOf(p)
 		s.actor = p
 		s.act = act{action: s.card.Tiers[s.tier], pol: pk.pol, looked: -1}
+		if PolKind(s.act.pol) == Alliance {
+			// Its regions were named with the card (:249): it takes
+			// effect as the action is carried out, if it still can.
+			s.act.pol = -1
+			if s.checkAlliance(p, AllianceMove{Mine: pk.ally[0], Theirs: pk.ally[1]}) != nil {
+				s.logf("%s's alliance card has no effect: the regions of %s and %s can no longer ally", s.names[p], board.Name(pk.ally[0]), board.Name(pk.ally[1]))
+			} else {
+				s.ally(p, pk.ally[0], pk.ally[1])
+			}
+		}
 		if s.act.pol >= 0 && !s.polPossible(p, PolKind(s.act.pol)) {
 			s.logf("%s's %s card has no effect: nothing it allows is possible", s.names[p], polNames[s.act.pol])
 			s.act.pol = -1
@@ -202,12 +213,37 @@ func (s *State) endRound() {
 	s.startRound()
 }
 
+// aOrAn returns word after its indefinite article: "an alliance", "a
+// renegade".
+func aOrAn(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
+
+// aCastle says which castle player places of colour c: "a castle" of
+// their own, "a neutral castle" of the neutral prince's.
+func (s *State) aCastle(player, c int) string {
+	if c == s.neutral {
+		return "a neutral castle"
+	}
+	if c == player {
+		return "a castle"
+	}
+	return "a castle of " + s.colourName(c) + "'s"
+}
+
 // describePick is the public text of a decision card laid.
 func (s *State) describePick(pk pick) string {
 	en, _ := s.card.Tiers[pk.tier].Words()
 	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
 	if pk.pol >= 0 {
-		t += " with a " + polNames[pk.pol] + " card"
+		t += " with " + aOrAn(polNames[pk.pol]) + " card"
+		if PolKind(pk.pol) == Alliance {
+			a, b := pk.ally[0], pk.ally[1]
+			t += fmt.Sprintf(" on the regions of %s (%s) and %s (%s)", board.Name(a), s.colourName(int(s.castle[a])), board.Name(b), s.colourName(int(s.castle[b])))
+		}
 	}
 	return t
 }

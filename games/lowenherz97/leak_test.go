@@ -19,7 +19,7 @@ import (
 // errors they get.
 var probes = []string{
 	"bid 0", "bid 5", "bid 3 treasure 8", "offer 1", "offer 7", "accept", "refuse", "yield",
-	"choose 1", "choose 2 with renegade", "choose 3 with alliance", "look 1", "look 2", "take renegade",
+	"choose 1", "choose 2 with renegade", "choose 3 with alliance a1 n1", "look 1", "look 2", "take renegade",
 	"take treasure", "take fief 4", "wall e5 f5", "knight e5", "knight b1 treasure 5", "extend c1", "renegade b1 c2",
 	"alliance a1 n1", "break a1 n1", "castle e5 knight e6", "end",
 }

@@ -33,7 +33,11 @@ func (s *State) Legal(player string) []adjudicator.Move {
 			}
 			out = append(out, steps.choose[t-1][0])
 			if holds[Alliance] {
-				out = append(out, steps.choose[t-1][1+Alliance])
+				// The alliance names its regions with the card (:249).
+				for _, am := range s.allianceMoves(p, 0) {
+					am := am.(AllianceMove)
+					out = append(out, Choose{Tier: t, With: Alliance, HasWith: true, Ally: [2]grid.Square{am.Mine, am.Theirs}})
+				}
 			}
 			if holds[Renegade] && s.reserve[p] > 0 {
 				out = append(out, steps.choose[t-1][1+Renegade])
@@ -139,11 +143,8 @@ func (s *State) breakMoves(p int) []adjudicator.Move {
 // actMoves lists the steps of the player carrying out an action.
 func (s *State) actMoves(p int) []adjudicator.Move {
 	a := &s.act
-	if a.pol >= 0 {
-		if PolKind(a.pol) == Renegade {
-			return s.renegadeMoves(p, 0)
-		}
-		return s.allianceMoves(p, 0)
+	if a.pol >= 0 { // a renegade: an alliance takes effect by itself
+		return s.renegadeMoves(p, 0)
 	}
 	var out []adjudicator.Move
 	switch a.action.Kind {
@@ -218,7 +219,7 @@ var allEdges = func() []grid.Edge {
 // steps holds the frequent steps Legal lists, each made into an
 // adjudicator.Move once rather than on every call.
 var steps = func() (t struct {
-	choose [3][3]adjudicator.Move                                // by tier: alone, with an alliance, with a renegade
+	choose [3][3]adjudicator.Move                                // by tier: alone, (unused: an alliance names regions), with a renegade
 	offer  [totalMoney + 1]adjudicator.Move                      // by ducats
 	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats

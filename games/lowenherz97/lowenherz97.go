@@ -65,7 +65,11 @@
 // `herald show --format position` writes, and `herald new --position`
 // reads, this YAML (a referee may leave out what is in brackets):
 //
-//	phase: act                 # [decide] place, decide, negotiate, bid, act or over
+//	phase: act                 # [decide] place, decide, negotiate, bid, act or over;
+//	                           #   decide with no card (and no decisions): the round
+//	                           #   begins, its card turned from the deck; decide with
+//	                           #   every decision laid: no action carried out yet, the
+//	                           #   tiers are resolved from there
 //	map: ["...", ...]          # [the map option's basic map] 10 rows of 15: . F H C
 //	first: alice               # [the first player listed] the first player of the round
 //	card: B crown 2w 3w        # the action card turned (not in place or over):
@@ -89,6 +93,11 @@
 //	         open: true, looking: 1, took: false, next: [carol]}
 //	alliances: [[a1, n1]]      # [none] pairs of region castles
 //	log: ["..."]               # [none] the latest events
+//	extension: {squares: [d2], walls: [...], scores: {alice: 3, bob: 5}, log: ["..."]}
+//	                           # [the position itself] between the two squares of an
+//	                           #   extension (open: true): the squares annexed and the
+//	                           #   walls, scores and log before the first, which the
+//	                           #   second square is computed from (RULINGS.md L97-20)
 //
 // # JSON board
 //
@@ -126,7 +135,9 @@ var Game = &adjudicator.Game{
 	}},
 	Help: `Steps, one per line or separated by ';':
   choose 2                  lay decision card 2 (1 top, 3 bottom action)
-  choose 2 with renegade    the same, playing a renegade (or alliance)
+  choose 2 with renegade    the same, playing a renegade card
+  choose 2 with alliance d5 h5   the same, with an alliance of your
+                            region of d5 and the one of h5
   offer 3 | accept | yield | refuse    negotiate with the other chooser
   bid 5 treasure 8          sealed bid in a confrontation
   look 1; take fief 4       crown and sceptre: a political card
@@ -134,13 +145,14 @@ var Game = &adjudicator.Game{
   knight e5 [treasure 8]    a knight on e5 (a forest costs 5 ducats)
   extend e5 [from d5]       annex e5 to your region (d5: which region)
   renegade f5 g6            remove the knight on f5, place yours on g6
-  alliance d5 h5            ally your region of d5 with the one of h5
   break d5 h5               break an alliance for 10 ducats
   castle e5 knight e6       setup: a castle and the knight beside it
   end                       end your action`,
 	HelpFR: `Étapes, une par ligne ou séparées par « ; » :
   choisis 2                 poser la carte de décision 2 (1 haut, 3 bas)
-  choisis 2 avec renégat    la même, en jouant un renégat (ou alliance)
+  choisis 2 avec renégat    la même, en jouant une carte renégat
+  choisis 2 avec alliance d5 h5  la même, avec une alliance de votre
+                            région de d5 et de celle de h5
   offre 3 | accepte | cède | refuse    négocier avec l'autre joueur
   mise 5 trésor 8           mise cachée dans une confrontation
   regarde 1 ; prends fief 4 couronne et sceptre : une carte politique
@@ -148,7 +160,6 @@ var Game = &adjudicator.Game{
   chevalier e5 [trésor 8]   un chevalier en e5 (forêt : 5 ducats)
   étends e5 [depuis d5]     annexer e5 à sa région (d5 : laquelle)
   renégat f5 g6             ôter le chevalier en f5, poser le sien en g6
-  alliance d5 h5            allier sa région de d5 à celle de h5
   romps d5 h5               rompre une alliance pour 10 ducats
   château e5 chevalier e6   mise en place : un château et son chevalier
   fin                       finir son action`,

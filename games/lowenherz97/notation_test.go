@@ -64,7 +64,7 @@ func TestFrenchSteps(t *testing.T) {
 	pairs := [][2]string{
 		{"choisis 2", "choose 2"},
 		{"Choisis 2 avec renégat", "choose 2 renegade"},
-		{"choisir 3 avec ALLIANCE", "choose 3 with alliance"},
+		{"choisir 3 avec ALLIANCE a1 n1", "choose 3 with alliance a1 n1"},
 		{"offre 4", "offer 4"},
 		{"accepte", "accept"},
 		{"refuse", "refuse"},

@@ -60,18 +60,25 @@ func (m Place) String() string {
 
 // Choose lays decision card Tier (1 top, 2 middle, 3 bottom), openly, with
 // a political card played with it when With is set
-// (lowenherz-1997-fr.txt:117, 248, 260).
+// (lowenherz-1997-fr.txt:117, 248, 260). An alliance names its two regions
+// at once, by a square of each, the player's first: « Une fois choisi, il
+// ne peut plus changer » (l. 249).
 type Choose struct {
 	Tier    int
 	With    PolKind
 	HasWith bool
+	Ally    [2]grid.Square // with an alliance: the player's region, the other prince's
 	pos     notation.Pos
 	withPos notation.Pos
+	allyPos [2]notation.Pos
 }
 
 // String returns the step in canonical notation.
 func (m Choose) String() string {
-	if m.HasWith {
+	switch {
+	case m.HasWith && m.With == Alliance:
+		return "choose " + strconv.Itoa(m.Tier) + " alliance " + board.Name(m.Ally[0]) + " " + board.Name(m.Ally[1])
+	case m.HasWith:
 		return "choose " + strconv.Itoa(m.Tier) + " " + polNames[m.With]
 	}
 	return "choose " + strconv.Itoa(m.Tier)
@@ -507,6 +514,19 @@ func parseChoose(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *n
 		return nil, e
 	}
 	m.With, m.HasWith, m.withPos = polByName(name), true, tok.Pos
+	if m.With == Alliance {
+		sc.Keyword(fillers)
+		if _, ok := sc.Peek(); !ok {
+			e := sc.ErrorAt(sc.EndPos(), "an alliance names its two regions as its card is laid: a square of your region, then one of the other prince's",
+				"une alliance nomme ses deux régions quand sa carte est posée : une case de votre région, puis une de celle de l'autre prince")
+			e.Example, e.ExampleFR = "choose 2 with alliance d5 h5", "choisis 2 avec alliance d5 h5"
+			return nil, e
+		}
+		var err *notation.Error
+		if m.Ally, m.allyPos, err = squares(sc, 2, "choose 2 with alliance d5 h5", "choisis 2 avec alliance d5 h5"); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
 }
 

@@ -74,6 +74,14 @@ var positionErrors = []struct {
 	{"card: B crown 2w 3w\nplayers:\n  gold: {bid: 3}", "3:15", "a bid belongs to the phase bid"},
 	{"phase: place\nplaces: []", "2:9", "placements to come"},
 	{"card: B crown 2w 3w\nneutral: {reserve: 13}", "2:20", "expected a number from 0 to 12"},
+	// issue 27: an alliance names its regions; a renegade alone is carried
+	// out at the action; the state an extension started from is given
+	// only between its two squares.
+	{"card: B crown 2w 3w\ndecisions: [gold 1 alliance]", "2:13", "an alliance, and only an alliance, names the castles"},
+	{"card: B crown 2w 3w\ndecisions: [gold 1 renegade a1 n1]", "2:13", "an alliance, and only an alliance, names the castles"},
+	{"card: B crown 2w 3w\ndecisions: [gold 1 alliance a1 n1]", "2:13", "names the castle of a region of gold's"},
+	{"phase: act\ncard: B crown 2w 3w\ndecisions: [gold 1, gold 2, purple 3]\ntier: 2\naction: {actor: gold, card: alliance}", "5:29", "card: renegade, the political card still to carry out"},
+	{"card: B crown 2w 3w\nextension: {squares: [a1]}", "2:12", "extension: only between the two squares of an extension"},
 }
 
 func TestPositionErrors(t *testing.T) {

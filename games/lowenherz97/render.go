@@ -154,7 +154,7 @@ func (s *State) writeStatus(b *strings.Builder) {
 	switch s.phase {
 	case phasePlace:
 		pl := s.places[0]
-		fmt.Fprintf(b, "setup: %s places a %s castle and a knight beside it\n", s.names[pl.player], s.colourName(pl.colour))
+		fmt.Fprintf(b, "setup: %s places %s and a knight beside it\n", s.names[pl.player], s.aCastle(pl.player, pl.colour))
 		return
 	case phaseOver:
 		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
@@ -166,7 +166,7 @@ func (s *State) writeStatus(b *strings.Builder) {
 		for _, pk := range s.picks {
 			t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 			if pk.pol >= 0 {
-				t += " with " + polNames[pk.pol]
+				t += " with " + polNames[pk.pol] + pk.allyText()
 			}
 			d = append(d, t)
 		}
@@ -373,7 +373,7 @@ func (s *State) Board() any {
 	for _, pk := range s.picks {
 		t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 		if pk.pol >= 0 {
-			t += " " + polNames[pk.pol]
+			t += " " + polNames[pk.pol] + pk.allyText()
 		}
 		v.Decisions = append(v.Decisions, t)
 	}
@@ -434,4 +434,12 @@ func (s *State) Private(player string) any {
 		v.Bid = bidWords(s.bids[p])
 	}
 	return v
+}
+
+// allyText is " a1 n1", an alliance's regions by their castles, or "".
+func (pk pick) allyText() string {
+	if PolKind(pk.pol) != Alliance {
+		return ""
+	}
+	return " " + board.Name(pk.ally[0]) + " " + board.Name(pk.ally[1])
 }

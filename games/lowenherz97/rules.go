@@ -89,7 +89,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 // wrongStep is the error for a step that does not fit the moment.
 func (s *State) wrongStep(m adjudicator.Move) error {
 	en, fr := s.expected()
-	return rulef(codeWrongStep, "", "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), en, fr)
+	return rulef(codeWrongStep, "", "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), adjudicator.Words{EN: en, FR: fr})
 }
 
 // expected says what the player to move may do, in English and French.
@@ -163,7 +163,7 @@ func (s *State) applyPlace(p int, m Place) error {
 	s.reserve[c]--
 	s.castles[c]--
 	s.dirty = true
-	s.logf("%s places a %s castle at %s and a knight at %s", s.names[p], s.colourName(c), s.sq(m.Castle), s.sq(m.Knight))
+	s.logf("%s places %s at %s and a knight at %s", s.names[p], s.aCastle(p, c), s.sq(m.Castle), s.sq(m.Knight))
 	s.places = s.places[1:]
 	s.skipImpossiblePlaces()
 	if len(s.places) == 0 {
@@ -177,7 +177,7 @@ func (s *State) applyPlace(p int, m Place) error {
 func (s *State) skipImpossiblePlaces() {
 	for len(s.places) > 0 && len(s.placeMoves(s.places[0].colour, 1)) == 0 {
 		pl := s.places[0]
-		s.logf("no square is left for a %s castle: %s places nothing", s.colourName(pl.colour), s.names[pl.player])
+		s.logf("no square is left for %s: %s places nothing", s.aCastle(pl.player, pl.colour), s.names[pl.player])
 		s.castles[pl.colour]--
 		s.places = s.places[1:]
 	}
@@ -222,6 +222,10 @@ func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 		if m.With == Renegade && s.reserve[p] == 0 {
 			return rulef(codePolitical, ruleRenReserve, "you have no knight left, so you cannot play a renegade card", "vous n'avez plus de chevalier : vous ne pouvez pas jouer de carte renégat").At(m.withPos)
 		}
+		if m.With == Alliance {
+			// The regions are chosen with the card, for good (:249).
+			return s.checkAlliance(p, AllianceMove{Mine: m.Ally[0], Theirs: m.Ally[1], pos: m.allyPos})
+		}
 	}
 	return nil
 }
@@ -236,6 +240,10 @@ func (s *State) applyChoose(p int, m Choose) error {
 		i := slices.IndexFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With })
 		s.hands[p] = without(s.hands[p], i)
 		pk.pol = int8(m.With)
+		if m.With == Alliance {
+			lab, ar := s.info()
+			pk.ally = [2]grid.Square{ar[lab[m.Ally[0]]].castle, ar[lab[m.Ally[1]]].castle}
+		}
 	}
 	s.picks = append(s.picks, pk)
 	s.log(s.describePick(pk))

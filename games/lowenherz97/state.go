@@ -76,7 +76,8 @@ var phaseNames = [...]string{"place", "decide", "negotiate", "bid", "act", "over
 type pick struct {
 	player int
 	tier   int
-	pol    int8 // a PolKind, or -1
+	pol    int8           // a PolKind, or -1
+	ally   [2]grid.Square // an alliance's regions, by their castles: the player's, the other's
 }
 
 // bid is one bidder's sealed bid in a confrontation.
@@ -109,8 +110,20 @@ type act struct {
 	ext     int         // squares annexed
 	extOpen bool        // the extension may take one more square
 	extFrom grid.Square // the castle of the region being extended
+	extBase extBase     // what the extension under way started from
 	looked  int8        // pile looked at, or -1
 	took    bool        // crown: card taken
+}
+
+// extBase is the state an extension started from, and the squares it has
+// annexed so far: each square recomputes the whole extension from it, so
+// that its result does not depend on the order of its squares (RULINGS.md
+// L97-20). Its grid and events are shared, never written in place.
+type extBase struct {
+	g       *grid.Grid
+	score   [4]int
+	events  []string
+	squares []grid.Square // in the order they were annexed
 }
 
 // placement is one castle-and-knight placement of the setup: the player who

@@ -141,14 +141,6 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		hands:    make([]*yaml.Node, len(s.names)),
 		lastKind: map[Kind]*yaml.Node{},
 	}
-	get := func(m *yaml.Node, key string) *yaml.Node {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == key {
-				return m.Content[i+1]
-			}
-		}
-		return nil
-	}
 	s.phase = phasePlay
 	if v := get(n, "phase"); v != nil {
 		i := slices.Index(phaseNames[:], v.Value)
@@ -160,9 +152,25 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	// The board.
 	onBoard := make([]int, len(s.names))
 	used := map[Kind]int{}
+	if err := s.loadBoard(n, w, onBoard, used); err != nil {
+		return nil, err
+	}
+	if err := s.loadPlayers(n, w, onBoard, used); err != nil {
+		return nil, err
+	}
+	w.turn, w.placed, w.castle = get(n, "turn"), get(n, "placed"), get(n, "castle")
+	if err := s.loadTurn(n, w); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadBoard reads the tiles laid and the knights on them, counting the
+// knights of each player and the tiles of each kind.
+func (s *State) loadBoard(n *yaml.Node, w *where, onBoard []int, used map[Kind]int) error {
 	if b := get(n, "board"); b != nil && !(b.Kind == yaml.ScalarNode && b.Tag == "!!null") {
 		if b.Kind != yaml.MappingNode {
-			return nil, posError(b, "board: expected a mapping of squares to tiles, like f6: plain castle / red")
+			return posError(b, "board: expected a mapping of squares to tiles, like f6: plain castle / red")
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == "board" {
@@ -173,19 +181,19 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			k, v := b.Content[i], b.Content[i+1]
 			q, err := ParseSquare(k.Value)
 			if err != nil {
-				return nil, posError(k, "board: %q is not a square: %v", k.Value, err)
+				return posError(k, "board: %q is not a square: %v", k.Value, err)
 			}
 			c := s.at(q)
 			if c == nil {
-				return nil, posError(k, "board: %s is off the board; with %d players squares run from a1 to %s",
+				return posError(k, "board: %s is off the board; with %d players squares run from a1 to %s",
 					q, len(s.names), Square{s.h - 1, s.w - 1})
 			}
 			if c.placed {
-				return nil, posError(k, "board: %s is given twice", q)
+				return posError(k, "board: %s is given twice", q)
 			}
 			kind, owners, err := s.parseBoardValue(v)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			s.lay(q, kind)
 			used[kind]++
@@ -193,11 +201,11 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			w.lastKind[kind] = v
 			if len(owners) > 0 {
 				if _, ok := kind.Terrain.Stay(); !ok {
-					return nil, posError(v, "board: %s is a lake; no knight can stand on it (raubritter-fr-scan.txt:163)", q)
+					return posError(v, "board: %s is a lake; no knight can stand on it (raubritter-fr-scan.txt:163)", q)
 				}
 			}
 			if len(owners) > 4 {
-				return nil, posError(v, "board: %s has %d knights; a tile holds at most 4 (raubritter-fr-scan.txt:167)", q, len(owners))
+				return posError(v, "board: %s has %d knights; a tile holds at most 4 (raubritter-fr-scan.txt:167)", q, len(owners))
 			}
 			for j, o := range owners {
 				c.k[j] = uint8(o)
@@ -206,23 +214,28 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			c.n = uint8(len(owners))
 		}
 	}
-	// Players.
+	return nil
+}
+
+// loadPlayers reads each player's knights, hand and stack, and checks the
+// knights and tiles against what the players own.
+func (s *State) loadPlayers(n *yaml.Node, w *where, onBoard []int, used map[Kind]int) error {
 	given := map[int]bool{}
 	if pn := get(n, "players"); pn != nil {
 		if pn.Kind != yaml.MappingNode {
-			return nil, posError(pn, "players: expected a mapping of player names to their knights, hand and stack")
+			return posError(pn, "players: expected a mapping of player names to their knights, hand and stack")
 		}
 		for i := 0; i+1 < len(pn.Content); i += 2 {
 			k, v := pn.Content[i], pn.Content[i+1]
 			idx := s.index(k.Value)
 			if idx < 0 {
-				return nil, posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names, ", "))
+				return posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names, ", "))
 			}
 			if given[idx] {
-				return nil, posError(k, "players: %s is given twice", k.Value)
+				return posError(k, "players: %s is given twice", k.Value)
 			}
 			if err := s.loadPlayer(idx, v, onBoard[idx], used, w); err != nil {
-				return nil, err
+				return err
 			}
 			w.players[idx], w.knights[idx], w.hands[idx] = k, get(v, "knights"), get(v, "hand")
 			given[idx] = true
@@ -233,20 +246,26 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 			p.knights = s.data.Knights - onBoard[i]
 		}
 		if p.knights+onBoard[i] > s.data.Knights {
-			return nil, posError(w.at(w.knights[i], w.players[i], w.board), "player %s has %d knights on the board and %d left, more than the %d they own",
+			return posError(w.at(w.knights[i], w.players[i], w.board), "player %s has %d knights on the board and %d left, more than the %d they own",
 				s.names[i], onBoard[i], p.knights, s.data.Knights)
 		}
 	}
 	for _, k := range sortedKinds(used) {
 		if c, most := used[k], s.data.Total(k)*len(s.names); c > most {
-			return nil, posError(w.at(w.lastKind[k]), "the position has %d %s tiles; %d players have only %d", c, k, len(s.names), most)
+			return posError(w.at(w.lastKind[k]), "the position has %d %s tiles; %d players have only %d", c, k, len(s.names), most)
 		}
 	}
-	w.turn, w.placed, w.castle = get(n, "turn"), get(n, "placed"), get(n, "castle")
-	if err := s.loadTurn(n, w); err != nil {
-		return nil, err
+	return nil
+}
+
+// get returns the value of key in mapping m, or nil.
+func get(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
 	}
-	return s, nil
+	return nil
 }
 
 // parseBoardValue reads "plain castle / red blue".
@@ -332,42 +351,7 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 				p.slots = append(p.slots, q)
 			}
 		case "stack":
-			if val.Kind != yaml.SequenceNode {
-				return posError(val, "%s's stack: expected a list of tiles, top first, like [B plain, B lake]", name)
-			}
-			last := byte('B')
-			type lettered struct {
-				letter byte
-				kind   Kind
-			}
-			perLetter := map[lettered]int{}
-			for _, it := range val.Content {
-				letter, rest, _ := strings.Cut(strings.TrimSpace(it.Value), " ")
-				kind, e := ParseKind(rest)
-				if len(letter) != 1 || !strings.Contains(letters[1:], strings.ToUpper(letter)) || e != nil {
-					return posError(it, "%s's stack: %q: expected a back letter B to E and a tile, like \"C plain village\"", name, it.Value)
-				}
-				l := strings.ToUpper(letter)[0]
-				if l < last {
-					return posError(it, "%s's stack: %c comes after %c; the stack runs B on top to E at the bottom (raubritter-fr-scan.txt:67)", name, l, last)
-				}
-				last = l
-				// The back letter is part of the tile: a player's B tiles
-				// are the data's letter B, no other (raubritter-fr-scan.txt:61-70).
-				perLetter[lettered{l, kind}]++
-				if c, most := perLetter[lettered{l, kind}], s.data.count(l, kind); c > most {
-					if most == 0 {
-						return posError(it, "%s's stack: %q: no %s tile has the letter %c on its back (%c: %s)",
-							name, it.Value, kind, l, l, kindWords(s.data.Letters[l]).EN)
-					}
-					return posError(it, "%s's stack: %q: the stack has %d %s tiles with the letter %c; a player has only %d",
-						name, it.Value, c, kind, l, most)
-				}
-				p.stack = append(p.stack, Tile{Letter: l, Kind: kind})
-				mine[kind]++
-				used[kind]++
-				w.lastKind[kind] = it
-			}
+			p.stack, err = s.loadStack(name, val, mine, used, w)
 		}
 		if err != nil {
 			return err
@@ -379,6 +363,49 @@ func (s *State) loadPlayer(idx int, v *yaml.Node, onBoard int, used map[Kind]int
 		}
 	}
 	return nil
+}
+
+// loadStack reads a player's stack, top first, each tile with its back
+// letter, counting its tiles in mine and used.
+func (s *State) loadStack(name string, val *yaml.Node, mine, used map[Kind]int, w *where) ([]Tile, error) {
+	var stack []Tile
+	if val.Kind != yaml.SequenceNode {
+		return nil, posError(val, "%s's stack: expected a list of tiles, top first, like [B plain, B lake]", name)
+	}
+	last := byte('B')
+	type lettered struct {
+		letter byte
+		kind   Kind
+	}
+	perLetter := map[lettered]int{}
+	for _, it := range val.Content {
+		letter, rest, _ := strings.Cut(strings.TrimSpace(it.Value), " ")
+		kind, e := ParseKind(rest)
+		if len(letter) != 1 || !strings.Contains(letters[1:], strings.ToUpper(letter)) || e != nil {
+			return nil, posError(it, "%s's stack: %q: expected a back letter B to E and a tile, like \"C plain village\"", name, it.Value)
+		}
+		l := strings.ToUpper(letter)[0]
+		if l < last {
+			return nil, posError(it, "%s's stack: %c comes after %c; the stack runs B on top to E at the bottom (raubritter-fr-scan.txt:67)", name, l, last)
+		}
+		last = l
+		// The back letter is part of the tile: a player's B tiles
+		// are the data's letter B, no other (raubritter-fr-scan.txt:61-70).
+		perLetter[lettered{l, kind}]++
+		if c, most := perLetter[lettered{l, kind}], s.data.count(l, kind); c > most {
+			if most == 0 {
+				return nil, posError(it, "%s's stack: %q: no %s tile has the letter %c on its back (%c: %s)",
+					name, it.Value, kind, l, l, kindWords(s.data.Letters[l]).EN)
+			}
+			return nil, posError(it, "%s's stack: %q: the stack has %d %s tiles with the letter %c; a player has only %d",
+				name, it.Value, c, kind, l, most)
+		}
+		stack = append(stack, Tile{Letter: l, Kind: kind})
+		mine[kind]++
+		used[kind]++
+		w.lastKind[kind] = it
+	}
+	return stack, nil
 }
 
 // sortedKinds returns the kinds counted in m, in terrain then building
@@ -456,46 +483,7 @@ func (s *State) loadTurn(n *yaml.Node, w *where) error {
 	}
 	switch s.phase {
 	case phaseSetup:
-		if _, _, _, _, ok := s.bbox(); ok {
-			return posError(w.at(w.board), "setup: the board is empty until every player has kept an A tile")
-		}
-		waiting := false
-		var taken []Square
-		for i, p := range s.players {
-			if len(p.slots) != 2 {
-				return posError(w.at(w.players[i]), "setup: %s needs slots, the two squares of the start layout their tiles go on", s.names[i])
-			}
-			for _, q := range p.slots {
-				if slices.Contains(taken, q) {
-					return posError(w.at(w.players[i]), "setup: %s's slot %s is another slot too; each square of the start layout takes one tile", s.names[i], q)
-				}
-				taken = append(taken, q)
-			}
-			castles := 0
-			for _, k := range p.hand {
-				if k.Building == Castle {
-					castles++
-				}
-			}
-			// Before the choice the hand is the four A tiles, after it the
-			// castle and the tile kept (raubritter-fr-scan.txt:72-78).
-			want := 4
-			if p.kept {
-				want = 2
-				if len(p.layout) != 2 {
-					return posError(w.at(w.players[i]), "setup: %s kept a tile, so their layout lists the two A tiles set aside", s.names[i])
-				}
-			} else {
-				waiting = true
-			}
-			if len(p.hand) != want || castles == 0 {
-				return posError(w.at(w.hands[i], w.players[i]), "setup: %s's hand holds %d tiles; it must be %d with a castle", s.names[i], len(p.hand), want)
-			}
-		}
-		if !waiting {
-			return posError(n, "setup: every player has kept a tile, so the start layout is laid and the phase is play")
-		}
-		return nil
+		return s.checkSetup(n, w)
 	case phasePlay:
 		if _, _, _, _, ok := s.bbox(); !ok {
 			return posError(n, "the board is empty; in play the start layout at least is on the table")
@@ -517,6 +505,52 @@ func (s *State) loadTurn(n *yaml.Node, w *where) error {
 	}
 	if stray := s.stray(); stray >= 0 {
 		return posError(w.at(w.squares[stray], w.board), "%s is not joined edge to edge to the other tiles on the board (raubritter-fr-scan.txt:95)", s.square(stray))
+	}
+	return nil
+}
+
+// checkSetup checks a setup position: an empty board, each player's two
+// slots of the start layout, and hands of four A tiles before the choice
+// or the castle and the tile kept after it (raubritter-fr-scan.txt:72-78).
+func (s *State) checkSetup(n *yaml.Node, w *where) error {
+	if _, _, _, _, ok := s.bbox(); ok {
+		return posError(w.at(w.board), "setup: the board is empty until every player has kept an A tile")
+	}
+	waiting := false
+	var taken []Square
+	for i, p := range s.players {
+		if len(p.slots) != 2 {
+			return posError(w.at(w.players[i]), "setup: %s needs slots, the two squares of the start layout their tiles go on", s.names[i])
+		}
+		for _, q := range p.slots {
+			if slices.Contains(taken, q) {
+				return posError(w.at(w.players[i]), "setup: %s's slot %s is another slot too; each square of the start layout takes one tile", s.names[i], q)
+			}
+			taken = append(taken, q)
+		}
+		castles := 0
+		for _, k := range p.hand {
+			if k.Building == Castle {
+				castles++
+			}
+		}
+		// Before the choice the hand is the four A tiles, after it the
+		// castle and the tile kept (raubritter-fr-scan.txt:72-78).
+		want := 4
+		if p.kept {
+			want = 2
+			if len(p.layout) != 2 {
+				return posError(w.at(w.players[i]), "setup: %s kept a tile, so their layout lists the two A tiles set aside", s.names[i])
+			}
+		} else {
+			waiting = true
+		}
+		if len(p.hand) != want || castles == 0 {
+			return posError(w.at(w.hands[i], w.players[i]), "setup: %s's hand holds %d tiles; it must be %d with a castle", s.names[i], len(p.hand), want)
+		}
+	}
+	if !waiting {
+		return posError(n, "setup: every player has kept a tile, so the start layout is laid and the phase is play")
 	}
 	return nil
 }

@@ -48,6 +48,10 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		}
 		s.place(p, m)
 	case Knights:
+		if s.noKnightsNoOp(p, m) {
+			// It states what happens anyway: the castle takes none (RB-10).
+			return nil
+		}
 		if err = s.checkKnights(p, m); err != nil {
 			return err
 		}
@@ -324,6 +328,13 @@ func (s *State) maybeEndTurn() {
 			s.selfEnd = endGameOver
 		}
 	}
+}
+
+// noKnightsNoOp reports whether m is `knights 0` from p, in play, with no
+// knights left: a castle p lays takes none anyway (RULINGS.md RB-10), so
+// the step changes nothing and is accepted as the harmless no-op it is.
+func (s *State) noKnightsNoOp(p int, m Knights) bool {
+	return s.phase == phasePlay && s.pending < 0 && s.players[p].knights == 0 && m.Total() == 0 && len(m.Counts) == 1
 }
 
 // AfterTurnEnd implements adjudicator.TurnEnder: after a turn ended by
