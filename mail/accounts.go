@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 )
 
 // pendingPasswordsFile holds, in the data directory of the embedded
@@ -45,7 +46,10 @@ type accountOpener struct {
 func (o *accountOpener) open(address string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	addr := strings.ToLower(address)
+	addr, err := host.ParseAddress(address)
+	if err != nil { // no account, and no line in player-passwords
+		return err
+	}
 	if slices.Contains(o.srv.Accounts(), addr) {
 		return nil
 	}

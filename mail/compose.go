@@ -13,6 +13,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
@@ -334,30 +335,79 @@ func newMessageID(domain string) string {
 	return hex.EncodeToString(b[:]) + "@" + domain
 }
 
-// wrap breaks lines longer than width at spaces. Lines that cannot be
-// broken (a board row never is: boards fit 72 columns) are kept whole.
+// wrap breaks lines longer than width at spaces; each continuation is
+// indented by two spaces. A line breaks at the last space that leaves
+// something other than spaces before it within width, else at the first
+// space after a word too long for width; a line with no such space (a
+// board row never is too long: boards fit 72 columns) is kept whole, and
+// so is the status line (statusLine), which programs read. Every
+// word is kept, and wrap takes time linear in the text: each break
+// consumes at least one character that is not a space.
 func wrap(text string, width int) string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		for len([]rune(line)) > width {
-			r := []rune(line)
-			cut := -1
-			for i := width; i > 0; i-- {
-				if r[i] == ' ' {
+	var b strings.Builder
+	b.Grow(len(text) + len(text)/width*3)
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		wrapLine(&b, line, width)
+	}
+	return b.String()
+}
+
+// wrapIndent is how continuation lines of a wrapped line begin.
+const wrapIndent = "  "
+
+// wrapLine writes line to b, broken as wrap says. It slices line by the
+// byte offsets of its characters, so that bytes that are not UTF-8 pass
+// through as they came.
+func wrapLine(b *strings.Builder, line string, width int) {
+	if utf8.RuneCountInString(line) <= width || strings.HasPrefix(line, ":: ") { // the status line is for programs: whole
+		b.WriteString(line)
+		return
+	}
+	line = strings.TrimRight(line, " ")
+	at := make([]int, 0, len(line)+1) // the byte offset of each character, then len(line)
+	for i := range line {
+		at = append(at, i)
+	}
+	at = append(at, len(line))
+	n := len(at) - 1 // characters left, from at[0]
+	space := func(i int) bool { return line[at[i]] == ' ' }
+	indent := 0 // columns of wrapIndent before the rest on the current output line
+	for indent+n > width {
+		lead := 0 // the spaces the rest begins with: no break among them
+		for lead < n && space(lead) {
+			lead++
+		}
+		cut := -1 // index of the space to break at
+		for i := min(width-indent, n-1); i > lead; i-- {
+			if space(i) {
+				cut = i
+				break
+			}
+		}
+		if cut < 0 { // a word too long for width: break after it
+			for i := max(lead+1, width-indent+1); i < n; i++ {
+				if space(i) {
 					cut = i
 					break
 				}
 			}
-			if cut <= 0 {
-				break
-			}
-			out = append(out, strings.TrimRight(string(r[:cut]), " "))
-			indent := "  "
-			line = indent + strings.TrimLeft(string(r[cut:]), " ")
 		}
-		out = append(out, line)
+		if cut < 0 {
+			break
+		}
+		b.WriteString(wrapIndent[:indent])
+		b.WriteString(strings.TrimRight(line[at[0]:at[cut]], " "))
+		b.WriteByte('\n')
+		for space(cut) { // the rest ends with a word
+			cut++
+		}
+		at, n, indent = at[cut:], n-cut, len(wrapIndent)
 	}
-	return strings.Join(out, "\n")
+	b.WriteString(wrapIndent[:indent])
+	b.WriteString(line[at[0]:])
 }
 
 func gameTag(id int64) string { return fmt.Sprintf("G%d", id) }

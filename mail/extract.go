@@ -42,6 +42,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
+	"github.com/heraldgames/herald/adjudicator/host"
 	// The charset package registers decoders for ISO-8859-*, windows-125x
 	// and the other common charsets with go-message.
 	"github.com/emersion/go-message/charset"
@@ -532,6 +533,9 @@ func (m *Message) setHeader(h message.Header, body []byte) *ExtractError {
 	addr, fromErr := parseFrom(mh)
 	m.Auto = autoKind(h, addr)
 	if fromErr != nil {
+		if addr != nil { // read, but the mail is not well formed
+			m.From = strings.ToLower(addr.Address)
+		}
 		return fromErr
 	}
 	m.From = strings.ToLower(addr.Address)
@@ -562,7 +566,9 @@ func recipients(h message.Header) []string {
 	return out
 }
 
-// parseFrom returns the single address of the From field.
+// parseFrom returns the single address of the From field. With an error,
+// the address is not nil when it was read but the mail is malformed all
+// the same (two From fields): the sender may be told.
 func parseFrom(h gomail.Header) (*netmail.Address, *ExtractError) {
 	from := h.Get("From")
 	if strings.TrimSpace(from) == "" {
@@ -580,6 +586,17 @@ func parseFrom(h gomail.Header) (*netmail.Address, *ExtractError) {
 	}
 	if len(addrs) != 1 {
 		return nil, extractErr(ErrMalformed, nil, "from has %d addresses, want 1", len(addrs))
+	}
+	// Two From fields (RFC 5322 allows one): which one wrote the mail is
+	// anyone's guess, so nothing is done with it; the first is told why,
+	// as the sender of any mail that cannot be read is (issue 25, item 16).
+	if n := len(h.Values("From")); n > 1 {
+		return addrs[0], extractErr(ErrMalformed, nil, "it has %d From fields, and a mail has one", n)
+	}
+	// An address herald could not write to (host.ParseAddress) is no
+	// sender: nothing answers it, and it reaches no game.
+	if _, err := host.ParseAddress(addrs[0].Address); err != nil {
+		return nil, extractErr(ErrMalformed, nil, "from: %v", err)
 	}
 	return addrs[0], nil
 }

@@ -28,11 +28,12 @@ type featureRig struct {
 	password   func(addr string) string
 	mu         sync.Mutex
 	clock      time.Time
-	seen       map[string]int        // mails already read, by account
-	sentAll    []string              // every mail herald delivered, "to\nraw"
-	registry   *adjudicator.Registry // Raubritter's alone when nil
-	replies    int                   // Config.RepliesPerHour; the default when 0
-	ensure     func(string) error    // the outbox's hook before each mail, if any
+	seen       map[string]int             // mails already read, by account
+	sentAll    []string                   // every mail herald delivered, "to\nraw"
+	onNew      func(address string) error // the service's OnNewPlayer, if any
+	registry   *adjudicator.Registry      // Raubritter's alone when nil
+	replies    int                        // Config.RepliesPerHour; the default when 0
+	ensure     func(string) error         // the outbox's hook before each mail, if any
 }
 
 func (r *featureRig) now() time.Time {
@@ -60,7 +61,7 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 		reg = adjudicator.NewRegistry(raubritter.Game)
 	}
 	r.svc, err = NewService(Config{Address: r.herald, Registry: reg, Store: st, Logger: testLogger(t),
-		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies})
+		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies, OnNewPlayer: r.onNew})
 	if err != nil {
 		t.Fatal(err)
 	}

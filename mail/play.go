@@ -66,9 +66,9 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 		case mode == "policy" || mode == "politique":
 			timing.Policy, mode = f, ""
 		case mode == "players":
-			addr := strings.ToLower(a)
-			if !strings.Contains(addr, "@") {
-				return fail(fmt.Sprintf("%q is not a mail address", a))
+			addr, err := host.ParseAddress(a)
+			if err != nil {
+				return fail(err.Error())
 			}
 			addrs = append(addrs, addr)
 		case mode == "opt":

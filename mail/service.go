@@ -152,7 +152,11 @@ func NewService(cfg Config) (*Service, error) {
 		cfg.NewSeed = adjudicator.NewSeed
 	}
 	for i, h := range cfg.Hosts {
-		cfg.Hosts[i] = strings.ToLower(h)
+		a, err := host.ParseAddress(strings.TrimSpace(h))
+		if err != nil {
+			return nil, fmt.Errorf("mail: the hosts: %w", err)
+		}
+		cfg.Hosts[i] = a
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -388,14 +392,21 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 	var outcome Outcome
 	var gameID int64
 	var reason string
-	err := b.Do(ctx, in, func(ses *host.Session) error {
-		var err error
+	err := b.Do(ctx, in, func(ses *host.Session) (err error) {
+		defer func() { // a mail that panics fails, and is set aside in the end
+			if p := recover(); p != nil {
+				err = fmt.Errorf("mail: panic: %v", p)
+			}
+		}()
 		outcome, gameID, reason, err = s.process(ctx, ses, msg, r.env, now)
 		ses.Tx().SetOutcome(string(outcome), gameID)
 		return err
 	})
 	if errors.Is(err, host.ErrDuplicate) {
 		outcome, err = Duplicate, nil
+		if repeated(msg) {
+			err = s.repeatNotice(ctx, b, msg, hash, now)
+		}
 	}
 	if err != nil {
 		s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)

@@ -79,6 +79,7 @@ type IntakeConfig struct {
 	Mailbox   string        // default "INBOX"
 	Processed string        // folder for handled mail; default "herald/processed"
 	Rejected  string        // folder for refused or ignored mail; default "herald/rejected"
+	Failed    string        // folder for mail set aside after failing maxFailures times; default "herald/failed"
 	Poll      time.Duration // polling interval when the server has no IDLE; default 30 s
 	// IdleRefresh restarts IDLE this often (RFC 2177 asks for under 29
 	// minutes); default 5 minutes.
@@ -105,6 +106,9 @@ type Intake struct {
 	crash func(point string) bool
 	// batchMax is the most mails in a batch: maxBatch, less in tests.
 	batchMax int
+	// pause is how long to wait before a mail that failed is tried again:
+	// failedPause, less in tests.
+	pause time.Duration
 }
 
 // errCrash is the error of a simulated crash.
@@ -121,6 +125,9 @@ func NewIntake(cfg IntakeConfig, svc *Service) *Intake {
 	if cfg.Rejected == "" {
 		cfg.Rejected = "herald/rejected"
 	}
+	if cfg.Failed == "" {
+		cfg.Failed = "herald/failed"
+	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 30 * time.Second
 	}
@@ -134,7 +141,7 @@ func NewIntake(cfg IntakeConfig, svc *Service) *Intake {
 	if log == nil {
 		log = svc.log
 	}
-	return &Intake{cfg: cfg, svc: svc, log: log, batchMax: maxBatch}
+	return &Intake{cfg: cfg, svc: svc, log: log, batchMax: maxBatch, pause: failedPause}
 }
 
 // Run processes mail until ctx is done, reconnecting with exponential
@@ -155,6 +162,17 @@ func (in *Intake) Run(ctx context.Context) error {
 		}
 		if time.Since(start) > time.Minute {
 			backoff = time.Second
+		}
+		if errors.Is(err, errMailFailed) {
+			// A mail failed for its own sake (noteFailure): again soon, on
+			// a new connection, until it is set aside. The connection is
+			// fine: no backoff.
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(in.pause):
+			}
+			continue
 		}
 		in.log.Warn("imap connection lost; reconnecting", "addr", in.cfg.Server.Addr, "err", err, "in", backoff)
 		select {
@@ -202,7 +220,7 @@ func (in *Intake) session(ctx context.Context) error {
 	if err := c.Login(in.cfg.Server.Username, in.cfg.Server.Password).Wait(); err != nil {
 		return fmt.Errorf("imap login: %w", err)
 	}
-	for _, f := range []string{in.cfg.Processed, in.cfg.Rejected} {
+	for _, f := range []string{in.cfg.Processed, in.cfg.Rejected, in.cfg.Failed} {
 		if err := c.Create(f, nil).Wait(); err != nil && !alreadyExists(err) {
 			return fmt.Errorf("imap create %s: %w", f, err)
 		}
@@ -349,7 +367,15 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 		default:
 		}
 		p, err := in.batch(ctx, f)
-		if err != nil && len(p.outcomes) == 0 {
+		if k := len(p.outcomes); err != nil && k < len(f.uids) && ctx.Err() == nil && !errors.Is(err, errCrash) {
+			if aside, noted := in.noteFailure(ctx, f, k, err); noted {
+				if aside {
+					p.aside = f.uids[k]
+				}
+				err = fmt.Errorf("%w: %w", errMailFailed, err)
+			}
+		}
+		if err != nil && len(p.outcomes) == 0 && p.aside == 0 {
 			return err
 		}
 		select {
@@ -426,6 +452,7 @@ func (in *Intake) fetchHeader(c *imapclient.Client, uid imap.UID, size int64) fe
 type processed struct {
 	uids     []imap.UID
 	outcomes []Outcome // of the first len(outcomes) mails of uids
+	aside    imap.UID  // the mail after them, set aside (noteFailure); 0 for none
 }
 
 // batch processes the mails of f. On a failure, the outcomes are those of
@@ -454,18 +481,22 @@ func (in *Intake) batch(ctx context.Context, f fetched) (processed, error) {
 // move syncs the store, so that the outcomes of p's mails are on disk, and
 // moves each mail to its folder, with one UID MOVE per folder.
 func (in *Intake) move(c *imapclient.Client, p processed) error {
-	if len(p.outcomes) == 0 {
+	if len(p.outcomes) == 0 && p.aside == 0 {
 		return nil
 	}
 	if err := in.svc.cfg.Store.Sync(); err != nil {
 		return err
 	}
-	var folders [2]struct {
+	var folders [3]struct {
 		name string
 		set  imap.UIDSet
 		n    int
 	}
-	folders[0].name, folders[1].name = in.cfg.Processed, in.cfg.Rejected
+	folders[0].name, folders[1].name, folders[2].name = in.cfg.Processed, in.cfg.Rejected, in.cfg.Failed
+	if p.aside != 0 {
+		folders[2].set.AddNum(p.aside)
+		folders[2].n++
+	}
 	for i, o := range p.outcomes {
 		d := &folders[1]
 		if o.Processed() {
@@ -550,6 +581,9 @@ type Outbox struct {
 	// crash, in tests: "sent" stops after the SMTP server accepted a mail
 	// and before the outbox records it.
 	crash func(point string) bool
+	// budget is how long a mail may take to render: renderBudget, less
+	// in tests.
+	budget time.Duration
 
 	// While Run runs, the service hands it the mails of each batch the
 	// intake commits, claimed for it in the batch's transaction
@@ -587,7 +621,7 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 	if log == nil {
 		log = svc.log
 	}
-	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1)}
+	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1), budget: renderBudget}
 }
 
 // Kick asks the outbox to look for due mail now.
@@ -842,11 +876,16 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 			}
 			continue
 		}
-		raw, err := o.svc.Render(ctx, m)
+		if _, err := host.ParseAddress(m.Recipient); err != nil { // queued before addresses were checked
+			if merr := o.setAside(ctx, m, err); merr != nil {
+				return sent, merr
+			}
+			continue
+		}
+		raw, err := o.render(ctx, m)
 		var bad *badDraftError
-		if errors.As(err, &bad) { // a draft this herald cannot read: keep it, unsent
-			o.log.Error("outbox: cannot render a mail; leaving it unsent", "to", m.Recipient, "err", err)
-			if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(never), err); merr != nil {
+		if errors.As(err, &bad) { // a draft this herald cannot render: keep it, unsent
+			if merr := o.setAside(ctx, m, err); merr != nil {
 				return sent, merr
 			}
 			continue
@@ -858,7 +897,14 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}
 		if o.ensure != nil {
 			if err := o.ensure(m.Recipient); err != nil {
-				o.failed(ctx, m, fmt.Errorf("opening the mailbox of %s: %w", m.Recipient, err))
+				err = fmt.Errorf("opening the mailbox of %s: %w", m.Recipient, err)
+				if m.Attempts+1 >= maxFailures { // within its budget, or never
+					if merr := o.setAside(ctx, m, err); merr != nil {
+						return sent, merr
+					}
+					continue
+				}
+				o.failed(ctx, m, err)
 				held[m.Recipient] = true
 				continue
 			}
@@ -905,8 +951,12 @@ func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) {
 	var se *smtp.SMTPError
 	// 5.1.x (no such user, bad address) is for good: no retry helps.
 	if errors.As(err, &se) && se.Code >= 500 && (se.EnhancedCode[0] == 5 && se.EnhancedCode[1] == 1 || m.Attempts+1 >= maxAttempts) {
-		delay = never // give up; the row stays for the record
+		// Give up; the row stays for the record, and herald failed lists it.
 		o.log.Error("outbox: giving up on a mail the server refuses", "to", m.Recipient, "err", err)
+		if merr := o.setAside(ctx, m, err); merr != nil {
+			o.log.Error("outbox: cannot record a failure", "err", merr)
+		}
+		return
 	}
 	if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(delay), err); merr != nil {
 		o.log.Error("outbox: cannot record a failure", "err", merr)

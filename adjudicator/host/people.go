@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +31,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	if len(words) != 2 {
 		return s.answer(g, m, req, Refusal, "replace refused", "herald did not understand your replace line.\n\n"+usage, "bad replace"), nil
 	}
-	who, addr := words[0], strings.ToLower(words[1])
+	who := words[0]
+	addr, aerr := ParseAddress(words[1])
 	seat := slices.IndexFunc(g.Players, func(p Player) bool {
 		return notation.Fold(p.Name) == notation.Fold(who) || p.Address == strings.ToLower(who)
 	})
@@ -43,8 +43,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 			names[i] = p.Name
 		}
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
-	case !strings.Contains(addr, "@"):
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q is not a mail address.\n\n%s", words[1], usage), "bad replace"), nil
+	case aerr != nil:
+		return s.answer(g, m, req, Refusal, "replace refused", aerr.Error()+".\n\n"+usage, "bad replace"), nil
 	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
 	}
@@ -127,7 +127,10 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 // player or the host of the game (by, authenticated), which needs no
 // confirmation.
 func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string) (Reply, error) {
-	address = strings.ToLower(address)
+	address, err := ParseAddress(address)
+	if err != nil { // no mail can reach it: nothing to answer
+		return Reply{Outcome: Rejected, Reason: err.Error()}, nil
+	}
 	g, err := s.tx.GameInfo(ctx, id)
 	if err != nil {
 		return Reply{}, err
@@ -237,15 +240,15 @@ func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool,
 	address := req.From
 	for _, a := range args {
 		if strings.Contains(a, "@") {
-			parsed, err := mail.ParseAddress(a)
-			if err != nil || parsed.Address != a || parsed.Name != "" {
+			parsed, err := ParseAddress(a)
+			if err != nil {
 				m, merr := s.match(ctx, g)
 				if merr != nil {
 					return Reply{}, merr
 				}
-				return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%q is not a mail address. Write, on a line of its own:\n\n  observe %s ADDRESS\n", a, Tag(g.ID)), "bad observe address"), nil
+				return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%v. Write, on a line of its own:\n\n  observe %s ADDRESS\n", err, Tag(g.ID)), "bad observe address"), nil
 			}
-			address = a
+			address = parsed
 		}
 	}
 	return s.observe(ctx, g.ID, address, on, "", req.From)

@@ -40,12 +40,16 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if err != nil {
 		return 0, nil, &RefusedError{err.Error()}
 	}
-	host := strings.ToLower(strings.TrimSpace(req.Host))
+	// Every address is checked before anything is written: a game with
+	// an address no mail server takes would never be answered.
+	host, err := ParseAddress(strings.TrimSpace(req.Host))
+	if err != nil {
+		return 0, nil, &RefusedError{"the host: " + err.Error()}
+	}
 	addrs := make([]string, len(req.Players))
 	for i, a := range req.Players {
-		addrs[i] = strings.ToLower(strings.TrimSpace(a))
-		if !strings.Contains(addrs[i], "@") {
-			return 0, nil, &RefusedError{fmt.Sprintf("%q is not a mail address", a)}
+		if addrs[i], err = ParseAddress(strings.TrimSpace(a)); err != nil {
+			return 0, nil, &RefusedError{err.Error()}
 		}
 	}
 	// Player names in the record are the local parts of the addresses when

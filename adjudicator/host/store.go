@@ -76,6 +76,8 @@ type Store interface {
 
 	Outbox
 
+	Failures
+
 	// Close closes the store once the batch under way, if any, ends.
 	Close() error
 }

@@ -111,6 +111,7 @@ func TestClearKeysMigrated(t *testing.T) {
 		`UPDATE games SET host_key = 'hk'`,
 		`UPDATE players SET secret = 'k' || (seat + 1)`,
 		`DROP TABLE observe_requests`,
+		`DROP TABLE failures`, // migration 13
 		`UPDATE schema_version SET version = 11`,
 	} {
 		if _, err := db.Exec(q); err != nil {

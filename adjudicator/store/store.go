@@ -195,6 +195,23 @@ var migrations = []migration{
 		asked   TEXT NOT NULL,              -- when the confirmation mail went
 		PRIMARY KEY (game_id, address)
 	);`, data: hashKeys},
+	// 13: mails and outgoing mails herald failed to handle, and those it
+	// set aside after failing the same way again and again (host.Failure).
+	// Portable to PostgreSQL as it is (BIGSERIAL for the id there).
+	{sql: `CREATE TABLE failures (
+		id        INTEGER PRIMARY KEY,
+		kind      TEXT NOT NULL,             -- mail (incoming) or draft (the outbox's)
+		ref       TEXT NOT NULL,             -- Message-ID, or outbox:ID
+		party     TEXT NOT NULL,             -- the mail's sender or the draft's recipient
+		subject   TEXT NOT NULL,
+		reason    TEXT NOT NULL,             -- the last failure
+		attempts  INTEGER NOT NULL,          -- failures in a row with this reason
+		first     TEXT NOT NULL,
+		last      TEXT NOT NULL,
+		set_aside TEXT,                      -- NULL while retried
+		UNIQUE (kind, ref)
+	);
+	CREATE INDEX failures_set_aside ON failures(set_aside);`},
 }
 
 var _ host.Store = (*Store)(nil)

@@ -128,3 +128,25 @@ func inbox(t *testing.T, imapAddr, addr, password string) []*imap.Envelope {
 	}
 	return out
 }
+
+// TestBadAddressesRefused: herald new --mail and serve --hosts refuse an
+// address no mail server takes with a clear error, before they touch the
+// data directory (issue 25, item 2).
+func TestBadAddressesRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"new", "raubritter", "--mail", "--players", "a@b@c.local,zed@herald.local"},
+		{"new", "raubritter", "--mail", "--players", "bob@,zed@herald.local"},
+		{"new", "raubritter", "--mail", "--players", "alice@x.org,bob@x.org,"},
+		{"new", "raubritter", "--mail", "--players", "alice@x.org,bob@x.org", "--host", "x@y@z"},
+		{"serve", "--hosts", "me@x.org,bob@"},
+	} {
+		dir := filepath.Join(t.TempDir(), "data")
+		res := herald(t, "", append(args, "--data", dir)...)
+		if res.code == 0 || !strings.Contains(res.stderr, "is not a mail address") {
+			t.Errorf("want a refusal naming the address, got:\n%v", res)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%v created the data directory", args)
+		}
+	}
+}

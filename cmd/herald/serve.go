@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
@@ -133,7 +134,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		return mail.RunConfig{}, usagef("--reply-tokens %q: expected on or off", e.str("reply-tokens"))
 	}
 	if h := e.str("hosts"); h != "" {
-		cfg.Hosts = strings.Split(h, ",")
+		for _, a := range strings.Split(h, ",") {
+			addr, err := host.ParseAddress(strings.TrimSpace(a))
+			if err != nil {
+				return cfg, usagef("--hosts: %v", err)
+			}
+			cfg.Hosts = append(cfg.Hosts, addr)
+		}
 	}
 	poll := e.fs.Lookup("poll").Value.(flag.Getter).Get().(time.Duration)
 	cfg.IMAP.Poll = poll

@@ -146,6 +146,22 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err != nil {
 		return err
 	}
+	players := strings.Split(e.str("players"), ",")
+	// The host gets the confirmation and, when they do not play, the host
+	// key: by default the first player hosts.
+	hostAddr := e.str("host")
+	if hostAddr == "" {
+		hostAddr = strings.TrimSpace(players[0])
+	}
+	// Every address is checked before the data directory is touched.
+	for i, a := range players {
+		if _, err := host.ParseAddress(strings.TrimSpace(a)); err != nil {
+			return usagef("--players, address %d: %v", i+1, err)
+		}
+	}
+	if _, err := host.ParseAddress(strings.TrimSpace(hostAddr)); err != nil {
+		return usagef("--host: %v", err)
+	}
 	dir := e.str("data")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -155,13 +171,6 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 		return err
 	}
 	defer st.Close()
-	players := strings.Split(e.str("players"), ",")
-	// The host gets the confirmation and, when they do not play, the host
-	// key: by default the first player hosts.
-	hostAddr := e.str("host")
-	if hostAddr == "" {
-		hostAddr = strings.TrimSpace(players[0])
-	}
 	// herald's address: the mails are threaded under it. serve writes
 	// the one it runs with into the data directory.
 	address := e.str("address")

@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator/host"
+)
+
+// NoteFailure notes that f.Ref failed with f.Reason at now and returns how
+// many times in a row it has failed with that reason: one statement, an
+// upsert (INSERT … ON CONFLICT … DO UPDATE … RETURNING, which PostgreSQL
+// runs as it is).
+func (s *Store) NoteFailure(ctx context.Context, f host.Failure, now time.Time) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `INSERT INTO failures (kind, ref, party, subject, reason, attempts, first, last)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (kind, ref) DO UPDATE SET
+			attempts = CASE WHEN failures.reason = excluded.reason THEN failures.attempts + 1 ELSE 1 END,
+			reason = excluded.reason, last = excluded.last
+		RETURNING attempts`,
+		f.Kind, f.Ref, f.Party, f.Subject, f.Reason, max(f.Attempts, 1), stamp(now), stamp(now)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: noting a failure: %w", err)
+	}
+	s.writes.Add(1)
+	return n, nil
+}
+
+// SetAside marks the failure of kind and ref as set aside at now.
+func (s *Store) SetAside(ctx context.Context, kind, ref string, now time.Time) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE failures SET set_aside = ? WHERE kind = ? AND ref = ?`, stamp(now), kind, ref)
+	if err != nil {
+		return fmt.Errorf("store: setting aside: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: setting aside %s %s: no failure noted", kind, ref)
+	}
+	s.writes.Add(1)
+	return nil
+}
+
+// SetAsideList returns what was set aside, the oldest first.
+func (s *Store) SetAsideList(ctx context.Context) ([]host.Failure, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, ref, party, subject, reason, attempts, first, last, set_aside
+		FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []host.Failure
+	for rows.Next() {
+		var f host.Failure
+		var first, last, aside string
+		if err := rows.Scan(&f.Kind, &f.Ref, &f.Party, &f.Subject, &f.Reason, &f.Attempts, &first, &last, &aside); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		f.First, _ = time.Parse(time.RFC3339Nano, first)
+		f.Last, _ = time.Parse(time.RFC3339Nano, last)
+		f.SetAside, _ = time.Parse(time.RFC3339Nano, aside)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
