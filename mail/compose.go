@@ -188,6 +188,9 @@ func (s *Service) compose(m outMail, date time.Time, pic []byte) ([]byte, error)
 	h.Set("Auto-Submitted", "auto-replied")
 	h.Set("X-Herald", "1")
 	body := wrap(m.Body, 72)
+	if status, rest, ok := strings.Cut(m.Body, "\n"); ok && strings.HasPrefix(status, ":: ") {
+		body = status + "\n" + wrap(rest, 72) // programs read the :: line whole
+	}
 	var buf bytes.Buffer
 	if m.Attachment == nil && s.cfg.PlainOnly {
 		h.Set("Content-Type", plainType)

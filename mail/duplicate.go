@@ -38,7 +38,7 @@ func (s *Service) repeatNotice(ctx context.Context, b *host.Batch, msg *Message,
 			"for a second copy of the first, and did nothing with it.\n\n" +
 			"If you meant to send it again, change its subject (add \"again\", say)\n" +
 			"and send it once more.\n"
-		return s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] your mail was taken for a copy", Body: body}, 0, now)
+		return s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] your mail was taken for a copy", Body: body}, 0, now, host.UnkeyedAnswer)
 	})
 	if errors.Is(err, host.ErrDuplicate) {
 		return nil

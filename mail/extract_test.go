@@ -495,6 +495,21 @@ func TestOwnLines(t *testing.T) {
 		{"indented-quote", "play 3\n   > quoted\n\t>> quoted", wantLines(1, "play 3")},
 		{"blank-edges", "\n\nplay 3\n\n\nborder\n\n", wantLines(3, "play 3", 4, "", 5, "", 6, "border")},
 		{"only-quotes", "> a\n> b", nil},
+		// Issue 26, item 5: the quoting headers of other languages, and
+		// reply headers over a quoted mail with no '>'.
+		{"outlook-german", "show\n\nVon: herald <herald@x>\nGesendet: Montag, 23. November 2026 10:00\nAn: alice@x\nBetreff: [herald G12] your turn\n\nGame G12, move 1", wantLines(1, "show")},
+		{"outlook-spanish", "show\n\nDe: herald <herald@x>\nEnviado: lunes, 23 de noviembre de 2026 10:00\nPara: alice@x\nAsunto: [herald G12] your turn\n\nplay 2", wantLines(1, "show")},
+		{"outlook-italian", "show\nDa: herald <herald@x>\nInviato: lunedì 23 novembre 2026 10:00\nA: alice@x\nOggetto: turno", wantLines(1, "show")},
+		{"outlook-dutch", "show\nVan: herald <herald@x>\nVerzonden: maandag 23 november 2026 10:00\nAan: alice@x\nOnderwerp: beurt", wantLines(1, "show")},
+		{"outlook-french", "montre\n\n*De :* herald <herald@x>\n*Envoyé :* lundi 23 novembre 2026 10:00\n*À :* alice@x\n*Objet :* tour", wantLines(1, "montre")},
+		{"unprefixed-english", "show\n\nOn Mon, 23 Nov 2026 at 10:00, herald <herald@x> wrote:\n\nGame G12, move 1: IT IS YOUR TURN\n  plain castle j10", wantLines(1, "show")},
+		{"unprefixed-wrapped", "show\nOn Mon, 23 Nov 2026 at 10:00, herald <\nherald@x> wrote:\nplain castle j10", wantLines(1, "show")},
+		{"unprefixed-french", "montre\nLe lun. 23 nov. 2026 à 10:00, herald <herald@x> a écrit :\nplaine château j10", wantLines(1, "montre")},
+		{"unprefixed-german", "show\nAm 23.11.2026 um 10:00 schrieb herald <herald@x>:\nplain castle j10", wantLines(1, "show")},
+		{"unprefixed-spanish", "show\nEl lun, 23 nov 2026 a las 10:00, herald (<herald@x>) escribió:\nplain castle j10", wantLines(1, "show")},
+		{"unprefixed-italian", "show\nIl giorno lun 23 nov 2026 alle ore 10:00 herald <herald@x> ha scritto:\nplain castle j10", wantLines(1, "show")},
+		{"unprefixed-dutch", "show\nOp ma 23 nov 2026 om 10:00 schreef herald <herald@x>:\nplain castle j10", wantLines(1, "show")},
+		{"dateless-sentence-kept", "On my side I wrote:\nplain castle j10", wantLines(1, "On my side I wrote:", 2, "plain castle j10")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -83,6 +83,13 @@ func ownLines(lines []Line) []Line {
 			next++
 		}
 		if next < len(lines) && !isQuoted(lines[next].Text) {
+			// A whole reply header with a date, the quoted mail under it
+			// with no '>' (some clients, and copies by hand): the rest is
+			// not the sender's.
+			if start, ok := fullAttribution(lines, i); ok {
+				lines, drop = lines[:start], drop[:start]
+				break
+			}
 			continue
 		}
 		drop[i] = true
@@ -148,7 +155,7 @@ func normalizeSpaces(s string) string {
 }
 
 // attributionVerbs end a reply header line: "... wrote:", "... a écrit :".
-var attributionVerbs = []string{"wrote", "écrit", "ecrit", "schrieb", "escribió", "scritto"}
+var attributionVerbs = []string{"wrote", "écrit", "ecrit", "schrieb", "escribió", "escribio", "scritto", "schreef"}
 
 // isAttributionEnd reports whether s ends like a reply header line.
 func isAttributionEnd(s string) bool {
@@ -158,11 +165,33 @@ func isAttributionEnd(s string) bool {
 	}
 	t = strings.TrimSpace(t[:len(t)-1])
 	for _, v := range attributionVerbs {
-		if t == v || strings.HasSuffix(t, " "+v) {
+		// German and Dutch put the verb before the name: "Am ... schrieb
+		// herald <h@x>:".
+		if t == v || strings.HasSuffix(t, " "+v) || strings.HasSuffix(t, ">") && strings.Contains(t, " "+v+" ") {
 			return true
 		}
 	}
 	return false
+}
+
+// fullAttribution reports whether line i ends a reply header that begins
+// on it or on one of the two lines above ("On Mon, 5 Jan 2026 at 09:00,
+// herald <h@x> wrote:", "Le 5 janv. 2026 à 10:00, herald a écrit :") and
+// carries a date or a time, and on which line it begins.
+func fullAttribution(lines []Line, i int) (int, bool) {
+	joined := lines[i].Text
+	for k := i; k >= 0 && k >= i-2; k-- {
+		if k < i {
+			if lines[k].Text == "" {
+				return 0, false
+			}
+			joined = lines[k].Text + " " + joined
+		}
+		if isAttributionStart(lines[k].Text) {
+			return k, attributionDateRE.MatchString(joined)
+		}
+	}
+	return 0, false
 }
 
 // attributionDateRE finds the year or the time that a wrapped reply header
@@ -170,10 +199,10 @@ func isAttributionEnd(s string) bool {
 var attributionDateRE = regexp.MustCompile(`\b\d{4}\b|\d{1,2}[:h.]\d{2}|\d{1,2}/\d{1,2}`)
 
 // isAttributionStart reports whether s starts like a reply header line:
-// "On ...", "Le ...", "Am ...", "El ...", "Il ...".
+// "On ...", "Le ...", "Am ...", "El ...", "Il ...", "Op ...".
 func isAttributionStart(s string) bool {
 	t := normalizeSpaces(s)
-	for _, p := range []string{"on ", "le ", "am ", "el ", "il "} {
+	for _, p := range []string{"on ", "le ", "am ", "el ", "il ", "op "} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
@@ -195,10 +224,15 @@ func headerKey(s string) string {
 	return strings.Trim(k, "* ")
 }
 
+// The fields of the header block Outlook and others put above a quoted
+// mail, in English, French, German, Spanish, Italian and Dutch: From,
+// then Sent or Date, and To or Subject.
 var (
-	replyFromKeys = map[string]bool{"from": true, "de": true}
-	replyDateKeys = map[string]bool{"sent": true, "date": true, "envoyé": true, "envoye": true}
-	replyToKeys   = map[string]bool{"to": true, "subject": true, "cc": true, "à": true, "a": true, "objet": true, "pour": true}
+	replyFromKeys = map[string]bool{"from": true, "de": true, "von": true, "da": true, "van": true}
+	replyDateKeys = map[string]bool{"sent": true, "date": true, "envoyé": true, "envoye": true,
+		"gesendet": true, "datum": true, "enviado": true, "enviado el": true, "fecha": true, "inviato": true, "data": true, "verzonden": true}
+	replyToKeys = map[string]bool{"to": true, "subject": true, "cc": true, "à": true, "a": true, "objet": true, "pour": true,
+		"an": true, "betreff": true, "para": true, "asunto": true, "oggetto": true, "aan": true, "onderwerp": true}
 )
 
 // cutAt reports whether everything from line i on is not the sender's text

@@ -31,6 +31,9 @@ type featureRig struct {
 	seen       map[string]int             // mails already read, by account
 	sentAll    []string                   // every mail herald delivered, "to\nraw"
 	onNew      func(address string) error // the service's OnNewPlayer, if any
+	registry   *adjudicator.Registry      // Raubritter's alone when nil
+	replies    int                        // Config.RepliesPerHour; the default when 0
+	ensure     func(string) error         // the outbox's hook before each mail, if any
 }
 
 func (r *featureRig) now() time.Time {
@@ -53,12 +56,17 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r.svc, err = NewService(Config{Address: r.herald, Registry: adjudicator.NewRegistry(raubritter.Game), Store: st, Logger: testLogger(t),
-		Now: r.now, NewSeed: func() string { return "features" }, OnNewPlayer: r.onNew})
+	reg := r.registry
+	if reg == nil {
+		reg = adjudicator.NewRegistry(raubritter.Game)
+	}
+	r.svc, err = NewService(Config{Address: r.herald, Registry: reg, Store: st, Logger: testLogger(t),
+		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies, OnNewPlayer: r.onNew})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := NewOutbox(OutboxConfig{Server: Server{Addr: r.smtp, Security: Plain, Username: r.herald, Password: heraldPW}, Every: 200 * time.Millisecond}, r.svc)
+	out.ensure = r.ensure
 	in := NewIntake(IntakeConfig{Server: Server{Addr: r.imap, Security: Plain, Username: r.herald, Password: heraldPW},
 		Handled: func(Outcome) { out.Kick() }}, r.svc)
 	runCtx, stop := context.WithCancel(ctx)

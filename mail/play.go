@@ -18,7 +18,7 @@ import (
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
-		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
+		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
 		return fail("your address may not start games on this herald")
@@ -34,7 +34,17 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 	opts := map[string]string{}
 	var timing host.Timing
 	mode := ""
-	for _, a := range c.Args[1:] {
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (mode == "deadline" || mode == "delai" || mode == "grace") && i+1 < len(args) {
+			// A span in two words: "deadline 2 jours", "grace 36 hours".
+			if _, err := host.ParseSpan(a); err != nil {
+				if _, err := host.ParseSpan(a + " " + args[i+1]); err == nil {
+					a, i = a+" "+args[i+1], i+1
+				}
+			}
+		}
 		switch f := notation.Fold(a); {
 		case f == "players" || f == "joueurs":
 			mode = "players"
@@ -141,6 +151,12 @@ func (s *Service) CreateGame(ctx context.Context, hostAddr, game string, addrs [
 // a new game (the only mail with the host key; starting games is itself
 // limited by Config.Hosts).
 func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time) error {
+	return s.deliverAs(ctx, tx, sender, inReplyTo, notices, now, host.KeyedAnswer)
+}
+
+// deliverAs is deliver with the answers counted as kind: UnkeyedAnswer
+// for the answers to a mail that carried no key or token.
+func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time, kind host.AnswerKind) error {
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
 		if n.Picture != nil && n.Page != "" && !strings.Contains(n.Text, n.Page) {
@@ -164,7 +180,7 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 		case n.Answer && n.Kind == host.Started:
 			err = s.enqueue(ctx, tx, m, n.Game, true)
 		case n.Answer:
-			err = s.reply(ctx, tx, m, n.Game, now)
+			err = s.reply(ctx, tx, m, n.Game, now, kind)
 		default:
 			err = s.queue(ctx, tx, m, n.Game)
 		}
@@ -182,7 +198,8 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 //
 // Fields are space-separated words after "::": game and its tag, move and
 // the number of the next move, then to-move with the players who must act
-// (comma-separated) and deadline with when the move is due (RFC 3339, UTC,
+// (comma-separated), may-replace with those whose sealed step is in (they
+// may replace it) and deadline with when the move is due (RFC 3339, UTC,
 // to the minute) when there is one, or the word over once the game is.
 func statusLine(n host.Notice) string {
 	if n.Status == nil || n.Game == 0 {
@@ -196,6 +213,9 @@ func statusLine(n host.Notice) string {
 	default:
 		if len(st.ToMove) > 0 {
 			line += " to-move " + strings.Join(st.ToMove, ",")
+		}
+		if len(st.MayReplace) > 0 {
+			line += " may-replace " + strings.Join(st.MayReplace, ",")
 		}
 		if !st.Deadline.IsZero() {
 			line += " deadline " + st.Deadline.UTC().Format("2006-01-02T15:04Z")

@@ -439,7 +439,7 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 		tx.SetOutcome(string(outcome), 0)
 		body := fmt.Sprintf("herald could not read your mail, so nothing was done with it:\n\n  %v\n\n%s",
 			xerr, "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file.")
-		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now)
+		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	})
 	if errors.Is(err, host.ErrDuplicate) {
 		return Duplicate, func() {}, nil
@@ -461,14 +461,17 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if msg.From == s.cfg.Address {
 		return Ignored, 0, "mail from herald itself", nil
 	}
+	tokenGame, token := s.replyToken(msg)
 	for _, c := range env.Commands {
 		switch c.Name {
 		case "new":
 			return s.newGame(ctx, ses, msg, env, c, now)
 		case "observe", "unobserve":
-			// With a key, or naming someone else, it is a player's or the
-			// host's request, authenticated below (issue 25, item 14).
-			if env.Key == "" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.Contains(a, "@") }) {
+			// Without a key or a reply token, naming no one else, the mail
+			// is an observer's; with one, or naming someone else, it is a
+			// player's or the host's request, authenticated below, observe
+			// among its parts (issue 25, item 14; issue 26, item 1).
+			if env.Key == "" && token == "" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.Contains(a, "@") }) {
 				return s.observe(ctx, ses, msg, env, c, now)
 			}
 			if env.Game == "" && len(c.Args) > 0 && !strings.Contains(c.Args[0], "@") {
@@ -476,7 +479,6 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			}
 		}
 	}
-	tokenGame, token := s.replyToken(msg)
 	if env.Game == "" && notation.SubjectGame(msg.Subject) == "" && tokenGame != 0 {
 		env.Game = gameTag(tokenGame) // a reply to herald+g12.TOKEN@… names its game
 	}
@@ -529,7 +531,7 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 	id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
 	if err != nil || id <= 0 {
 		body := fmt.Sprintf("Name the game to %s, like: %s G12\n", c.Name, c.Name)
-		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] which game?", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
+		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] which game?", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	}
 	var rep host.Reply
 	if c.Name == "observe" {
@@ -540,7 +542,15 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 	if err != nil {
 		return "", 0, "", err
 	}
-	if err := s.deliver(ctx, ses.Tx(), msg.From, msg.MessageID, rep.Notices, now); err != nil {
+	if len(env.Steps) > 0 || len(env.Commands) > 1 {
+		// Nothing else of a mail with no key is done: say so.
+		for i, n := range rep.Notices {
+			if n.To == msg.From && n.Answer {
+				rep.Notices[i].Text += "\nThe other lines of your mail were not carried out: herald plays moves\nand commands only from a mail with the player's key line (key YOUR-KEY)\nor a reply to herald's own mail.\n"
+			}
+		}
+	}
+	if err := s.deliverAs(ctx, ses.Tx(), msg.From, msg.MessageID, rep.Notices, now, host.UnkeyedAnswer); err != nil {
 		return "", 0, "", err
 	}
 	return rep.Outcome, rep.Game, rep.Reason, nil
@@ -658,19 +668,58 @@ func (s *Service) subject(id int64, name, what string) string {
 	return fmt.Sprintf("[herald %s] %s: %s", gameTag(id), title, what)
 }
 
-// reply queues m, an answer to its recipient's own mail, unless they have
-// had RepliesPerHour replies in the last hour.
-func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64, now time.Time) error {
-	n, err := tx.RepliesSince(ctx, m.To, now.Add(-time.Hour))
+// reply queues m, an answer to its recipient's own mail of kind
+// (KeyedAnswer, or UnkeyedAnswer for a mail that carried no key or token,
+// which anyone can send in another's name: such answers are counted apart,
+// so that forged mail never uses up a player's own), unless they have had
+// RepliesPerHour answers of that kind in the last hour. The first answer
+// held back is replaced by a notice, once, that says until when herald
+// will not answer.
+func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64, now time.Time, kind host.AnswerKind) error {
+	since := now.Add(-time.Hour)
+	times, err := tx.AnswersSince(ctx, m.To, kind, since)
 	if err != nil {
 		return err
 	}
-	if n >= s.cfg.RepliesPerHour {
-		s.log.Warn("reply rate limit reached; not answering", "to", m.To, "limit", s.cfg.RepliesPerHour)
-		return nil
+	if len(times) < s.cfg.RepliesPerHour {
+		m.MessageID = newMessageID(s.domain)
+		d, err := m.draft()
+		if err != nil {
+			return err
+		}
+		return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: kind == host.KeyedAnswer, Kind: kind})
 	}
-	return s.enqueue(ctx, tx, m, gameID, true)
+	// Answers resume when enough of the last hour's are an hour old.
+	resume := times[len(times)-s.cfg.RepliesPerHour].Add(time.Hour)
+	s.log.Warn("reply rate limit reached; not answering", "to", m.To, "limit", s.cfg.RepliesPerHour, "until", resume)
+	pause := host.PauseNotice
+	if kind == host.UnkeyedAnswer {
+		pause = host.UnkeyedPause
+	}
+	told, err := tx.AnswersSince(ctx, m.To, pause, since)
+	if err != nil {
+		return err
+	}
+	if len(told) > 0 && !told[len(told)-1].Before(times[len(times)-1]) {
+		return nil // told since the last answer: this pause is known
+	}
+	which := "your mails"
+	if kind == host.UnkeyedAnswer {
+		which = "mails from your address that carry no key (observe, new, or\nmails herald could not read)"
+	}
+	body := fmt.Sprintf("herald has answered %s %d times in the last hour, its limit\n(so that two programs can never mail each other without end). It will\nanswer them again from %s; until then it reads them but\nsends no answer.\n\nMoves are still played: you still get the news of every move, yours too.\nThe answer held back: %q.\n",
+		which, len(times), formatResume(resume), m.Subject)
+	n := outMail{To: m.To, Subject: "[herald] answers paused", InReplyTo: m.InReplyTo, References: m.References, Body: body}
+	n.MessageID = newMessageID(s.domain)
+	d, err := n.draft()
+	if err != nil {
+		return err
+	}
+	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Kind: pause})
 }
+
+// formatResume is a time in answers: "2026-11-24 10:15 UTC".
+func formatResume(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // authNotice answers a mail that failed authentication (or named no game
 // its sender plays). Its From may be forged, so such answers do not use
@@ -685,6 +734,9 @@ func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subj
 		s.log.Warn("a notice for an unauthenticated mail was sent within the hour; not answering", "to", msg.From)
 		return nil
 	}
+	// Say that the next such mails within the hour get no answer, and
+	// until when: a player who wonders why herald is silent knows.
+	body = strings.TrimRight(body, "\n") + fmt.Sprintf("\n\nThis notice goes once an hour at most: until %s,\nmails from your address that fail the same way get no answer.\n", formatResume(now.Add(time.Hour)))
 	m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()

@@ -426,7 +426,8 @@ func TestReplyRateLimit(t *testing.T) {
 	}
 	refuse(1)
 	refuse(1)
-	refuse(0) // the third answer within the hour is not sent
+	refuse(1) // the third answer within the hour is not sent: one notice says so
+	refuse(0) // and only once
 	// Still, the game goes on: a move is applied and announced.
 	f.handle(f.moveMails(7, 7)[0], Applied)
 	if got := f.sent(); len(got["alice@herald.test"]) != 1 || len(got["bob@herald.test"]) != 1 {

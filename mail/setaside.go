@@ -92,7 +92,7 @@ func (s *Service) setAside(ctx context.Context, fl host.Failure, r readMail, now
 			body = "Your mail \"" + clipText(msg.Subject, 60) + "\":\n\n" + body
 		}
 		return s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] your mail was set aside", InReplyTo: msg.MessageID,
-			References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now)
+			References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	})
 	if err != nil && !errors.Is(err, host.ErrDuplicate) {
 		// The answer is a courtesy: the mail is set aside all the same.

@@ -866,7 +866,16 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}()
 	}()
 	sent := 0
+	// A recipient whose mail failed gets none of their later ones this
+	// round: they wait for it (the store's Claim keeps them in order).
+	held := map[string]bool{}
 	for i, m := range due {
+		if held[m.Recipient] {
+			if err := o.store.MarkFailed(ctx, m.ID, o.now(), fmt.Errorf("waits for an earlier mail to %s", m.Recipient)); err != nil {
+				return sent, err
+			}
+			continue
+		}
 		if _, err := host.ParseAddress(m.Recipient); err != nil { // queued before addresses were checked
 			if merr := o.setAside(ctx, m, err); merr != nil {
 				return sent, merr
@@ -883,6 +892,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}
 		if err != nil { // the store failed: try again later
 			o.failed(ctx, m, err)
+			held[m.Recipient] = true
 			continue
 		}
 		if o.ensure != nil {
@@ -895,6 +905,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 					continue
 				}
 				o.failed(ctx, m, err)
+				held[m.Recipient] = true
 				continue
 			}
 		}
@@ -914,6 +925,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
 		if err != nil {
 			o.failed(ctx, m, err)
+			held[m.Recipient] = true
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
 			}

@@ -79,8 +79,8 @@ func ParseEnvelope(body string) *Envelope {
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	rest := make([]string, len(lines))
 	for i, line := range lines {
-		if strings.HasPrefix(strings.TrimSpace(line), "::") {
-			continue // herald's own status line, copied back in a reply
+		if strings.HasPrefix(strings.TrimSpace(line), "::") || heraldLine.MatchString(line) {
+			continue // herald's own line, copied back in a reply
 		}
 		steps, _ := Split(line)
 		if len(steps) == 0 {
@@ -123,6 +123,11 @@ func ParseEnvelope(body string) *Envelope {
 				value = strings.TrimSpace(strings.TrimPrefix(value, f[0]))
 			}
 		}
+		if name == "game" && value != "" && !gameValue.MatchString(value) {
+			// "game on!", "Game G2, move 1": prose, never a game line.
+			rest[i] = line
+			continue
+		}
 		args := strings.Fields(value)
 		pos := Pos{i + 1, first.Pos.Col}
 		switch name {
@@ -135,7 +140,7 @@ func ParseEnvelope(body string) *Envelope {
 			}
 			value = strings.Fields(value)[0]
 			if name == "game" {
-				env.Game = value
+				env.Game = strings.TrimRight(value, ".,;")
 			} else {
 				env.Key, env.KeyPos = value, pos
 			}
@@ -152,6 +157,17 @@ func ParseEnvelope(body string) *Envelope {
 	env.Errors = append(env.Errors, errs...)
 	return env
 }
+
+// heraldLine matches the lines herald writes that name a game, as a mail
+// that copies herald's back without quoting them holds them: "Game G2,
+// move 1: IT IS YOUR TURN, alice.", "Game G2 is over: ...", "Welcome to
+// game G2 of ...". They are never commands nor steps.
+var heraldLine = regexp.MustCompile(`^\s*(?i:(game|partie) G\d+(, move \d+:| is over| has ended| has started| of | en est au coup)|welcome to game G\d+ )`)
+
+// gameValue is what may follow the keyword of a game line: a game id, as
+// "G12" or "12", with a trailing stop or comma ("is", ":" or "=" before
+// it and a # comment after it are already cut off).
+var gameValue = regexp.MustCompile(`^[Gg]?[0-9]+[.,;]?$`)
 
 var subjectTag = regexp.MustCompile(`\[herald\s+([A-Za-z]?[0-9]+)\]`)
 

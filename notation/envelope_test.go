@@ -58,3 +58,29 @@ func TestEnvelopePreviewAndStatusLine(t *testing.T) {
 		t.Error("a mail without preview is a preview")
 	}
 }
+
+// TestEnvelopeGameLine checks that only a game id makes a game line, and
+// that the lines herald writes, copied back without quoting, are neither
+// game lines nor steps (issue 26, item 5; issue 32, item 3).
+func TestEnvelopeGameLine(t *testing.T) {
+	for _, tt := range []struct {
+		body, game string
+		steps      int
+	}{
+		{"game G12", "G12", 0},
+		{"Game: g12", "g12", 0},
+		{"game 12.", "12", 0},
+		{"partie G3 # la nôtre", "G3", 0},
+		{"game is G7", "G7", 0},
+		{"game on!", "", 1},                                    // prose: a step line to IgnoreProse
+		{"Game G2, move 1: IT IS YOUR TURN, alice.", "", 0},    // herald's own line
+		{"Game G2, move 46: waiting for bob.", "", 0},          // herald's own line
+		{"Game G4 is over: alice wins with 12 points.", "", 0}, // herald's own line
+		{"Welcome to game G2 of Raubritter (Robber Knights).", "", 0},
+	} {
+		env := notation.ParseEnvelope(tt.body)
+		if env.Game != tt.game || len(env.Steps) != tt.steps || len(env.Commands) != 0 {
+			t.Errorf("ParseEnvelope(%q): game %q, %d steps, commands %v; want game %q, %d steps", tt.body, env.Game, len(env.Steps), env.Commands, tt.game, tt.steps)
+		}
+	}
+}

@@ -318,7 +318,11 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 		return nil, err
 	}
 	for i, rm := range m.Record.Moves {
-		mv := move{N: i + 1, Player: rm.Player, Text: public[i], Href: MovePath(token, i+1)}
+		text := public[i]
+		if host.ByPolicy(rm) {
+			text += " (played for them by the host's policy)"
+		}
+		mv := move{N: i + 1, Player: rm.Player, Text: text, Href: MovePath(token, i+1)}
 		if k := len(v.Turns) - 1; k >= 0 && v.Turns[k].Player == rm.Player {
 			v.Turns[k].Moves = append(v.Turns[k].Moves, mv)
 			v.Turns[k].Time = cmpOr(stamp(rm.Time), v.Turns[k].Time)

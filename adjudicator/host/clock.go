@@ -277,8 +277,25 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		outcome = "late"
 		then := "The game waits for them: that is the host's policy.\n"
 		if c.Policy == PolicyForfeit {
-			then = fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n",
-				formatTime(c.DeadlineAt().Add(c.Grace)))
+			// A late step that has a default (a sealed bid) is played for
+			// its player: say so, rather than a forfeit that will not come.
+			var defaults, forfeit []string
+			d, _ := m.State.(adjudicator.Defaulter)
+			for _, name := range late {
+				if mv, ok := defaultOf(d, name); ok {
+					defaults = append(defaults, fmt.Sprintf("  %s: %s\n", name, mv))
+				} else {
+					forfeit = append(forfeit, name)
+				}
+			}
+			by := formatTime(c.DeadlineAt().Add(c.Grace))
+			then = ""
+			if len(defaults) > 0 {
+				then = fmt.Sprintf("If their step has not come by %s, herald plays the\ngame's default step for them, marked as played by the host's policy\n(RULINGS.md H-3):\n%s", by, strings.Join(defaults, ""))
+			}
+			if len(forfeit) > 0 {
+				then += fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n", by)
+			}
 		}
 		text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
 			Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
@@ -302,7 +319,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 				if seat < 0 || len(errs) > 0 {
 					return nil, "", fmt.Errorf("host: game %d: the default step %q of %s does not read back: %v", g.ID, mv, name, errs)
 				}
-				rep, err := s.Submit(ctx, g, seat, steps, fmt.Sprintf("host default: no step by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace)))
+				rep, err := s.Submit(ctx, g, seat, steps, fmt.Sprintf("%s no step by %s and %s of grace", PolicySource, formatTime(c.DeadlineAt()), FormatSpan(c.Grace)))
 				if err != nil {
 					return nil, "", err
 				}
@@ -334,7 +351,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		}
 		outcome = "forfeit"
 		seat := slices.IndexFunc(g.Players, func(p Player) bool { return p.Name == late[0] })
-		source := fmt.Sprintf("host policy forfeit: no move by %s and %s of grace", formatTime(c.DeadlineAt()), FormatSpan(c.Grace))
+		source := fmt.Sprintf("%s no move by %s and %s of grace", forfeitSource, formatTime(c.DeadlineAt()), FormatSpan(c.Grace))
 		s.games.unstage(g.ID)
 		rep, err := s.end(ctx, g, m, Request{Game: g, From: g.Players[seat].Address, Seat: seat, Source: source}, late[0], "forfeit")
 		if err != nil {
@@ -351,6 +368,27 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 	}
 	g.Clock = &c
 	return notices, outcome, nil
+}
+
+// PolicySource begins the source of a move the host's policy played for
+// a late player (a sealed bid's default, RULINGS.md H-3): mails, the
+// history and the page mark such a move as not the player's own.
+const PolicySource = "host default:"
+
+// forfeitSource begins the source of the ending of a game a late player
+// forfeited by the host's policy.
+const forfeitSource = "host policy forfeit:"
+
+// ByPolicy reports whether a move of the record was played by the host's
+// policy for a late player, not by the player.
+func ByPolicy(mv adjudicator.RecordMove) bool { return strings.HasPrefix(mv.Source, PolicySource) }
+
+// defaultOf is d's default step for player, if d is a Defaulter and has one.
+func defaultOf(d adjudicator.Defaulter, player string) (adjudicator.Move, bool) {
+	if d == nil {
+		return nil, false
+	}
+	return d.Default(player)
 }
 
 // everyone is who hears of a game's public events: its players, and its
@@ -438,6 +476,13 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		default:
 			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("Observers are on or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
 		}
+		var dropped []string
+		if off {
+			var err error
+			if dropped, err = s.tx.Observers(ctx, g.ID); err != nil {
+				return Reply{}, err
+			}
+		}
 		if err := s.tx.SetObserversOff(ctx, g.ID, off); err != nil {
 			return Reply{}, err
 		}
@@ -445,9 +490,14 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		s.games.stage(g.ID, g.Rev, m)
 		text := fmt.Sprintf("The host of game %s now allows observers.\n", Tag(g.ID))
 		if off {
-			text = fmt.Sprintf("The host of game %s now allows no observers; those there were no longer\nobserve it.\n", Tag(g.ID))
+			text = fmt.Sprintf("The host of game %s now allows no observers; those who observed it\n(%d) no longer do, and are told so.\n", Tag(g.ID), len(dropped))
 		}
-		return s.answer(g, m, req, Answer, "settings", text, "set observers"), nil
+		rep := s.answer(g, m, req, Answer, "settings", text, "set observers")
+		for _, a := range dropped {
+			rep.Notices = append(rep.Notices, s.notice(g, m, a, "", News, "no longer observed",
+				fmt.Sprintf("The host of game %s now allows no observers: herald no longer mails you\nits moves.\n", Tag(g.ID))))
+		}
+		return rep, nil
 	default:
 		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("There is no setting %q.\n\n%s", args[0], usage), "bad set"), nil
 	}

@@ -137,7 +137,7 @@ func TestDeadlines(t *testing.T) {
 		t.Errorf("a month of ticks:\n%s\nwant:\n%s", strings.Join(all, "\n"), strings.Join(want, "\n"))
 	}
 	g := r.game(id)
-	if g.Status != host.Abandoned || g.Record.Ended == nil || g.Record.Ended.By != late || !strings.Contains(g.Record.Ended.Source, "forfeit") {
+	if g.Status != host.Forfeited || g.Record.Ended == nil || g.Record.Ended.By != late || !strings.Contains(g.Record.Ended.Source, "forfeit") {
 		t.Errorf("after the forfeit: status %s, ending %+v", g.Status, g.Record.Ended)
 	}
 

@@ -203,10 +203,13 @@ type Notice struct {
 
 // Status is where a game stands: public, the same for everyone.
 type Status struct {
-	Move     int       // the number of the next move
-	ToMove   []string  // who must act
-	Deadline time.Time // when the move under way is due; zero: no deadline
-	Over     bool      // the game is over, by its rules or not
+	Move   int      // the number of the next move
+	ToMove []string // who must act
+	// MayReplace are the players whose sealed step is in: they may
+	// replace it, and need not act.
+	MayReplace []string
+	Deadline   time.Time // when the move under way is due; zero: no deadline
+	Over       bool      // the game is over, by its rules or not
 }
 
 // Tag is the name players use for game id: G12.

@@ -273,7 +273,7 @@ func TestPlay(t *testing.T) {
 				}
 			}
 			g = r.game(id)
-			if g.Status != host.Abandoned || g.Record.Ended == nil {
+			if g.Status != host.Resigned || g.Record.Ended == nil {
 				t.Errorf("after the resignation: status %s, ended %+v", g.Status, g.Record.Ended)
 			}
 			rep = r.send(id, alice.Address, "key "+alice.Secret+"\nshow")

@@ -262,7 +262,11 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
+	played := "%s played move %d:\n"
+	if n := sub.Number - 1; n >= 0 && n < len(m.Record.Moves) && ByPolicy(m.Record.Moves[n]) {
+		played = "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n"
+	}
+	fmt.Fprintf(&b, played, sub.Player, sub.Number)
 	for j := range sub.Moves {
 		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, "", notation.English))
 	}

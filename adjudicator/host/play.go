@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -119,11 +120,32 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 // their key, how to play and the board as they see it. intro, when not
 // empty, comes before the list of players (a replacement's).
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
-	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. Commands, one per line: show, legal, history, help,\nresign.\n%s\n%s\n\n%s",
-		Tag(g.ID), game.Title, intro, strings.Join(m.Record.Players, ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. %s%s\n%s\n\n%s",
+		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	if g.Clock != nil {
+		// Every player knows the timing from the start: the deadline, the
+		// grace, the reminder and the policy.
+		body = strings.Replace(body, "\nYour key is ", "\n"+describeTiming(g.Clock)+"\nYour key is ", 1)
+	}
 	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
 	n.Picture = s.picture(g, m)
 	return n
+}
+
+// turnOrder is the players of m in the order they play: the order of the
+// record, from the one who moves first when one does (a coin toss, as in
+// Les Deux Héritiers, may have chosen them).
+func turnOrder(m *adjudicator.Match) []string {
+	players := m.Record.Players
+	to := m.State.ToMove()
+	if len(to) != 1 {
+		return players
+	}
+	i := slices.Index(players, to[0])
+	if i <= 0 {
+		return players
+	}
+	return append(slices.Clone(players[i:]), players[:i]...)
 }
 
 // PlayerNames returns the names the players of addrs, in seating order,
@@ -265,7 +287,177 @@ type Reply struct {
 // abandon, a move (steps or a turn file), or commands. Prose around the
 // steps (notation.Envelope.IgnoreProse) is set aside and the answer says
 // so. An error is a failure of the store: nothing of the request stays.
+//
+// A request that holds commands that change something (set, replace,
+// notify, vacation, undo, observe) beside other lines is carried out part
+// by part, in the order of its lines: each command, then the move or the
+// other commands; the sender's answer tells what became of each part.
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
+	if parts := splitRequest(req); len(parts) > 1 {
+		return s.handleParts(ctx, req, parts)
+	}
+	return s.handle(ctx, req)
+}
+
+// actionCommands are the commands that each change something and answer on
+// their own: a request that holds one beside other lines is split.
+var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true}
+
+// A requestPart is one part of a request split by splitRequest: an action
+// command alone, or the rest (the move, the other commands).
+type requestPart struct {
+	env   *notation.Envelope
+	label string // what the sender wrote, for their answer: "line 3: notify all"
+	line  int    // the line the part starts at, to keep the order of the mail
+	rest  bool   // the move and the other commands, with the turn files
+}
+
+// splitRequest splits req into its action commands and the rest, in the
+// order of the mail's lines, or returns nil when it need not be split.
+func splitRequest(req Request) []requestPart {
+	env := req.Env
+	var parts []requestPart
+	var others []notation.Command
+	for _, c := range env.Commands {
+		if !actionCommands[c.Name] {
+			others = append(others, c)
+			continue
+		}
+		one := &notation.Envelope{Game: env.Game, Key: env.Key, KeyPos: env.KeyPos, Lang: env.Lang, Commands: []notation.Command{c}}
+		label := strings.TrimSpace(c.Name + " " + strings.Join(c.Args, " "))
+		parts = append(parts, requestPart{env: one, label: fmt.Sprintf("line %d: %s", c.Pos.Line, label), line: c.Pos.Line})
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	if len(others) > 0 || len(env.Steps) > 0 || len(env.Errors) > 0 || len(req.TurnFiles) > 0 {
+		rest := *env
+		rest.Commands = others
+		line, label := 1<<30, "your steps"
+		if len(env.Steps) > 0 {
+			line = env.Steps[0].Pos.Line
+		} else if len(others) > 0 {
+			line, label = others[0].Pos.Line, "your commands"
+		}
+		for _, c := range others {
+			line = min(line, c.Pos.Line)
+		}
+		if len(env.Errors) > 0 {
+			line = min(line, env.Errors[0].Pos.Line)
+		}
+		if len(env.Steps) > 0 && len(others) > 0 {
+			label = "your steps and commands"
+		}
+		if env.Preview {
+			label = "your preview"
+		}
+		parts = append(parts, requestPart{env: &rest, label: label, line: line, rest: true})
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	slices.SortStableFunc(parts, func(a, b requestPart) int { return a.line - b.line })
+	return parts
+}
+
+// handleParts carries out the parts of req one after the other, each on
+// the game as the parts before it left it, and merges their replies: the
+// sender gets one mail that tells what became of each part (their move's
+// news when a move was played, else one answer).
+func (s *Session) handleParts(ctx context.Context, req Request, parts []requestPart) (Reply, error) {
+	var reps []Reply
+	for i, p := range parts {
+		sub := req
+		sub.Env = p.env
+		if !p.rest {
+			sub.TurnFiles = nil
+		}
+		if i > 0 {
+			// The parts before may have changed the game (its clock, its
+			// players, its record): read it again.
+			g, err := s.tx.GameInfo(ctx, req.Game.ID)
+			if err != nil {
+				return Reply{}, err
+			}
+			if g == nil {
+				return Reply{}, NoGame(req.Game.ID)
+			}
+			sub.Game = g
+		}
+		rep, err := s.handle(ctx, sub)
+		if err != nil {
+			return Reply{}, err
+		}
+		reps = append(reps, rep)
+	}
+	return mergeReplies(req.From, parts, reps), nil
+}
+
+// mergeReplies makes one reply of the replies to the parts of a request:
+// the answers to the sender become one, each part under its label, at the
+// top of the sender's news of their move when there is one.
+func mergeReplies(from string, parts []requestPart, reps []Reply) Reply {
+	out := Reply{Outcome: Rejected, Game: reps[0].Game}
+	rank := map[Outcome]int{Rejected: 0, Answered: 1, Ended: 2, Applied: 3}
+	var reasons, topics []string
+	var answer *Notice
+	var text strings.Builder
+	fmt.Fprintf(&text, "Your mail asked for %d things; herald did them in the order of\nyour lines:\n", len(parts))
+	for i, rep := range reps {
+		if rank[rep.Outcome] > rank[out.Outcome] {
+			out.Outcome = rep.Outcome
+		}
+		reasons = append(reasons, rep.Reason)
+		said := false
+		for _, n := range rep.Notices {
+			if n.To != from || !n.Answer {
+				out.Notices = append(out.Notices, n)
+				continue
+			}
+			fmt.Fprintf(&text, "\n[%s]\n%s", parts[i].label, strings.TrimLeft(n.Text, "\n"))
+			if !strings.HasSuffix(n.Text, "\n") {
+				text.WriteString("\n")
+			}
+			said = true
+			topics = append(topics, n.Topic)
+			if answer == nil {
+				keep := n
+				answer = &keep
+			}
+			if n.Kind == Refusal {
+				answer.Kind = Refusal
+			}
+			answer.Status = n.Status // where the game stands after the last part
+			answer.Picture = cmp.Or(n.Picture, answer.Picture)
+		}
+		if !said {
+			what := "Done"
+			if rep.Outcome == Applied {
+				what = "Played; the news of your move is below"
+			}
+			fmt.Fprintf(&text, "\n[%s]\n%s (%s).\n", parts[i].label, what, rep.Reason)
+		}
+	}
+	out.Reason = strings.Join(reasons, "; ")
+	// The sender's news of their own move carries the answers; otherwise
+	// they go as one answer.
+	for i, n := range out.Notices {
+		if n.To == from && n.InReplyTo {
+			out.Notices[i].Text = text.String() + "\n[your move]\n" + n.Text
+			return out
+		}
+	}
+	if answer == nil {
+		return out
+	}
+	answer.Text = text.String()
+	answer.Topic = strings.Join(slices.Compact(topics), ", ")
+	out.Notices = append([]Notice{*answer}, out.Notices...)
+	return out
+}
+
+// handle is Handle for a request that is not split.
+func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	g, env := req.Game, req.Env
 	player := ""
 	if req.Seat >= 0 {
@@ -277,7 +469,7 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
 			return Reply{}, err
 		}
-		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), g.Status)
+		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), overText(g))
 		return s.answer(g, nil, req, Refusal, "game over", body, "game over"), nil
 	}
 	m, err := s.match(ctx, g)
@@ -397,6 +589,15 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	lapsed, err := s.lapseUndo(ctx, g, len(m.Record.Moves))
+	if err != nil {
+		return Reply{}, err
+	}
+	for i := range notices {
+		if lapsed != "" && notices[i].Seat != "" {
+			notices[i].Text = lapsed + notices[i].Text
+		}
+	}
 	obs, err := s.observerNews(ctx, g, m, sub, seal)
 	if err != nil {
 		return Reply{}, err
@@ -447,7 +648,15 @@ func (s *Session) picture(g *Game, m *adjudicator.Match) *picture.Board {
 func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Kind, topic, text string) Notice {
 	st := &Status{Move: m.MoveNumber(), Over: g.Status != Playing || m.Record.Ended != nil || m.State.Result().Finished}
 	if !st.Over {
-		st.ToMove = m.State.ToMove()
+		// Only who must act: a bidder whose sealed bid is in may replace
+		// it, and need not.
+		for _, p := range m.State.ToMove() {
+			if adjudicator.SealedIn(m.State, p) {
+				st.MayReplace = append(st.MayReplace, p)
+			} else {
+				st.ToMove = append(st.ToMove, p)
+			}
+		}
 		if g.Clock != nil {
 			st.Deadline = g.Clock.DeadlineAt()
 		}
@@ -597,7 +806,7 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 			fmt.Fprintf(&b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
 		}
 		// How to answer, in one line, never with the key itself.
-		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps, one per line.\n")
+		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n")
 	}
 	return b.String()
 }
@@ -636,14 +845,27 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			}
 		}
 		what := "move applied"
-		if p.Name == sub.Player {
+		byPolicy := strings.HasPrefix(req.Source, PolicySource)
+		switch {
+		case p.Name == sub.Player && byPolicy:
+			fmt.Fprintf(&b, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n", sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
+			for _, mv := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", mv)
+			}
+			b.WriteString(seal.confirmation())
+		case byPolicy:
+			fmt.Fprintf(&b, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n", sub.Player, sub.Number)
+			for j := range sub.Moves {
+				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
+			}
+		case p.Name == sub.Player:
 			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
 			b.WriteString(seal.confirmation())
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
 			for j := range sub.Moves {
 				// A sealed bid reads "alice has bid" to the others.
@@ -664,6 +886,9 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				}
 				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), why)
 			}
+		}
+		if p.Name != sub.Player {
+			what = fmt.Sprintf("%s played move %d", sub.Player, sub.Number)
 		}
 		if mustAct {
 			what = "your turn" // the mover's too, while their turn goes on
@@ -692,6 +917,30 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	return notices, nil
 }
 
+// overText says how game g, over, ended: "kate resigned", "the host
+// abandoned it", or its status. g.Record must be read.
+func overText(g *Game) string {
+	e := g.Record.Ended
+	switch {
+	case e == nil:
+		return g.Status
+	case e.How == adjudicator.EndAbandoned:
+		return "the host abandoned it"
+	case strings.HasPrefix(e.Source, forfeitSource):
+		return e.By + " forfeited"
+	}
+	return e.By + " resigned"
+}
+
+// policyMark is what the history adds to a move the host's policy played
+// for its player.
+func policyMark(mv adjudicator.RecordMove) string {
+	if ByPolicy(mv) {
+		return "  (played for them by the host's policy)"
+	}
+	return ""
+}
+
 // sealNews is what a move says of sealed steps: the commitments of the
 // mover's (for the mover alone) and the steps it revealed (for everyone).
 type sealNews struct {
@@ -708,7 +957,7 @@ func (sn sealNews) confirmation() string {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\nSealed, hidden from the others until revealed (a bid when every bid\nis in); herald's commitment to each step (the reveal gives the nonce\nthat checks it):\n")
+			b.WriteString("\nSealed, hidden from the others until the rules reveal it; herald's\ncommitment to each step (the reveal gives the nonce that checks it):\n")
 		}
 		fmt.Fprintf(&b, "  %s, sha256:\n    %s\n", c.Text, c.Hash) // a hash alone on its line fits 72 columns
 	}
@@ -774,7 +1023,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 				return Reply{}, err
 			}
 			for i, mv := range m.Record.Moves {
-				fmt.Fprintf(&b, "%3d  %-12s %s\n", i+1, mv.Player, texts[i])
+				fmt.Fprintf(&b, "%3d  %-12s %s%s\n", i+1, mv.Player, texts[i], policyMark(mv))
 			}
 			if len(m.Record.Moves) == 0 {
 				b.WriteString("No move yet.\n")
@@ -783,6 +1032,12 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 			b.WriteString("Only the host may abandon a game; a player may resign.\n")
 		default:
 			b.WriteString(Help(env.Lang))
+			// And the game's own notation, in the mail's language.
+			notes := m.Game.Help
+			if env.Lang == notation.French && m.Game.HelpFR != "" {
+				notes = m.Game.HelpFR
+			}
+			b.WriteString("\n" + strings.TrimRight(notes, "\n") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -820,7 +1075,8 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if err != nil {
 		return s.refuse(g, m, req, player, err, notation.English, nil), nil
 	}
-	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, Abandoned); err != nil {
+	status := map[string]string{"abandon": Abandoned, "resign": Resigned, "forfeit": Forfeited}[how]
+	if err := s.tx.SaveGame(ctx, g.ID, ended.Record, status); err != nil {
 		return Reply{}, err
 	}
 	g.Record = ended.Record
@@ -832,7 +1088,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		why = fmt.Sprintf("%s forfeited", player)
 		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
-	g.Status = Abandoned
+	g.Status = status
 	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
@@ -847,9 +1103,10 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		return Reply{}, err
 	}
 	for _, a := range obs {
-		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s",
-			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""))
+		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
+			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
+		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
@@ -858,7 +1115,42 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 // Help is the short help on what to write.
 func Help(lang notation.Lang) string {
 	if lang == notation.French {
-		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\nCommandes, une par ligne : montre, coups, historique, aide, abandonne.\n"
+		return "Écrivez vos étapes, une par ligne, après votre clé (clé VOTRE-CLÉ).\n" + commandList(lang) +
+			"Un fichier de tour YAML (game, player, move, steps) peut être joint.\n"
 	}
-	return "Write your steps, one per line, after your key (key YOUR-KEY).\nCommands, one per line: show, legal, history, help, resign.\nA YAML turn file (game, player, move, steps) may be attached instead.\n"
+	return "Write your steps, one per line, after your key (key YOUR-KEY).\n" + commandList(lang) +
+		"A YAML turn file (game, player, move, steps) may be attached instead.\n"
+}
+
+// commandList lists every command a player may write, each with what it
+// does, in lang.
+func commandList(lang notation.Lang) string {
+	if lang == notation.French {
+		return `Commandes, une par ligne :
+  montre                  le plateau et vos étapes possibles
+  coups                   toutes vos étapes possibles
+  historique              les coups joués
+  aide                    cette aide
+  abandonne               abandonner la partie
+  reprendre               demander à reprendre votre dernier coup
+                          (reprendre accepte, reprendre refuse)
+  avis tout|tour|quotidien  combien de courrier vous voulez
+  vacances 5j             suspendre votre délai (vacances fin)
+  essai ÉTAPES            essayer des étapes sans les jouer
+  observer G12            suivre une autre partie
+`
+	}
+	return `Commands, one per line:
+  show                    the board and your legal steps
+  legal                   all your legal steps
+  history                 the moves played
+  help                    this help
+  resign                  give up the game
+  undo                    ask to take back your last move
+                          (undo accept, undo refuse)
+  notify all|turn|digest  how much mail you want
+  vacation 5d             pause your deadline (vacation off)
+  preview STEPS           try steps without playing them
+  observe G12             follow another game
+`
 }

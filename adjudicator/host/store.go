@@ -233,7 +233,26 @@ type Tx interface {
 	// AuthNoticesSince counts the answers to requests that failed
 	// authentication (Mail.AuthNotice) queued to recipient since a time.
 	AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error)
+
+	// AnswersSince returns when the answers of kind (Mail.Kind) were
+	// queued to recipient since a time, oldest first: the rate limits
+	// count them and say when the next answer may go.
+	AnswersSince(ctx context.Context, recipient string, kind AnswerKind, since time.Time) ([]time.Time, error)
 }
+
+// AnswerKind is what a queued mail answers, for the rate limits: each kind
+// is counted apart (outbox.reply).
+type AnswerKind int
+
+// The kinds of answers.
+const (
+	NoAnswer      AnswerKind = iota // news of a game, a welcome: not an answer
+	KeyedAnswer                     // to a mail that carried a key or a reply token (Mail.Reply)
+	AuthAnswer                      // to a mail that failed authentication (Mail.AuthNotice)
+	UnkeyedAnswer                   // to a mail that carried no key or token: anyone may send one in another's name
+	PauseNotice                     // herald stops answering an address's keyed mails for a while, and says until when
+	UnkeyedPause                    // the same for the mails with no key
+)
 
 // Player is a player of a game as the mail service knows them.
 type Player struct {
@@ -335,7 +354,9 @@ type DueClock struct {
 const (
 	Playing   = "playing"
 	Finished  = "finished"
-	Abandoned = "abandoned"
+	Abandoned = "abandoned" // the host ended it
+	Resigned  = "resigned"  // a player resigned
+	Forfeited = "forfeited" // a late player forfeited by the host's policy
 )
 
 // Outgoing is a mail waiting in the outbox.
@@ -362,6 +383,9 @@ type Mail struct {
 	// (outbox.reply = 2): anyone can forge a From, so these have their own
 	// count, AuthNoticesSince, and never use up the player's replies.
 	AuthNotice bool
+	// Kind, when set, is what the mail answers (UnkeyedAnswer,
+	// PauseNotice); Reply and AuthNotice set KeyedAnswer and AuthAnswer.
+	Kind AnswerKind
 }
 
 // Intake identifies an incoming mail for the processed-mail log.

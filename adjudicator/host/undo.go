@@ -69,8 +69,8 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if err := s.tx.SetUndoRequest(ctx, g.ID, u); err != nil {
 			return Reply{}, err
 		}
-		mine := fmt.Sprintf("You asked to take back moves %d to %d. Nothing changes until %s\nagree (each writes undo accept) by %s; one undo refuse, or a move, ends it.\n",
-			last+1, len(m.Record.Moves), strings.Join(others, ", "), formatTime(until))
+		mine := fmt.Sprintf("You asked to take back %s. Nothing changes until %s\nagree (each writes undo accept) by %s; one undo refuse, or a move, ends it.\n",
+			moveSpan(last+1, len(m.Record.Moves)), strings.Join(others, ", "), formatTime(until))
 		rep := s.answer(g, m, req, Answer, "undo asked", mine, "undo asked")
 		for _, p := range g.Players {
 			if !slices.Contains(others, p.Name) {
@@ -88,7 +88,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	case "accept", "accepte", "accepter", "yes", "oui", "agree":
 		switch {
 		case pending == nil:
-			return s.answer(g, m, req, Refusal, "undo refused", "No one has asked to take moves back, or the request has lapsed.\n", "no undo pending"), nil
+			return s.answer(g, m, req, Refusal, "no undo pending", "No one has asked to take moves back, or the request has lapsed (a move\nwas played since, or its time ran out): there is nothing to answer.\n", "no undo pending"), nil
 		case pending.AskedBy == player:
 			return s.answer(g, m, req, Refusal, "undo refused", "You asked: the other players must agree.\n", "undo accepted by its asker"), nil
 		}
@@ -110,7 +110,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		return s.answer(g, m, req, Answer, "undo accepted", fmt.Sprintf("Noted. Still to agree: %s.\n", strings.Join(waiting, ", ")), "undo accepted"), nil
 	case "refuse", "refuser", "no", "non", "decline":
 		if pending == nil {
-			return s.answer(g, m, req, Refusal, "undo refused", "No one has asked to take moves back, or the request has lapsed.\n", "no undo pending"), nil
+			return s.answer(g, m, req, Refusal, "no undo pending", "No one has asked to take moves back, or the request has lapsed (a move\nwas played since, or its time ran out): there is nothing to answer.\n", "no undo pending"), nil
 		}
 		if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
 			return Reply{}, err
@@ -125,6 +125,28 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		return Reply{Outcome: Answered, Game: g.ID, Reason: "undo refused", Notices: notices}, nil
 	}
 	return s.answer(g, m, req, Refusal, "undo refused", "herald did not understand your undo line.\n\n"+usage, "bad undo"), nil
+}
+
+// moveSpan names moves from to to: "move 8", "moves 8 to 10".
+func moveSpan(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("move %d", from)
+	}
+	return fmt.Sprintf("moves %d to %d", from, to)
+}
+
+// lapseUndo ends game g's request to take moves back when a move was
+// played since it was made (RULINGS.md H-5), and returns what the players
+// are told of it, or "".
+func (s *Session) lapseUndo(ctx context.Context, g *Game, moves int) (string, error) {
+	pending, err := s.tx.UndoRequest(ctx, g.ID)
+	if err != nil || pending == nil || pending.Moves == moves {
+		return "", err
+	}
+	if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s's request to take moves back has lapsed: a move was played since.\nNothing was taken back.\n\n", pending.AskedBy), nil
 }
 
 // consenters are the players of g but asker whose consent a take-back

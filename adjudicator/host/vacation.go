@@ -30,6 +30,11 @@ func (s *Session) vacation(ctx context.Context, g *Game, m *adjudicator.Match, r
 			words = append(words, a)
 		}
 	}
+	if joined := strings.Join(words, " "); len(words) > 1 {
+		if _, err := ParseSpan(joined); err == nil {
+			words = []string{joined} // "vacances 2 jours", "vacation 1 week"
+		}
+	}
 	back := len(words) == 1 && slices.Contains([]string{"off", "back", "end", "fin", "retour", "none"}, notation.Fold(words[0]))
 	var until time.Time
 	if !back {

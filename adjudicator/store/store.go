@@ -731,8 +731,9 @@ func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time)
 		for _, id := range ids {
 			args = append(args, id)
 		}
+		args = append(args, stamp(until.Add(givenUp)))
 		rows, err := b.stmts.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
-			WHERE sent IS NULL AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)
+			WHERE sent IS NULL AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND `+queuedInOrder+`
 			RETURNING `+outgoingColumns, args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
@@ -746,6 +747,25 @@ func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time)
 	slices.SortFunc(out, func(a, b host.Outgoing) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
+
+// inOrder keeps the mails to one recipient in the order they were queued
+// (issue 32, item 4): a mail is not claimed while an older one to the same
+// recipient failed and waits to be tried again (its next attempt after the
+// first parameter, now), unless that one was given up (its next attempt
+// is further off than the second, givenUp from now). The older one goes
+// first; the newer with it or after it.
+const inOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+			AND e.sent IS NULL AND e.next_attempt > ? AND e.next_attempt < ?)`
+
+// queuedInOrder is inOrder for the mails a batch hands the outbox, which
+// sends them at once: none goes while an older one to the same recipient
+// failed and is not given up, due or not (a Claim takes them in order).
+const queuedInOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+			AND e.sent IS NULL AND e.attempts > 0 AND e.next_attempt < ?)`
+
+// givenUp is how far off a mail's next attempt must be for it to count as
+// given up (the outbox puts them a century off).
+const givenUp = 50 * 365 * 24 * time.Hour
 
 // claimChunk is how many ids ClaimQueued names in one statement: each
 // count is a statement of its own, prepared once.
@@ -1136,15 +1156,15 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	if len(m.Draft) > 0 {
 		draft = m.Draft
 	}
-	reply := 0
+	reply := m.Kind
 	switch {
 	case m.AuthNotice:
-		reply = 2
+		reply = host.AuthAnswer
 	case m.Reply:
-		reply = 1
+		reply = host.KeyedAnswer
 	}
 	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		gid, strings.ToLower(m.Recipient), raw, draft, reply, stamp(t.now), stamp(t.now))
+		gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now), stamp(t.now))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1398,6 +1418,33 @@ func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.
 	return n, nil
 }
 
+// AnswersSince returns when the answers of kind were queued to recipient
+// since t, oldest first.
+func (t *Tx) AnswersSince(ctx context.Context, recipient string, kind host.AnswerKind, since time.Time) ([]time.Time, error) {
+	rows, err := t.b.stmts.QueryContext(ctx, `SELECT created FROM outbox WHERE recipient = ? AND reply = ? AND created >= ? ORDER BY created, id`,
+		strings.ToLower(recipient), int(kind), stamp(since))
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var created string
+		if err := rows.Scan(&created); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		at, err := time.Parse(time.RFC3339Nano, created)
+		if err != nil {
+			return nil, fmt.Errorf("store: outbox time %q: %w", created, err)
+		}
+		out = append(out, at)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return out, nil
+}
+
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -1527,12 +1574,12 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
 	claim, err := s.stmt(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
-			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) ORDER BY id LIMIT ?)
+			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) AND `+inOrder+` ORDER BY id LIMIT ?)
 		RETURNING `+outgoingColumns)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := claim.QueryContext(ctx, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), limit)
+	rows, err := claim.QueryContext(ctx, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), stamp(now), stamp(now.Add(givenUp)), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

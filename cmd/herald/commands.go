@@ -56,7 +56,7 @@ var cmdGames = &command{
 
 var cmdNew = &command{
 	name:  "new",
-	args:  "GAME --players a,b[,c,d] [--seed S] [--opt k=v]... [--position POS.yaml] -o FILE",
+	args:  "GAME --players a,b[,c,d] [--seed S] [--opt k=v]... [--position POS.yaml] -o FILE   or   new GAME --mail --players ADDR,ADDR[,...] [--host ADDR] [--deadline 72h [--grace 24h] [--policy wait|forfeit]] [--data DIR]",
 	short: "Start a game and write its record to FILE, which must not exist: new never overwrites a record.\nWithout --seed a secret random seed is drawn; the record keeps it (it is the host's copy).",
 	flags: func(fs *flag.FlagSet) {
 		fs.String("players", "", "comma-separated player names, in seating order (the first plays first)")

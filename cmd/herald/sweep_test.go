@@ -112,7 +112,7 @@ func TestDeadlineSweepSurvivesKills(t *testing.T) {
 		}
 		over := 0
 		for _, g := range list {
-			if g.Status == host.Abandoned {
+			if g.Status == host.Forfeited {
 				over++
 			}
 		}

@@ -519,9 +519,9 @@ func (s *State) Result() adjudicator.Result {
 		how = fmt.Sprintf("on reaching the king's marker at %d", s.king)
 	}
 	if len(win) == 1 {
-		res.Summary = fmt.Sprintf("%s wins %s with %d points and %d ducats", win[0], how, b.score, b.ducats)
+		res.Summary = fmt.Sprintf("%s wins %s with %d %s and %d ducats", win[0], how, b.score, plural(b.score, "point", "points"), b.ducats)
 	} else {
-		res.Summary = fmt.Sprintf("%s share the victory %s with %d points and %d ducats", strings.Join(win, " and "), how, b.score, b.ducats)
+		res.Summary = fmt.Sprintf("%s share the victory %s with %d %s and %d ducats", strings.Join(win, " and "), how, b.score, plural(b.score, "point", "points"), b.ducats)
 	}
 	return res
 }

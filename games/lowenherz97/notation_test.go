@@ -115,7 +115,6 @@ func TestNotationErrors(t *testing.T) {
 		{"choisis 4", "1:9", "numbered 1, 2 and 3"},
 		{"choose 2 with fief", "1:15", "not played with a decision card"},
 		{"choose 2 with renegad", "1:15", `did you mean "renegade"`},
-		{"wall e5 g5", "1:9", "not side by side"},
 		{"wall e5 p5", "1:9", "not a square"},
 		{"knight", "1:8", "missing a square"},
 		{"bid", "1:5", "missing the bid"},
@@ -143,6 +142,21 @@ func TestNotationErrors(t *testing.T) {
 		}
 		if ne.MsgFR == "" {
 			t.Errorf("%q: no French message", tc.text)
+		}
+	}
+}
+
+// TestWallApartCitesRule: a wall between squares that are not side by
+// side is refused citing « Des murs de frontière doivent toujours être
+// placés sur la ligne entre deux cases » (l. 140), like every other
+// refusal, at the second square (issue 32, item 5).
+func TestWallApartCitesRule(t *testing.T) {
+	st := newGame(t, colours[:4], "errors", nil)
+	for _, text := range []string{"wall e5 g5", "wall c1 a1"} {
+		_, err := parseStep(st, "gold", text)
+		var re *adjudicator.RuleError
+		if !errors.As(err, &re) || re.Rule != "lowenherz-1997-fr.txt:140" || re.Pos.String() != "1:9" || !strings.Contains(re.Msg, "not side by side") || re.MsgFR == "" {
+			t.Errorf("%q: error %#v, want the rule of l. 140 at 1:9", text, err)
 		}
 	}
 }

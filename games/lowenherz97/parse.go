@@ -284,6 +284,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	}
 	var mv adjudicator.Move
 	var err *notation.Error
+	var apart *adjudicator.RuleError // a wall between squares not side by side
 	switch verb {
 	case "castle":
 		mv, err = parsePlace(sc, first.Pos)
@@ -316,8 +317,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		if err == nil {
 			e, ok := board.EdgeOf(q[0], q[1])
 			if !ok {
-				err = sc.ErrorAt(ps[1], fmt.Sprintf("%s and %s are not side by side: a wall stands on the line between two squares", board.Name(q[0]), board.Name(q[1])),
-					fmt.Sprintf("%s et %s ne sont pas côte à côte : un mur se pose sur la ligne entre deux cases", board.Name(q[0]), board.Name(q[1])))
+				// The rule of l. 140, cited like every other refusal.
+				apart = rulef(codeWall, ruleWallLine, "%s and %s are not side by side: a wall stands on the line between two squares",
+					"%s et %s ne sont pas côte à côte : un mur se pose sur la ligne entre deux cases", board.Name(q[0]), board.Name(q[1])).At(ps[1])
 			}
 			mv = Wall{Edge: e, pos: ps[0]}
 		}
@@ -379,6 +381,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	}
 	if err != nil {
 		return nil, err
+	}
+	if apart != nil {
+		return nil, apart
 	}
 	return mv, nil
 }

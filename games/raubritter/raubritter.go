@@ -428,7 +428,7 @@ func (s *State) Result() adjudicator.Result {
 	if len(tied) == 1 {
 		w := tied[0]
 		res.Winners = []string{s.names[w]}
-		res.Summary = fmt.Sprintf("%s wins with %d points", s.names[w], sc[w])
+		res.Summary = fmt.Sprintf("%s wins with %d %s", s.names[w], sc[w], plural(sc[w], "point", "points"))
 		if countEq(sc, best) > 1 {
 			res.Summary += fmt.Sprintf(", breaking the tie with %d knights left", s.players[w].knights)
 		}
@@ -440,8 +440,8 @@ func (s *State) Result() adjudicator.Result {
 		names[i] = s.names[t]
 	}
 	res.Shared = names
-	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d points and %d knights left",
-		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, s.players[tied[0]].knights)
+	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %d knights left",
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, plural(best, "point", "points"), s.players[tied[0]].knights)
 	return res
 }
 
