@@ -1,5 +1,7 @@
 package adjudicator
 
+import "slices"
+
 // A Determinizer is a State that can redraw what one seat cannot see. It
 // is an optional part of the engine contract, found by type assertion; a
 // search that plays a seat (package adjudicator/bot) needs it to reason
@@ -20,4 +22,34 @@ package adjudicator
 // itself; the copy of a state seat sees whole is a plain Clone.
 type Determinizer interface {
 	Determinize(seat string, rng *RNG) State
+}
+
+// ShuffleWithinLetters deals the values at places again among the places
+// of the same letter, the letter being a public mark (a card's or a tile's
+// back): each letter's values are sorted by compare first, then shuffled
+// from rng and written back to that letter's places in their order. So the
+// result depends on the values as a set and on rng, never on how they lay.
+func ShuffleWithinLetters[E any](rng *RNG, places []*E, letter func(E) byte, compare func(a, b E) int) {
+	var letters []byte
+	for _, q := range places {
+		if l := letter(*q); !slices.Contains(letters, l) {
+			letters = append(letters, l)
+		}
+	}
+	slices.Sort(letters)
+	for _, l := range letters {
+		var at []*E
+		var values []E
+		for _, q := range places {
+			if letter(*q) == l {
+				at = append(at, q)
+				values = append(values, *q)
+			}
+		}
+		slices.SortStableFunc(values, compare)
+		rng.Shuffle(len(values), func(i, j int) { values[i], values[j] = values[j], values[i] })
+		for i, q := range at {
+			*q = values[i]
+		}
+	}
 }

@@ -2,7 +2,6 @@ package lowenherz
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
@@ -34,27 +33,6 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 	for i := range c.deck {
 		places = append(places, &c.deck[i])
 	}
-	var letters []byte
-	for _, q := range places {
-		if !slices.Contains(letters, q.Letter) {
-			letters = append(letters, q.Letter)
-		}
-	}
-	slices.Sort(letters)
-	for _, l := range letters {
-		var at []*Card
-		var cards []Card
-		for _, q := range places {
-			if q.Letter == l {
-				at = append(at, q)
-				cards = append(cards, *q)
-			}
-		}
-		slices.SortFunc(cards, func(a, b Card) int { return cmp.Compare(a.Kind, b.Kind) })
-		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
-		for i, q := range at {
-			*q = cards[i]
-		}
-	}
+	adjudicator.ShuffleWithinLetters(rng, places, func(c Card) byte { return c.Letter }, func(a, b Card) int { return cmp.Compare(a.Kind, b.Kind) })
 	return c
 }

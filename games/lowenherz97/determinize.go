@@ -30,28 +30,11 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 	me := c.index(seat)
 	// The deck, by letter.
 	c.deck = slices.Clone(c.deck)
-	var letters []byte
-	for _, d := range c.deck {
-		if !slices.Contains(letters, d.Letter) {
-			letters = append(letters, d.Letter)
-		}
+	deck := make([]*Card, len(c.deck))
+	for i := range c.deck {
+		deck[i] = &c.deck[i]
 	}
-	slices.Sort(letters)
-	for _, l := range letters {
-		var at []int
-		var cards []Card
-		for i, d := range c.deck {
-			if d.Letter == l {
-				at = append(at, i)
-				cards = append(cards, d)
-			}
-		}
-		slices.SortStableFunc(cards, func(a, b Card) int { return cmp.Compare(a.String(), b.String()) })
-		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
-		for j, i := range at {
-			c.deck[i] = cards[j]
-		}
-	}
+	adjudicator.ShuffleWithinLetters(rng, deck, func(d Card) byte { return d.Letter }, func(a, b Card) int { return cmp.Compare(a.String(), b.String()) })
 	// The political cards.
 	var places []*Political
 	for p := range c.hands {

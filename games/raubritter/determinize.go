@@ -94,32 +94,16 @@ func (s *State) redealHand(p *player, rng *adjudicator.RNG) {
 
 // shuffleLetters shuffles stack within each letter, its letters in place.
 func shuffleLetters(stack []Tile, rng *adjudicator.RNG) {
-	var letters []byte
-	for _, t := range stack {
-		if !slices.Contains(letters, t.Letter) {
-			letters = append(letters, t.Letter)
-		}
+	places := make([]*Tile, len(stack))
+	for i := range stack {
+		places[i] = &stack[i]
 	}
-	slices.Sort(letters)
-	for _, l := range letters {
-		var at []int
-		var kinds []Kind
-		for i, t := range stack {
-			if t.Letter == l {
-				at = append(at, i)
-				kinds = append(kinds, t.Kind)
-			}
-		}
-		sortKinds(kinds)
-		rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
-		for j, i := range at {
-			stack[i].Kind = kinds[j]
-		}
-	}
+	adjudicator.ShuffleWithinLetters(rng, places, func(t Tile) byte { return t.Letter }, func(a, b Tile) int { return compareKinds(a.Kind, b.Kind) })
 }
 
-func sortKinds(ks []Kind) {
-	slices.SortFunc(ks, func(a, b Kind) int {
-		return cmp.Or(cmp.Compare(a.Terrain, b.Terrain), cmp.Compare(a.Building, b.Building))
-	})
+func sortKinds(ks []Kind) { slices.SortFunc(ks, compareKinds) }
+
+// compareKinds orders kinds by terrain, then building.
+func compareKinds(a, b Kind) int {
+	return cmp.Or(cmp.Compare(a.Terrain, b.Terrain), cmp.Compare(a.Building, b.Building))
 }
