@@ -88,6 +88,18 @@ type Config struct {
 	// this Config's Now, NewKey and NewSeed.
 	Host *host.Host
 
+	// TrustAuthservIDs are the authserv-ids of the servers of herald's
+	// own provider that stamp incoming mail with Authentication-Results
+	// (RFC 8601): their DMARC verdict on the From domain is trusted, every
+	// other such field ignored. A mail they say fails DMARC is refused as
+	// forged, whatever key it carries, and the game's host is told, not its
+	// sender (senderCheck). Empty: no verdict is read.
+	TrustAuthservIDs []string
+
+	// RequireDMARC refuses, as forged, every mail whose DMARC result from
+	// a trusted server is not pass (none, an error, or no result).
+	RequireDMARC bool
+
 	// OnNewPlayer, if set, is called for every player address of a game
 	// created by mail, and for its host, before the welcome mails are
 	// queued. The embedded setup uses it to open a mailbox for each.
@@ -460,6 +472,9 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	}
 	if msg.From == s.cfg.Address {
 		return Ignored, 0, "mail from herald itself", nil
+	}
+	if why, v := s.senderCheck(msg); why != "" {
+		return s.forged(ctx, ses, msg, env, why, v, now)
 	}
 	tokenGame, token := s.replyToken(msg)
 	for _, c := range env.Commands {
