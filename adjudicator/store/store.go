@@ -748,19 +748,28 @@ func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time)
 	return out, nil
 }
 
-// inOrder keeps the mails to one recipient in the order they were queued
-// (issue 32, item 4): a mail is not claimed while an older one to the same
-// recipient failed and waits to be tried again (its next attempt after the
-// first parameter, now), unless that one was given up (its next attempt
-// is further off than the second, givenUp from now). The older one goes
-// first; the newer with it or after it.
-const inOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+// inOrder keeps the mails of one game, and the mails to one recipient
+// about one game or none, in the order they were queued (issue 32, item
+// 4; issue 31, item 3): a mail is not claimed while an older one of the
+// same game, or to the same recipient about the same game or with one of
+// the two about none, failed and waits to be tried again (its next attempt
+// after the first parameter, now), unless that one was given up (its next
+// attempt is further off than the second, givenUp from now). The older
+// one goes first; the newer with it or after it. (A mail held back by its
+// game is held by the same failed mail as every later mail of that game:
+// no chain of holds is needed. One recipient's mails about two games need
+// no order between them.)
+const inOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE ` + sameLine + ` AND e.id < outbox.id
 			AND e.sent IS NULL AND e.next_attempt > ? AND e.next_attempt < ?)`
 
+// sameLine is when a mail e must go before the newer mail outbox.
+const sameLine = `(e.game_id = outbox.game_id OR e.recipient = outbox.recipient
+			AND (e.game_id IS NULL OR outbox.game_id IS NULL))`
+
 // queuedInOrder is inOrder for the mails a batch hands the outbox, which
-// sends them at once: none goes while an older one to the same recipient
+// sends them at once: none goes while an older one of the same line
 // failed and is not given up, due or not (a Claim takes them in order).
-const queuedInOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+const queuedInOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE ` + sameLine + ` AND e.id < outbox.id
 			AND e.sent IS NULL AND e.attempts > 0 AND e.next_attempt < ?)`
 
 // givenUp is how far off a mail's next attempt must be for it to count as
