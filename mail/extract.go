@@ -168,6 +168,11 @@ type Message struct {
 	// (RFC 8601), top first: the receiving servers' verdicts on the
 	// sender, read by ParseAuthResults.
 	AuthResults []string
+
+	// Bounce is what a delivery report (Auto AutoBounce) says of a mail
+	// herald sent (ParseBounce), set by the service; nil for any other
+	// mail.
+	Bounce *Bounce
 }
 
 // Line is one line of [Message].Body.

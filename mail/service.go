@@ -382,6 +382,9 @@ func (s *Service) readOne(raw []byte) readMail {
 		r.env = notation.ParseEnvelope(r.msg.Body)
 		remapLines(r.env, r.msg.Lines)
 	}
+	if r.msg != nil && r.msg.Auto == AutoBounce {
+		r.msg.Bounce = ParseBounce(raw)
+	}
 	return r
 }
 
@@ -468,6 +471,11 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 // the address check and the game it is about here, the rest by the host.
 func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
+		if msg.Bounce != nil {
+			if why, _ := s.senderCheck(msg); why == "" {
+				return s.bounced(ctx, ses, msg, now)
+			}
+		}
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
 	if msg.From == s.cfg.Address {
@@ -513,6 +521,9 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
 		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env), now)
+	}
+	if err := s.delivered(ctx, ses, g, seat); err != nil {
+		return "", 0, "", err
 	}
 	req := host.Request{Game: g, From: msg.From, Seat: seat, Env: env, Source: "mail:" + msg.MessageID}
 	for _, a := range msg.Attachments {

@@ -52,6 +52,9 @@ func listStored(ctx context.Context, e *env, dir string) error {
 	for _, g := range list {
 		fmt.Fprintf(e.stdout, "G%-4d %-12s %-9s %s  (updated %s)\n", g.ID, g.Game, g.Status,
 			strings.Join(g.Players, ", "), g.Updated.Format("2006-01-02 15:04"))
+		if len(g.Undeliverable) > 0 {
+			fmt.Fprintf(e.stdout, "      undeliverable: %s (mail to them bounces)\n", strings.Join(g.Undeliverable, ", "))
+		}
 	}
 	return nil
 }
