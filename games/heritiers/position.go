@@ -737,8 +737,9 @@ func (s *State) troopRef(name string) (seat, k int, ok bool) {
 		return -1
 	}
 	if c, found := strings.CutPrefix(name, Henri+"-"); found && s.solo {
-		col, ok := colourByWord(c)
-		return 1, int(col), ok
+		if col, ok := colourByWord(c); ok {
+			return 1, int(col), true
+		}
 	}
 	if base, found := strings.CutSuffix(name, "*"); found {
 		seat := player(base)

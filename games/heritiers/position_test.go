@@ -165,6 +165,10 @@ players:
 		{[]string{"alice", "bob"}, duo, []string{"first: bob", "start: c3", "  c3: étable-1 open / alice* bob*", "  c4: forge-1 open / alice-2",
 			"  d4: chalet-1 open / alice-1", "    moved: [alice*, alice-2]"}},
 		{[]string{"alice"}, solo, []string{"first: alice", "start: m13", "  m12: forge-1 henri / henri-green", "    beside: [henri-grey, henri-yellow]"}},
+		// A solo player whose name begins as Henri's troops do.
+		{[]string{"henri-x"}, strings.NewReplacer("alice*", "henri-x*", "turn: alice", "turn: henri-x", "  m12: forge-1 henri / henri-green\n",
+			"  m12: forge-1 henri / henri-green\n  l12: chalet-1 open / henri-x-2\n").Replace(solo),
+			[]string{"  m13: étable-1 open / henri-x*", "  l12: chalet-1 open / henri-x-2", "  m12: forge-1 henri / henri-green"}},
 		{[]string{"alice"}, strings.Replace(solo, "turn: alice", "turn: henri", 1), []string{"turn: alice", "taken: false",
 			"  m12: forge-1 henri", "  n12: scierie-1 henri / henri-green $v-green", "    beside: [henri-grey, henri-yellow]"}},
 	} {
