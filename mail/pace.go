@@ -206,11 +206,21 @@ func slowDown(err error) bool {
 }
 
 // refused reports whether err is the server refusing a mail for good: a
-// 5xx that is not a quota (slowDown).
+// 5xx that is not a quota (slowDown), in answer to the mail itself (a
+// connection or login refused, connError, says nothing of the mail).
 func refused(err error) bool {
 	var se *smtp.SMTPError
-	return errors.As(err, &se) && se.Code >= 500 && se.Code < 600 && !slowDown(err)
+	var ce connError
+	return !errors.As(err, &ce) && errors.As(err, &se) && se.Code >= 500 && se.Code < 600 && !slowDown(err)
 }
+
+// connError is the failure to connect or log in to the SMTP server, met
+// while sending a mail: the mail waits, whatever the server's code (a
+// wrong password's 535 sets no mail aside).
+type connError struct{ err error }
+
+func (e connError) Error() string { return e.err.Error() }
+func (e connError) Unwrap() error { return e.err }
 
 // refusedNotice tells the host of m's game that the server refused m for
 // good, once per address and game: its recipient's address fails, and

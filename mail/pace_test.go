@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator/host"
 )
@@ -119,7 +120,15 @@ type scriptSession struct {
 	to  string
 }
 
-func (s *scriptSession) AuthMechanisms() []string             { return nil }
+func (s *scriptSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (s *scriptSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if pass != "pw" {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication credentials invalid"}
+		}
+		return nil
+	}), nil
+}
 func (s *scriptSession) Mail(string, *smtp.MailOptions) error { return nil }
 func (s *scriptSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	s.srv.mu.Lock()
@@ -162,6 +171,7 @@ func startScript(t *testing.T) (*scriptSMTP, string) {
 	s := &scriptSMTP{}
 	srv := smtp.NewServer(s)
 	srv.Domain = "127.0.0.1"
+	srv.AllowInsecureAuth = true
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -390,4 +400,26 @@ func sameSet(got []string, want ...string) bool {
 	slices.Sort(g)
 	slices.Sort(w)
 	return slices.Equal(g, w)
+}
+
+// TestOutboxLoginRefused: a wrong password's 535 is no refusal of the
+// mails: none is set aside, and they go once the login works.
+func TestOutboxLoginRefused(t *testing.T) {
+	r := newPaceRig(t, Rate{})
+	r.out.cfg.Server.Username, r.out.cfg.Server.Password = "herald", "wrong"
+	r.queue(3, "a@x.test", "b@x.test")
+	if _, err := r.out.SendDue(context.Background()); err == nil || !strings.Contains(err.Error(), "535") {
+		t.Errorf("SendDue with a wrong password: %v", err)
+	}
+	if got := r.srv.take(); len(got) != 0 {
+		t.Fatalf("sent %v with a wrong password", got)
+	}
+	if list, _ := r.f.st.SetAsideList(context.Background()); len(list) != 0 {
+		t.Fatalf("a login refused set mails aside: %+v", list)
+	}
+	r.out.cfg.Server.Password = "pw"
+	r.now = r.now.Add(time.Hour)
+	if got := r.send(); !sameSet(got, "a@x.test", "b@x.test") {
+		t.Errorf("with the right password sent %v", got)
+	}
 }

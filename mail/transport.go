@@ -951,7 +951,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, index []int,
 			d := <-dialing
 			if d.err != nil {
 				for _, m := range due[i:] {
-					o.failed(ctx, m, d.err)
+					o.failed(ctx, m, connError{d.err})
 				}
 				return sent, d.err
 			}
