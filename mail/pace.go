@@ -214,9 +214,11 @@ func refused(err error) bool {
 	return !errors.As(err, &ce) && errors.As(err, &se) && se.Code >= 500 && se.Code < 600 && !slowDown(err)
 }
 
-// connError is the failure to connect or log in to the SMTP server, met
-// while sending a mail: the mail waits, whatever the server's code (a
-// wrong password's 535 sets no mail aside).
+// connError is the failure to connect or log in to the SMTP server, or
+// its refusal of herald's own address (MAIL FROM), met while sending a
+// mail: the mail waits, whatever the server's code (a wrong password's
+// 535, or a provider's refusal to send as herald's address, sets no mail
+// aside).
 type connError struct{ err error }
 
 func (e connError) Error() string { return e.err.Error() }
@@ -347,4 +349,25 @@ func (h holds) add(m host.Outgoing) {
 func (h holds) has(m host.Outgoing) bool {
 	games := h[m.Recipient]
 	return games[m.GameID] || m.GameID == 0 && len(games) > 0 || games[0]
+}
+
+// sendOne sends raw to one recipient on c, as smtp.Client.SendMail does
+// (herald's addresses are ASCII), saying which answers are about the mail:
+// a refusal of the sender (MAIL FROM) is a connError.
+func (o *Outbox) sendOne(c *smtp.Client, to string, raw []byte) error {
+	if err := c.Mail(o.cfg.From, nil); err != nil {
+		return connError{err}
+	}
+	if err := c.Rcpt(to, nil); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
 }

@@ -129,7 +129,15 @@ func (s *scriptSession) Auth(string) (sasl.Server, error) {
 		return nil
 	}), nil
 }
-func (s *scriptSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *scriptSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.srv.mu.Lock()
+	answer := s.srv.answer
+	s.srv.mu.Unlock()
+	if answer != nil {
+		return answer("from:" + from)
+	}
+	return nil
+}
 func (s *scriptSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	s.srv.mu.Lock()
 	answer := s.srv.answer
@@ -300,6 +308,9 @@ func TestOutboxRefused(t *testing.T) {
 		t.Fatalf("sent %v, want the three welcomes", got)
 	}
 	r.srv.set(func(to string) error {
+		if to == "from:herald@herald.test" {
+			return nil
+		}
 		if to == "alice@herald.test" {
 			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Recipient address rejected: Access denied"}
 		}
@@ -338,7 +349,10 @@ func TestOutboxRefused(t *testing.T) {
 	}
 
 	// A quota spent is no refusal of the mail: it waits.
-	r.srv.set(func(string) error {
+	r.srv.set(func(to string) error {
+		if strings.HasPrefix(to, "from:") {
+			return nil
+		}
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 4, 5}, Message: "Daily user sending limit exceeded"}
 	})
 	r.queue(1, "bob@herald.test")
@@ -421,5 +435,30 @@ func TestOutboxLoginRefused(t *testing.T) {
 	r.now = r.now.Add(time.Hour)
 	if got := r.send(); !sameSet(got, "a@x.test", "b@x.test") {
 		t.Errorf("with the right password sent %v", got)
+	}
+}
+
+// TestOutboxSenderRefused: a 5xx to MAIL FROM refuses herald's address
+// (a provider that will not send as it), not the mail: nothing is set
+// aside, and the mails go once the server takes the sender.
+func TestOutboxSenderRefused(t *testing.T) {
+	r := newPaceRig(t, Rate{})
+	r.srv.set(func(to string) error {
+		if strings.HasPrefix(to, "from:") {
+			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 60}, Message: "SendAsDenied; not allowed to send as herald@herald.test"}
+		}
+		return nil
+	})
+	r.queue(3, "a@x.test")
+	if got := r.send(); len(got) != 0 {
+		t.Fatalf("sent %v while the sender is refused", got)
+	}
+	if list, _ := r.f.st.SetAsideList(context.Background()); len(list) != 0 {
+		t.Fatalf("a refused sender set mails aside: %+v", list)
+	}
+	r.srv.set(nil)
+	r.now = r.now.Add(time.Hour)
+	if got := r.send(); !sameSet(got, "a@x.test") {
+		t.Errorf("once the sender is taken, sent %v", got)
 	}
 }
