@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -962,7 +961,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, index []int,
 			held.add(m)
 			continue
 		}
-		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
+		err = o.sendOne(c, m.Recipient, raw)
 		if err != nil {
 			if o.failed(ctx, m, err) {
 				order.finish(gi, orderSent)
