@@ -83,13 +83,26 @@ func (s *State) Position() any {
 		pm := mapping()
 		add(pm, "ducats", scalar(strconv.Itoa(p.ducats)))
 		add(pm, "score", scalar(strconv.Itoa(p.score)))
+		addSupply(pm, p)
 		add(pm, "hand", flow(cardStrings(p.hand)))
 		add(players, n, pm)
+	}
+	if c := s.neutral(); c >= 0 {
+		pm := mapping()
+		addSupply(pm, &s.players[c])
+		add(players, "neutral", pm)
 	}
 	add(root, "players", players)
 	add(root, "deck", flow(cardStrings(s.deck)))
 	add(root, "market", flow(cardStrings(s.market)))
+	add(root, "discard", flow(cardStrings(s.discard)))
 	return root
+}
+
+// addSupply adds a colour's castles and knights in supply to its mapping.
+func addSupply(pm *yaml.Node, p *player) {
+	add(pm, "castles", scalar(strconv.Itoa(p.castles)))
+	add(pm, "knights", scalar(strconv.Itoa(p.knights)))
 }
 
 func cardStrings(cs []Card) []string {
@@ -122,8 +135,11 @@ func posError(n *yaml.Node, format string, args ...any) error {
 }
 
 var positionKeys = []string{"phase", "setup", "turn", "step", "card", "action", "done", "domain", "sold", "income", "ended",
-	"last_round", "terrain", "borders", "pieces", "alliances", "players", "deck", "market"}
-var playerKeys = []string{"ducats", "score", "hand"}
+	"last_round", "terrain", "borders", "pieces", "alliances", "players", "deck", "market", "discard"}
+var playerKeys = []string{"ducats", "score", "castles", "knights", "hand"}
+
+// supplyKeys are the keys of the neutral colour in players.
+var supplyKeys = []string{"castles", "knights"}
 
 func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -390,17 +406,23 @@ func (l *posLoader) players() error {
 		}
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			k, pm := v.Content[i], v.Content[i+1]
-			p := s.index(k.Value)
+			p, keys := s.index(k.Value), playerKeys
+			if k.Value == "neutral" && s.neutral() >= 0 {
+				p, keys = s.neutral(), supplyKeys
+			}
 			if p < 0 {
-				return posError(k, "%q is not a player of this game (%s)", k.Value, strings.Join(s.names, ", "))
+				return posError(k, "%q is not a player of this game (%s)", k.Value, strings.Join(s.colourNames(), ", "))
 			}
 			if isNull(pm) {
 				continue
 			}
 			if pm.Kind != yaml.MappingNode {
-				return posError(pm, "player %s: expected a mapping with keys %s", k.Value, strings.Join(playerKeys, ", "))
+				return posError(pm, "%s: expected a mapping with keys %s", k.Value, strings.Join(keys, ", "))
 			}
-			if err := checkNodeKeys(pm, playerKeys, "player "+k.Value); err != nil {
+			if err := checkNodeKeys(pm, keys, k.Value); err != nil {
+				return err
+			}
+			if err := l.supply(pm, p); err != nil {
 				return err
 			}
 			if d := get(pm, "ducats"); d != nil {
@@ -437,19 +459,96 @@ func (l *posLoader) players() error {
 	return nil
 }
 
-// cards reads the deck and the market; the discard pile is the rest.
+// supply checks the castles and knights a colour's mapping says are in
+// supply against the pieces on the board: a colour has 15 knights and 4
+// castles, 3 with 4 players (lowenherz-2003-fr.txt:37), 2 neutral castles
+// with 2 players (l. 107); a castle never leaves the board, and a knight
+// that does goes back to the supply.
+func (l *posLoader) supply(pm *yaml.Node, c int) error {
+	s := l.s
+	for _, f := range []struct {
+		key          string
+		left, supply int
+	}{
+		{"castles", s.players[c].castles, colourCastles(len(s.names), c)},
+		{"knights", s.players[c].knights, knightsEach},
+	} {
+		v := get(pm, f.key)
+		if v == nil {
+			continue
+		}
+		x, err := intValue(v, f.key, 0, f.supply)
+		if err != nil {
+			return err
+		}
+		if x != f.left {
+			rule := "lowenherz-2003-fr.txt:37"
+			if c >= len(s.names) {
+				rule = "lowenherz-2003-fr.txt:107"
+			}
+			return posError(v, "%s: %s has %d %s in supply, not %d: %d in all, %d on the board (%s)",
+				f.key, s.colourName(c), f.left, f.key, x, f.supply, f.supply-f.left, rule)
+		}
+	}
+	return nil
+}
+
+// cards reads the deck, the market and the discard pile. The cards
+// neither in a hand nor in the market nor in the piles given are the rest:
+// with the deck given and the discard pile left out, the rest is the
+// discard pile, in the order of the card table; with the discard pile given
+// and the deck left out, the rest is the deck, shuffled letter by letter
+// from the seed and stacked A on top, as the game makes it (a referee who
+// knows what was played but not the deck's order); with both given, there
+// is no rest.
 func (l *posLoader) cards() error {
 	s := l.s
 	var err error
 	if s.deck, err = l.cardList("deck"); err != nil {
 		return err
 	}
+	if err := l.deckOrder(); err != nil {
+		return err
+	}
 	if s.market, err = l.cardList("market"); err != nil {
 		return err
 	}
-	s.discard = 60 - len(s.deck) - len(s.market)
-	for i := range s.names {
-		s.discard -= len(s.players[i].hand)
+	if s.discard, err = l.cardList("discard"); err != nil {
+		return err
+	}
+	left := map[Card]int{}
+	var rest []Card
+	for _, c := range deckOrder {
+		if left[c]++; left[c] > l.used[c] {
+			rest = append(rest, c)
+		}
+	}
+	deck, discard := get(l.n, "deck"), get(l.n, "discard")
+	switch {
+	case discard == nil:
+		s.discard = rest
+	case deck == nil:
+		rng := l.setup.RNG
+		if rng == nil {
+			rng = adjudicator.NewRNG("")
+		}
+		s.deck = stack(rest, rng)
+	case len(rest) > 0:
+		return posError(discard, "discard: with the deck given too, the hands, deck, market and discard pile hold every card of the game; %d are nowhere: %s",
+			len(rest), strings.Join(cardStrings(rest), ", "))
+	}
+	return nil
+}
+
+// deckOrder checks the deck runs A to D from the top: the piles are
+// stacked D (bottom), C, B, A (top) and drawn from the top
+// (lowenherz-2003-fr.txt:41).
+func (l *posLoader) deckOrder() error {
+	items, _ := seq(get(l.n, "deck"), "deck")
+	for i := 1; i < len(l.s.deck); i++ {
+		if a, b := l.s.deck[i-1], l.s.deck[i]; b.Letter < a.Letter {
+			return posError(items[i], "deck: %s lies below %s; the deck is stacked D (bottom), C, B, A (top), and drawn from the top (lowenherz-2003-fr.txt:41)", b, a)
+		}
 	}
 	return nil
 }
