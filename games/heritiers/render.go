@@ -341,12 +341,8 @@ func (s *State) handWords(seat int) string {
 	return strings.Join(ids, ", ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural
 
 type squareView struct {
 	Tile     string   `json:"tile"`

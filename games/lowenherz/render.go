@@ -127,12 +127,8 @@ func (s *State) PrivateText(as string) string {
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural
 
 // writeStatus writes what everyone sees below the board.
 func (s *State) writeStatus(b *strings.Builder, sym []byte) {

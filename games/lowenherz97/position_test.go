@@ -30,12 +30,12 @@ func TestPositionRoundTrip(t *testing.T) {
 					st = b
 				}
 			}
-			first := positionBytes(t, st)
+			first := kit.PositionBytes(t, st)
 			back, err := loadPosition(colours[:n], string(first))
 			if err != nil {
 				t.Fatalf("%s: position does not load: %v\n%s", seed, err, first)
 			}
-			if second := positionBytes(t, back); !bytes.Equal(first, second) {
+			if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 				t.Fatalf("%s: written, read and written again differs:\n%s\n---\n%s", seed, first, second)
 			}
 			for _, as := range append([]string{""}, colours[:n]...) {
@@ -129,7 +129,7 @@ func TestPositionMutations(t *testing.T) {
 					st = b
 				}
 			}
-			bases = append(bases, base{string(positionBytes(t, st)), colours[:n]})
+			bases = append(bases, base{string(kit.PositionBytes(t, st)), colours[:n]})
 		}
 	}
 	rng := adjudicator.NewRNG("mutations")
@@ -155,12 +155,12 @@ func TestPositionMutations(t *testing.T) {
 			continue
 		}
 		loaded++
-		first := positionBytes(t, st)
+		first := kit.PositionBytes(t, st)
 		back, err := loadPosition(base.players, string(first))
 		if err != nil {
 			t.Fatalf("round %d: accepted position\n%s\nwritten as\n%s\ndoes not load: %v", r, text, first, err)
 		}
-		if second := positionBytes(t, back); !bytes.Equal(first, second) {
+		if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 			t.Fatalf("round %d: position written, read and written again differs:\n%s\n---\n%s", r, first, second)
 		}
 		for range 300 {
@@ -197,8 +197,8 @@ func TestPositionFirstCardNotTurned(t *testing.T) {
 	for n := 3; n <= 4; n++ {
 		for i := range 6 {
 			seed := fmt.Sprintf("first-card-%d-%d", n, i)
-			st := newGame(t, colours[:n], seed, nil)
-			want := positionBytes(t, st)
+			st := kit.NewState(t, colours[:n], seed, nil)
+			want := kit.PositionBytes(t, st)
 			if bytes.Contains(want, []byte("Silberfund")) {
 				continue
 			}
@@ -236,7 +236,7 @@ func TestPositionFirstCardNotTurned(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: the position before the first card does not load: %v\n%s", seed, err, before)
 			}
-			if got := positionBytes(t, back); !bytes.Equal(got, want) {
+			if got := kit.PositionBytes(t, back); !bytes.Equal(got, want) {
 				t.Errorf("%s: the first card turned from the position gives\n%s\nwant the new game's\n%s", seed, got, want)
 			}
 		}
