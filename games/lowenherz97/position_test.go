@@ -136,16 +136,7 @@ func TestPositionMutations(t *testing.T) {
 	loaded := 0
 	for r := range rounds {
 		base := bases[rng.IntN(len(bases))]
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(base.doc), &doc); err != nil {
-			t.Fatal(err)
-		}
-		gametest.Mutate(&doc, rng, pool)
-		var b bytes.Buffer
-		if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
-			t.Fatal(err)
-		}
-		text := b.String()
+		text := gametest.Mutated(t, base.doc, rng, pool)
 		st, err := loadPosition(base.players, text)
 		if err != nil {
 			var ne *notation.Error
