@@ -31,7 +31,9 @@ type Report struct {
 }
 
 // Adjudicate replays rec from its setup or position and judges every
-// submission in order, stopping at the first illegal one. A record that
+// submission in order, stopping at the first illegal one. A move a bot
+// made (source bot:LEVEL, see [Robot]) is judged illegal unless it is the
+// move reg's robot makes there. A record that
 // cannot even be started (unknown game, bad seed, bad position) is an error.
 func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 	m, err := startEmpty(reg, rec)
@@ -41,7 +43,14 @@ func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 	rep := &Report{Record: rec, Match: m}
 	for i, mv := range rec.Moves {
 		v := Verdict{Number: i + 1, Player: mv.Player, Text: mv.Text}
-		sub, err := m.apply(mv.Player, mv.Text)
+		want, check, err := robotMove(reg, m, rec, mv)
+		var sub *Submission
+		if err == nil {
+			sub, err = m.apply(mv.Player, mv.Text)
+		}
+		if err == nil && check && sub.Text() != want {
+			err = notTheBot(mv, sub.Text(), want)
+		}
 		if err != nil {
 			v.Err = err
 			rep.Verdicts = append(rep.Verdicts, v)
