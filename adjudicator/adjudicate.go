@@ -14,6 +14,9 @@ type Verdict struct {
 	Player string // who submitted it
 	Text   string // as recorded
 	Err    error  // nil when legal
+	// Bot is the source of a move a bot made ("bot:2") once it was found
+	// to be the move the bot makes there; "" for anyone else's.
+	Bot string
 }
 
 // Legal reports whether the submission was legal.
@@ -50,6 +53,9 @@ func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 		}
 		if err == nil && check && sub.Text() != want {
 			err = notTheBot(mv, sub.Text(), want)
+		}
+		if err == nil && check {
+			v.Bot = mv.Source
 		}
 		if err != nil {
 			v.Err = err
@@ -91,6 +97,9 @@ func (r *Report) Write(w io.Writer) {
 		verdict := "legal"
 		if v.Err != nil {
 			verdict = "ILLEGAL"
+		}
+		if v.Bot != "" {
+			text += "  (" + v.Bot + ": the bot's move, played again)"
 		}
 		fmt.Fprintf(w, "%4d  %-*s  %-7s  %s\n", v.Number, width, v.Player, verdict, text)
 	}
