@@ -3,12 +3,14 @@ package bot_test
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/bot"
 	"github.com/heraldgames/herald/games"
+	"gopkg.in/yaml.v3"
 )
 
 // seatGames are the games a bot's seat is tried in: every game, and Les
@@ -250,4 +252,88 @@ func TestAdjudicateBotSeatTakesOnlyBotMoves(t *testing.T) {
 	if rep.Illegal == nil || !strings.Contains(rep.Illegal.Err.Error(), "no bot to check it") {
 		t.Errorf("no robot: Illegal = %+v, want the bot's move unchecked and said so", rep.Illegal)
 	}
+}
+
+// TestHintSeesOnlyItsSeat: a hint is the same in every state its seat
+// cannot tell from the real one (the others' hands, the decks' order and
+// the others' sealed steps redrawn), in every game, at the start and
+// further on; and it never takes a step past a draw.
+func TestHintSeesOnlyItsSeat(t *testing.T) {
+	for _, sg := range seatGames {
+		if !slices.ContainsFunc(sg.players, func(p string) bool { return !strings.HasPrefix(p, "bot:") }) {
+			continue // nobody to give a hint to
+		}
+		t.Run(sg.game+"/"+strings.Join(sg.players, ","), func(t *testing.T) {
+			rng := adjudicator.NewRNG("walk")
+			differed := 0
+			for walk := range 3 {
+				m := botGame(t, sg.game, sg.players, 2*walk)
+				if _, err := bot.Play(m, m.Record.Bots, ""); err != nil {
+					t.Fatal(err)
+				}
+				seat := ""
+				for _, p := range m.Record.Players {
+					if _, isBot := m.Record.Bots[p]; !isBot && adjudicator.CanAct(m.State, p) == nil && !adjudicator.SealedIn(m.State, p) {
+						seat = p
+						break
+					}
+				}
+				if seat == "" {
+					continue
+				}
+				hint, why, whyFR, err := bot.Hint(m, seat, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(strings.Split(hint, "\n")); len(why) != n || len(whyFR) != n {
+					t.Fatalf("hint %q has %d and %d reasons", hint, len(why), len(whyFR))
+				}
+				for range 3 {
+					other := *m
+					other.State = m.State.(adjudicator.Determinizer).Determinize(seat, rng)
+					if got, want := other.State.Text(seat), m.State.Text(seat); got != want {
+						t.Fatalf("a redrawn state looks different to %s:\n%s", seat, firstDiff(got, want))
+					}
+					if !samePosition(t, other.State, m.State) {
+						differed++
+					}
+					again, _, _, err := bot.Hint(&other, seat, 1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if again != hint {
+						t.Fatalf("move %d: the hint for %s is %q, and %q once what %s cannot see is redrawn", m.MoveNumber(), seat, hint, again, seat)
+					}
+				}
+			}
+			if differed == 0 {
+				t.Errorf("no redrawing changed anything hidden: the test proves nothing")
+			}
+		})
+	}
+}
+
+// samePosition reports whether a and b hold the same position.
+func samePosition(t *testing.T, a, b adjudicator.State) bool {
+	t.Helper()
+	pa, err := yaml.Marshal(a.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := yaml.Marshal(b.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pa) == string(pb)
+}
+
+// firstDiff returns the first line that differs between a and b.
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return "line " + strconv.Itoa(i+1) + ": " + la[i] + "\n        " + lb[i]
+		}
+	}
+	return "lengths differ"
 }
