@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -74,7 +75,17 @@ func checkBotRecord(t *testing.T, r *queued, reg *adjudicator.Registry) *adjudic
 func TestMailBotSeat(t *testing.T) {
 	t.Parallel()
 	reg := adjudicator.NewRegistry(raubritter.Game).WithRobot(heraldbot.Robot{})
-	r := playRig(t, reg, 0)
+	var mu sync.Mutex
+	var to []string // every recipient of herald's mails
+	r := playRigWith(t, func(r *featureRig) {
+		r.registry = reg
+		r.ensure = func(addr string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			to = append(to, addr)
+			return nil
+		}
+	})
 	const alice, host = "alice@herald.local", "host@herald.local"
 	r.send(host, "", "new", "new raubritter players "+alice+" bot:9")
 	if got := unwrap(r.await(host, "new game refused")); !strings.Contains(got, `"bot:9" is not a bot's seat: write bot:1 to bot:3`) {
@@ -90,14 +101,19 @@ func TestMailBotSeat(t *testing.T) {
 	if key == nil {
 		t.Fatalf("no key:\n%s", aw)
 	}
-	playAgainstBot(t, r, alice, key[1], aw, "bot (bot:1)", 2)
+	playAgainstBot(t, r, alice, key[1], aw, "bot (bot:1)", 3)
 	rec := checkBotRecord(t, r, reg)
 	if rec.Players[1] != "bot" {
 		t.Errorf("players = %v, want the bot's seat named bot", rec.Players)
 	}
-	for _, m := range r.sentAll {
-		if to, _, _ := strings.Cut(m, "\n"); strings.HasPrefix(to, "bot") {
-			t.Errorf("a mail went to the bot's seat:\n%s", m)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(to) < 4 {
+		t.Errorf("herald's mails went to %v: the hook saw too few", to)
+	}
+	for _, a := range to {
+		if a != alice && a != host {
+			t.Errorf("a mail went to %s", a)
 		}
 	}
 }
