@@ -13,7 +13,7 @@ import (
 )
 
 // botReason is a bot's step in a mail, with the search's reason.
-var botReason = regexp.MustCompile(`\n  \S[^\n]*  \((chosen in \d+% of \d+ tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`)
+var botReason = regexp.MustCompile(`\n  \S[^\n]*\n      \((chosen in \d+% of \d+ tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`)
 
 // playAgainstBot has alice, whose key is key and whose last mail was
 // last, play her legal steps by mail until she has been told of at least
@@ -169,4 +169,54 @@ func TestMailReplaceByBot(t *testing.T) {
 		}
 	}
 	_ = last
+}
+
+// TestMailHint: where this herald allows hints, a player's mail "hint"
+// gets the bot's steps for their own seat, each with its reason, to them
+// alone, and nothing is played; the same steps come again for the same
+// position; where hints are off, the answer says so.
+func TestMailHint(t *testing.T) {
+	t.Parallel()
+	for _, on := range []bool{true, false} {
+		reg := adjudicator.NewRegistry(raubritter.Game).WithRobot(heraldbot.Robot{})
+		r := playRigWith(t, func(r *featureRig) { r.registry, r.hints = reg, on })
+		const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+		r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+		aw := unwrap(r.await(alice, "welcome"))
+		bw := unwrap(r.await(bob, "welcome"))
+		mover, w := alice, aw
+		if featureLegal.FindStringSubmatch(aw) == nil {
+			mover, w = bob, bw
+		}
+		key := featureKey.FindStringSubmatch(w)
+		if key == nil {
+			t.Fatalf("no key:\n%s", w)
+		}
+		r.send(mover, "", "Re: [herald G1]", "key "+key[1]+"\nhint")
+		got := unwrap(r.await(mover, ""))
+		if !on {
+			if !strings.Contains(got, "Hints are off on this herald") {
+				t.Errorf("hint where hints are off:\n%s", got)
+			}
+			continue
+		}
+		hint := regexp.MustCompile(`The bot suggests, from what you see alone \(your steps, one per line\):\n  (\S[^\n]*?)\n      \((chosen in \d+% of 400 tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`).FindStringSubmatch(got)
+		if hint == nil {
+			t.Fatalf("the answer to hint:\n%s", got)
+		}
+		if !strings.Contains(w, "\n  "+hint[1]+"\n") {
+			t.Errorf("the hint %q is not one of the legal steps of the welcome:\n%s", hint[1], w)
+		}
+		r.send(mover, "", "Re: [herald G1]", "key "+key[1]+"\nhint")
+		if again := unwrap(r.await(mover, "")); !strings.Contains(again, hint[0]) {
+			t.Errorf("the hint changed with nothing played:\n%s\n---\n%s", got, again)
+		}
+		g, err := r.svc.host.Store().Game(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Record.Moves) != 0 {
+			t.Errorf("a hint played %v", g.Record.Moves)
+		}
+	}
 }

@@ -128,7 +128,7 @@ func botNews(g *Game, m *adjudicator.Match, subs []*adjudicator.Submission, view
 	for _, a := range subs {
 		fmt.Fprintf(&b, "%s played move %d:\n", botLabel(g, a), a.Number)
 		for j := range a.Moves {
-			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, viewer, notation.English), whyOf(a, j, notation.English))
+			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, viewer, notation.English), reasonOf(g, a, j, notation.English))
 		}
 	}
 	if b.Len() > 0 {
@@ -137,16 +137,36 @@ func botNews(g *Game, m *adjudicator.Match, subs []*adjudicator.Submission, view
 	return b.String()
 }
 
-// botWhy is whyOf for an observer: the reason of a bot's step (the
+// botWhy is reasonOf for an observer: the reason of a bot's step (the
 // search's figures, which anyone may see), and none for the game's own
 // seats, whose reasons the observers were never told.
 func botWhy(g *Game, a *adjudicator.Submission, j int) string {
+	if !isBot(g, a.Player) {
+		return ""
+	}
+	return reasonOf(g, a, j, notation.English)
+}
+
+// isBot reports whether the bot plays name's seat in g.
+func isBot(g *Game, name string) bool {
 	for _, p := range g.Players {
-		if p.Name == a.Player && p.IsBot() {
-			return whyOf(a, j, notation.English)
+		if p.Name == name && p.IsBot() {
+			return true
 		}
 	}
-	return ""
+	return false
+}
+
+// reasonOf is whyOf as a mail shows it after step j of a: on the step's
+// line for the game's own seats (Henri's short rules), on a line of its
+// own for a bot's (the search's figures, which would not fit in 72
+// columns beside a long step).
+func reasonOf(g *Game, a *adjudicator.Submission, j int, lang notation.Lang) string {
+	w := whyOf(a, j, lang)
+	if w == "" || !isBot(g, a.Player) {
+		return w
+	}
+	return "\n     " + strings.TrimPrefix(w, " ")
 }
 
 // replaceBot ends replace when the seat goes to the bot, or comes back
@@ -209,4 +229,30 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Answered, Game: g.ID, Reason: fmt.Sprintf("%s replaced by %s", old.Address, p.Address), Notices: notices}, nil
+}
+
+// hint answers player's hint command (RULINGS.md H-6): the bot's steps
+// for player's seat, from player's view only, each with its reason, when
+// this herald allows hints; else why there is none.
+func (s *Session) hint(g *Game, m *adjudicator.Match, player string) string {
+	switch {
+	case !s.h.cfg.Hints:
+		return "Hints are off on this herald: whoever runs it may allow them\n(herald serve --hints on), and every player then may ask for one.\n"
+	case player == "":
+		return "You host this game but do not play in it: there is no seat to hint.\n"
+	}
+	text, why, _, err := bot.Hint(m, player, bot.DefaultLevel)
+	if err != nil {
+		if re := adjudicator.CanAct(m.State, player); re != nil {
+			return "No hint: " + adjudicator.Localize(re, notation.English) + ".\n"
+		}
+		return fmt.Sprintf("No hint: %v.\n", err)
+	}
+	var b strings.Builder
+	b.WriteString("The bot suggests, from what you see alone (your steps, one per line):\n")
+	for i, step := range strings.Split(text, "\n") {
+		fmt.Fprintf(&b, "  %s\n      (%s)\n", step, why[i])
+	}
+	b.WriteString("Nothing was played: send the steps you choose, as always.\n")
+	return b.String()
 }

@@ -919,7 +919,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		for _, a := range sub.Auto {
 			fmt.Fprintf(&b, "\n%s played move %d:\n", botLabel(g, a), a.Number)
 			for j := range a.Moves {
-				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), whyOf(a, j, sub.Lang))
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), reasonOf(g, a, j, sub.Lang))
 			}
 		}
 		if p.Name != sub.Player {
@@ -1065,6 +1065,8 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 			}
 		case "abandon":
 			b.WriteString("Only the host may abandon a game; a player may resign.\n")
+		case "hint":
+			b.WriteString(s.hint(g, m, player))
 		default:
 			b.WriteString(Help(env.Lang))
 			// And the game's own notation, in the mail's language.
