@@ -91,6 +91,10 @@ func TestMailBotSeat(t *testing.T) {
 	if got := unwrap(r.await(host, "new game refused")); !strings.Contains(got, `"bot:9" is not a bot's seat: write bot:1 to bot:3`) {
 		t.Errorf("a bot of no level:\n%s", got)
 	}
+	r.send(host, "", "new", "new raubritter players bot:1 bot:2")
+	if got := unwrap(r.await(host, "new game refused")); !strings.Contains(got, "a game by mail needs at least one person among its players") {
+		t.Errorf("a game of bots alone by mail:\n%s", got)
+	}
 	r.send(host, "", "new", "new raubritter players "+alice+" bot:1")
 	aw := unwrap(r.await(alice, "welcome"))
 	hw := unwrap(r.await(host, "game started"))
@@ -154,7 +158,9 @@ func TestMailReplaceByBot(t *testing.T) {
 	}
 	last = playAgainstBot(t, r, alice, key[1], last, "bob (bot:1)", 2)
 
-	r.send(host, "", "Re: [herald G1]", "key "+hk[1]+"\nreplace bob by "+carol)
+	// The seat may be named by its player's name or, as here, by the
+	// bot that plays it.
+	r.send(host, "", "Re: [herald G1]", "key "+hk[1]+"\nreplace bot:1 by "+carol)
 	cw := unwrap(r.await(carol, "welcome"))
 	if !strings.Contains(cw, "The host has handed you the seat of bob, played until now by the\nbot (bot:1).") || featureKey.FindStringSubmatch(cw) == nil {
 		t.Errorf("carol's welcome:\n%s", cw)

@@ -59,6 +59,9 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 			return 0, nil, &RefusedError{err.Error()}
 		}
 	}
+	if !slices.ContainsFunc(addrs, func(a string) bool { _, isBot := adjudicator.BotLevel(a); return !isBot }) {
+		return 0, nil, &RefusedError{"a game by mail needs at least one person among its players; bots alone play with herald play --bots"}
+	}
 	names := seatNames(addrs)
 	timing := req.Timing
 	if timing.Deadline > 0 {
