@@ -107,11 +107,14 @@ func botMoves(rec *adjudicator.Record) []int {
 }
 
 // TestAdjudicateBotGames: herald adjudicate accepts the record of a game
-// with a bot's seat, in every game, each bot move played again.
+// with a bot's seat, in every game, each bot move played again; and
+// refuses it once a bot's move is changed for another legal move, its
+// digests made again, at that move, with a judgement that names the move
+// and what the bot plays.
 func TestAdjudicateBotGames(t *testing.T) {
 	for _, sg := range seatGames {
 		t.Run(sg.game+"/"+strings.Join(sg.players, ","), func(t *testing.T) {
-			m := botGame(t, sg.game, sg.players, 4)
+			m := botGame(t, sg.game, sg.players, 3)
 			rec := reread(t, m.Record)
 			if n := len(botMoves(rec)); n < 2 {
 				t.Fatalf("the bot made %d moves, want at least 2 (record %v)", n, rec.Moves)
@@ -126,7 +129,53 @@ func TestAdjudicateBotGames(t *testing.T) {
 			if len(rep.Verdicts) != len(rec.Moves) {
 				t.Fatalf("%d verdicts for %d moves", len(rep.Verdicts), len(rec.Moves))
 			}
+			refuseEdited(t, m)
 		})
+	}
+}
+
+// refuseEdited checks that the record of m, its first bot move that had
+// a choice changed for another legal turn, is refused at that move.
+func refuseEdited(t *testing.T, m *adjudicator.Match) {
+	t.Helper()
+	rec := m.Record
+	k := -1 // the first bot move that had a choice
+	for _, i := range botMoves(rec) {
+		before := *rec
+		before.Moves = rec.Moves[:i]
+		bm, err := adjudicator.Start(games.All, &before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bm.State.Legal(rec.Moves[i].Player)) > 1 {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatalf("no bot move had a choice: %v", rec.Moves)
+	}
+	edited := *rec
+	edited.Moves = slices.Clone(rec.Moves[:k+1])
+	seat := rec.Moves[k].Player
+	was := rec.Moves[k].Text
+	edited.Moves[k].Text = otherTurn(t, rec, k, seat)
+	rep, err := adjudicator.Adjudicate(games.All, reread(t, &edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Illegal == nil || rep.Illegal.Number != k+1 {
+		t.Fatalf("Illegal = %+v, want move %d refused", rep.Illegal, k+1)
+	}
+	var re *adjudicator.RuleError
+	if !errors.As(rep.Illegal.Err, &re) || re.Code != adjudicator.CodeNotTheBot {
+		t.Fatalf("move %d: %v, want a %s rule error", k+1, rep.Illegal.Err, adjudicator.CodeNotTheBot)
+	}
+	msg := rep.Illegal.Err.Error()
+	for _, want := range []string{"bot:1 does not play", strings.ReplaceAll(edited.Moves[k].Text, "\n", "; "), strings.ReplaceAll(was, "\n", "; "), seat} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("judgement %q does not say %q", msg, want)
+		}
 	}
 }
 
@@ -158,56 +207,6 @@ func otherTurn(t *testing.T, rec *adjudicator.Record, k int, seat string) string
 	}
 	t.Fatalf("move %d: %s has no turn but the recorded one", k+1, seat)
 	return ""
-}
-
-// TestAdjudicateRefusesEditedBotMove: a record in which a bot's move was
-// changed for another legal move, its digests made again, is refused at
-// that move, and the judgement names the move and what the bot plays.
-func TestAdjudicateRefusesEditedBotMove(t *testing.T) {
-	for _, sg := range seatGames {
-		t.Run(sg.game+"/"+strings.Join(sg.players, ","), func(t *testing.T) {
-			m := botGame(t, sg.game, sg.players, 3)
-			rec := m.Record
-			k := -1 // the first bot move that had a choice
-			for _, i := range botMoves(rec) {
-				before := *rec
-				before.Moves = rec.Moves[:i]
-				bm, err := adjudicator.Start(games.All, &before)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(bm.State.Legal(rec.Moves[i].Player)) > 1 {
-					k = i
-					break
-				}
-			}
-			if k < 0 {
-				t.Fatalf("no bot move had a choice: %v", rec.Moves)
-			}
-			edited := *rec
-			edited.Moves = slices.Clone(rec.Moves[:k+1])
-			seat := rec.Moves[k].Player
-			was := rec.Moves[k].Text
-			edited.Moves[k].Text = otherTurn(t, rec, k, seat)
-			rep, err := adjudicator.Adjudicate(games.All, reread(t, &edited))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Illegal == nil || rep.Illegal.Number != k+1 {
-				t.Fatalf("Illegal = %+v, want move %d refused", rep.Illegal, k+1)
-			}
-			var re *adjudicator.RuleError
-			if !errors.As(rep.Illegal.Err, &re) || re.Code != adjudicator.CodeNotTheBot {
-				t.Fatalf("move %d: %v, want a %s rule error", k+1, rep.Illegal.Err, adjudicator.CodeNotTheBot)
-			}
-			msg := rep.Illegal.Err.Error()
-			for _, want := range []string{"bot:1 does not play", strings.ReplaceAll(edited.Moves[k].Text, "\n", "; "), strings.ReplaceAll(was, "\n", "; "), seat} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("judgement %q does not say %q", msg, want)
-				}
-			}
-		})
-	}
 }
 
 // TestAdjudicateBotSeatTakesOnlyBotMoves: in a record whose bots list a
@@ -266,8 +265,8 @@ func TestHintSeesOnlyItsSeat(t *testing.T) {
 		t.Run(sg.game+"/"+strings.Join(sg.players, ","), func(t *testing.T) {
 			rng := adjudicator.NewRNG("walk")
 			differed := 0
-			for walk := range 3 {
-				m := botGame(t, sg.game, sg.players, 2*walk)
+			for walk := range 2 {
+				m := botGame(t, sg.game, sg.players, 3*walk)
 				if _, err := bot.Play(m, m.Record.Bots, ""); err != nil {
 					t.Fatal(err)
 				}
@@ -288,7 +287,7 @@ func TestHintSeesOnlyItsSeat(t *testing.T) {
 				if n := len(strings.Split(hint, "\n")); len(why) != n || len(whyFR) != n {
 					t.Fatalf("hint %q has %d and %d reasons", hint, len(why), len(whyFR))
 				}
-				for range 3 {
+				for range 2 {
 					other := *m
 					other.State = m.State.(adjudicator.Determinizer).Determinize(seat, rng)
 					if got, want := other.State.Text(seat), m.State.Text(seat); got != want {
