@@ -106,7 +106,17 @@ func TestMailBotSeat(t *testing.T) {
 		t.Fatalf("no key:\n%s", aw)
 	}
 	playAgainstBot(t, r, alice, key[1], aw, "bot (bot:1)", 3)
+	// The bot is asked no consent: alice's undo takes her last move, and
+	// the bot's since, back at once.
+	before := checkBotRecord(t, r, reg)
+	r.send(alice, "", "Re: [herald G1]", "key "+key[1]+"\nundo")
+	if got := unwrap(r.await(alice, "moves taken back")); !strings.Contains(got, "Every player agreed: ") {
+		t.Errorf("alice's undo against the bot:\n%s", got)
+	}
 	rec := checkBotRecord(t, r, reg)
+	if len(rec.Undone) != 1 || len(rec.Moves) >= len(before.Moves) {
+		t.Errorf("after the undo: %d moves (%d before), undone %+v", len(rec.Moves), len(before.Moves), rec.Undone)
+	}
 	if rec.Players[1] != "bot" {
 		t.Errorf("players = %v, want the bot's seat named bot", rec.Players)
 	}
