@@ -216,7 +216,7 @@ func TestMailHint(t *testing.T) {
 			}
 			continue
 		}
-		hint := regexp.MustCompile(`The bot suggests, from what you see alone \(your steps, one per line\):\n  (\S[^\n]*?)\n      \((chosen in \d+% of 400 tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`).FindStringSubmatch(got)
+		hint := regexp.MustCompile(`The bot suggests, from what you see alone \(your steps, one per line\):\n  (\S[^\n]*?)\n      \((chosen in \d+% of \d+ tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`).FindStringSubmatch(got)
 		if hint == nil {
 			t.Fatalf("the answer to hint:\n%s", got)
 		}

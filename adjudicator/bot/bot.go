@@ -64,8 +64,8 @@ type Options struct {
 	// and view of the state choose the same step.
 	Seed string
 	// Explain, when not nil, is told of each step Step chooses and of
-	// what the search found for it (see Choice).
-	Explain func(Choice)
+	// what the search found for it (see Reason).
+	Explain func(Reason)
 }
 
 // Iterations returns the iteration budget of level (1 to MaxLevel).
@@ -124,7 +124,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 		return nil, fmt.Errorf("bot: %s is to move but has no legal step", seat)
 	}
 	if len(legal) == 1 {
-		o.explain(Choice{Move: legal[0], Only: true})
+		o.explain(Reason{Move: legal[0], Only: true})
 		return legal[0], nil
 	}
 	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
@@ -141,7 +141,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 			best, bestVisits = m, c.visits
 		}
 	}
-	o.explain(choice(root, seat, best, iters))
+	o.explain(reasonAt(root, seat, best, iters))
 	return best, nil
 }
 

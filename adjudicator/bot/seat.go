@@ -10,9 +10,9 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 )
 
-// Choice is what the search found of a step it chose, for the one-line
+// Reason is what the search found of a step it chose, for the one-line
 // reason people are given with a bot's move.
-type Choice struct {
+type Reason struct {
 	Move adjudicator.Move
 	// Only is set when the step was the only legal one: nothing was
 	// searched.
@@ -28,7 +28,7 @@ type Choice struct {
 
 // Why returns the reason of c in English and in French: "chosen in 61% of
 // 400 tries, mean outcome 0.58 of 1", or "the only legal step".
-func (c Choice) Why() (en, fr string) {
+func (c Reason) Why() (en, fr string) {
 	if c.Only || c.Iterations == 0 {
 		return "the only legal step", "la seule étape légale"
 	}
@@ -38,15 +38,15 @@ func (c Choice) Why() (en, fr string) {
 		fmt.Sprintf("choisie dans %d %% de %d essais, résultat moyen %s sur 1", pct, c.Iterations, strings.Replace(mean, ".", ",", 1))
 }
 
-func (o Options) explain(c Choice) {
+func (o Options) explain(c Reason) {
 	if o.Explain != nil {
 		o.Explain(c)
 	}
 }
 
-// choice returns what the search of root found of seat's step m.
-func choice(root *node, seat string, m adjudicator.Move, iters int) Choice {
-	c := Choice{Move: m, Iterations: iters}
+// reasonAt returns what the search of root found of seat's step m.
+func reasonAt(root *node, seat string, m adjudicator.Move, iters int) Reason {
+	c := Reason{Move: m, Iterations: iters}
 	if n := root.child(seat, m.String()); n != nil && n.visits > 0 {
 		c.Visits, c.Mean = n.visits, n.reward/float64(n.visits)
 	}
@@ -118,7 +118,7 @@ func SeatTurn(m *adjudicator.Match, seat string, level int) (text string, why, w
 	if m.Record.Seed == "" {
 		return "", nil, nil, fmt.Errorf("bot: the record has no seed, and a bot's move is drawn from it")
 	}
-	o := Options{Level: level, Seed: seatSeed(m.Record.Seed, m.MoveNumber()), Explain: func(c Choice) {
+	o := Options{Level: level, Seed: seatSeed(m.Record.Seed, m.MoveNumber()), Explain: func(c Reason) {
 		en, fr := c.Why()
 		why, whyFR = append(why, en), append(whyFR, fr)
 	}}
@@ -224,7 +224,7 @@ func Hint(m *adjudicator.Match, seat string, level int) (text string, why, whyFR
 	scratch := m.State.Clone()
 	var lines []string
 	for i := 0; slices.Contains(scratch.ToMove(), seat) && (i == 0 || !adjudicator.SealedIn(scratch, seat)); i++ {
-		o := Options{Level: level, Seed: hintSeed(seat, m.MoveNumber()) + "/" + strconv.Itoa(i), Explain: func(c Choice) {
+		o := Options{Level: level, Seed: hintSeed(seat, m.MoveNumber()) + "/" + strconv.Itoa(i), Explain: func(c Reason) {
 			en, fr := c.Why()
 			why, whyFR = append(why, en), append(whyFR, fr)
 		}}
