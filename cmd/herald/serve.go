@@ -48,6 +48,7 @@ var cmdServe = &command{
 		fs.String("http", "", "serve each game's read-only web page on this `address`, like 127.0.0.1:8080")
 		fs.String("http-url", "", "the `URL` players reach --http by, when not http://ADDRESS (behind a proxy)")
 		fs.String("pictures", "on", "on: mails about the board carry a picture of it (PNG, inline); off for text alone")
+		fs.String("hints", "off", "on: a player may mail hint for the bot's suggestion for their own seat (RULINGS.md H-6)")
 		fs.String("send-rate", "", "send at most this many mails in a time, like 100/h, 30/min or 2000/d (default: no limit; see README's presets)")
 		fs.String("trust-authserv-id", "", "comma-separated authserv-ids of your provider's receiving servers: their Authentication-Results\nDMARC verdict is trusted (fail: refused as forged), every other such header ignored")
 		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass")
@@ -140,6 +141,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		cfg.NoReplyTokens = true
 	default:
 		return mail.RunConfig{}, usagef("--reply-tokens %q: expected on or off", e.str("reply-tokens"))
+	}
+	switch e.str("hints") {
+	case "off":
+	case "on":
+		cfg.Hints = true
+	default:
+		return mail.RunConfig{}, usagef("--hints %q: expected on or off", e.str("hints"))
 	}
 	if h := e.str("hosts"); h != "" {
 		for _, a := range strings.Split(h, ",") {

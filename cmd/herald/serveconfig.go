@@ -73,6 +73,7 @@ var serveConfigKeys = []configKey{
 	{"local-smtp", configHostPort, "the embedded SMTP server's address as host:port, like 127.0.0.1:1025"},
 	{"reply-tokens", configString, "on or off"},
 	{"pictures", configString, "on or off"},
+	{"hints", configString, "on or off"},
 	{"http", configHostPort, "the address of the games' web pages as host:port, like 127.0.0.1:8080"},
 	{"http-url", configString, "the URL players reach the pages by, like https://games.example.org"},
 	{"send-rate", configString, "mails per time, like 100/h, 30/min or 2000/d"},
