@@ -79,6 +79,17 @@ func dbURL(name string) string {
 // it; the error says why not.
 func Available() error { return Start() }
 
+// Installed reports whether PostgreSQL's programs are here, without
+// starting anything; the error says what is missing.
+func Installed() error {
+	for _, p := range []string{"initdb", "postgres"} {
+		if _, err := find(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Start starts the process's cluster, once.
 func Start() error {
 	once.Do(func() { failure = start() })
