@@ -142,7 +142,7 @@ var migrations = []string{
 	`CREATE TABLE leases (
 		name    TEXT PRIMARY KEY,             -- what is held: intake
 		holder  TEXT NOT NULL,                -- the worker holding it
-		until   TEXT NOT NULL                 -- when it lapses unless renewed
+		until   TIMESTAMPTZ NOT NULL          -- when it lapses unless renewed, by the database's clock
 	);
 	CREATE TABLE migrated (
 		source TEXT NOT NULL,                 -- the SQLite database copied in
