@@ -34,6 +34,11 @@ import (
 // rather than a skip.
 const Env = "HERALD_POSTGRES"
 
+// FsyncEnv, set, starts the cluster syncing its commits to disk as a real
+// one does (fsync=on), for benchmarks beside SQLite, which syncs; tests
+// run without (fsync=off), quicker.
+const FsyncEnv = "HERALD_POSTGRES_FSYNC"
+
 // binDirs are where initdb and postgres are looked for, newest first,
 // after $PATH.
 var binDirs = []string{"/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/14/bin"}
@@ -142,8 +147,12 @@ func start() error {
 	var logBuf syncBuffer
 	go func() {
 		runtime.LockOSThread()
+		fsync := "off" // tests need no durability across a power loss
+		if os.Getenv(FsyncEnv) != "" {
+			fsync = "on"
+		}
 		cmd := exec.Command(postgres, "-D", data, "-k", dir, "-c", "listen_addresses=",
-			"-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB")
+			"-c", "fsync="+fsync, "-c", "full_page_writes="+fsync, "-c", "max_connections=200", "-c", "shared_buffers=32MB")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
 		cmd.Stdout, cmd.Stderr = &logBuf, &logBuf
 		cmd.Dir = dir
