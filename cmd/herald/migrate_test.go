@@ -49,3 +49,20 @@ func TestMigrateCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCommandsOnPostgres: the commands that read a serve's store
+// (games --db, export --db, failed --data) take a PostgreSQL URL in place
+// of the data directory.
+func TestReadCommandsOnPostgres(t *testing.T) {
+	dir := t.TempDir()
+	mustHerald(t, "new", "raubritter", "--mail", "--players", "alice@games.test,bob@games.test", "--data", dir)
+	url := pgtest.URL(t)
+	mustHerald(t, "migrate", "--from", dir, "--to", url)
+	if r := mustHerald(t, "games", "--db", url); !strings.Contains(r.stdout, "G1") || !strings.Contains(r.stdout, "alice@games.test, bob@games.test") {
+		t.Errorf("games --db URL:\n%v", r)
+	}
+	if r := mustHerald(t, "export", "--db", url, "G1"); !strings.Contains(r.stdout, "game: raubritter") {
+		t.Errorf("export --db URL:\n%v", r)
+	}
+	mustHerald(t, "failed", "--data", url)
+}
