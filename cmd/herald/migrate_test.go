@@ -52,7 +52,7 @@ func TestMigrateCommand(t *testing.T) {
 
 // TestReadCommandsOnPostgres: the commands that read a serve's store
 // (games --db, export --db, failed --data) take a PostgreSQL URL in place
-// of the data directory.
+// of the data directory, and new --mail --store creates its game there.
 func TestReadCommandsOnPostgres(t *testing.T) {
 	dir := t.TempDir()
 	mustHerald(t, "new", "raubritter", "--mail", "--players", "alice@games.test,bob@games.test", "--data", dir)
@@ -65,4 +65,9 @@ func TestReadCommandsOnPostgres(t *testing.T) {
 		t.Errorf("export --db URL:\n%v", r)
 	}
 	mustHerald(t, "failed", "--data", url)
+	// new --mail --store creates the game in the PostgreSQL store.
+	mustHerald(t, "new", "heritiers", "--mail", "--players", "carol@games.test", "--data", t.TempDir(), "--store", url)
+	if r := mustHerald(t, "games", "--db", url); !strings.Contains(r.stdout, "G2") || !strings.Contains(r.stdout, "heritiers") {
+		t.Errorf("games --db URL after new --mail --store:\n%v", r)
+	}
 }

@@ -177,7 +177,11 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	open, err := serveStore(e.str("store"))
+	if err != nil {
+		return err
+	}
+	st, err := open(ctx, dir)
 	if err != nil {
 		return err
 	}
