@@ -37,7 +37,10 @@ const CampaignEnv = "HERALD_PG_CAMPAIGN"
 // every player got each of herald's mails at most twice (the same
 // Message-ID again after a crash between sending and recording it), and
 // no mail waits unsent. It empties the players' and herald's mailboxes:
-// run it as the other realmail tests, under the shared lock:
+// run it as the other realmail tests, under the shared lock, or on an
+// instance of its own (REALMAIL_DIR, REALMAIL_IMAP_PORT and
+// REALMAIL_SMTP_PORT, as for ../shared/realmail/up.sh), since it takes
+// many minutes:
 //
 //	flock /tmp/realmail.lock env HERALD_PG_CAMPAIGN=100 go test -run TestWorkersKilledCampaign -timeout 2h ./cmd/herald
 func TestWorkersKilledCampaign(t *testing.T) {
@@ -45,8 +48,9 @@ func TestWorkersKilledCampaign(t *testing.T) {
 	if kills <= 0 {
 		t.Skipf("the kill -9 campaign of three workers on real mail runs with %s=KILLS (100 or more)", CampaignEnv)
 	}
-	if c, err := net.DialTimeout("tcp", "127.0.0.1:1143", 2*time.Second); err != nil {
-		t.Fatalf("realmail's Dovecot does not answer on 127.0.0.1:1143 (../shared/realmail/up.sh starts it): %v", err)
+	imapAddr, smtpAddr := "127.0.0.1:"+envOr("REALMAIL_IMAP_PORT", "1143"), "127.0.0.1:"+envOr("REALMAIL_SMTP_PORT", "2525")
+	if c, err := net.DialTimeout("tcp", imapAddr, 2*time.Second); err != nil {
+		t.Fatalf("realmail's Dovecot does not answer on %s (../shared/realmail/up.sh starts it): %v", imapAddr, err)
 	} else {
 		c.Close()
 	}
@@ -73,7 +77,7 @@ func TestWorkersKilledCampaign(t *testing.T) {
 	serve := func(w int) *exec.Cmd {
 		cmd := exec.Command(heraldBin, "serve", "--store", url, "--worker", fmt.Sprint("w", w),
 			"--data", filepath.Join(base, fmt.Sprint("worker", w)), "--pictures", "off",
-			"--address", "herald@herald.test", "--imap-host", "127.0.0.1:1143", "--smtp-host", "127.0.0.1:2525",
+			"--address", "herald@herald.test", "--imap-host", imapAddr, "--smtp-host", smtpAddr,
 			"--security", "none", "--password-file", pwFile, "--poll", "1s")
 		log, err := os.OpenFile(filepath.Join(base, fmt.Sprintf("worker%d.log", w)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -145,7 +149,7 @@ func TestWorkersKilledCampaign(t *testing.T) {
 		res, err := mail.RunDemo(ctx, mail.DemoConfig{
 			Game: g.name, Players: g.players, Host: "dave@herald.test", Herald: "herald@herald.test", Options: g.options,
 			Password: func(a string) string { name, _, _ := strings.Cut(a, "@"); return name + "-pw" },
-			IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:2525", Seed: fmt.Sprint("campaign", round), Timeout: 15 * time.Minute,
+			IMAPAddr: imapAddr, SMTPAddr: smtpAddr, Seed: fmt.Sprint("campaign", round), Timeout: 15 * time.Minute,
 		})
 		if err != nil {
 			t.Fatalf("game %d (%s): %v (logs in %s)", round+1, g.name, err, base)
@@ -155,7 +159,7 @@ func TestWorkersKilledCampaign(t *testing.T) {
 			t.Fatalf("game %d (%s): the mailed record does not adjudicate to a finished game: %v %+v", round+1, g.name, err, rep.Illegal)
 		}
 		for _, p := range append(g.players, "dave@herald.test") {
-			checkMessageIDs(t, p, g.name)
+			checkMessageIDs(t, imapAddr, p, g.name)
 		}
 		played++
 		mu.Lock()
@@ -198,9 +202,9 @@ func TestWorkersKilledCampaign(t *testing.T) {
 
 // checkMessageIDs reads every mail in addr's INBOX and fails when one
 // Message-ID came more than twice.
-func checkMessageIDs(t *testing.T, addr, game string) {
+func checkMessageIDs(t *testing.T, imapAddr, addr, game string) {
 	t.Helper()
-	c, err := imapclient.DialInsecure("127.0.0.1:1143", nil)
+	c, err := imapclient.DialInsecure(imapAddr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,4 +231,12 @@ func checkMessageIDs(t *testing.T, addr, game string) {
 			t.Errorf("%s (%s): the mail %s came %d times", addr, game, id, n)
 		}
 	}
+}
+
+// envOr returns the environment variable name, or def when it is unset.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
