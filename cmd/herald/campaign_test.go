@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/store/postgres"
 	"github.com/heraldgames/herald/adjudicator/store/postgres/pgtest"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
@@ -69,6 +70,11 @@ func TestWorkersKilledCampaign(t *testing.T) {
 		expunge(u)
 	}
 	url := pgtest.URL(t)
+	if st, err := postgres.Open(context.Background(), url); err != nil { // the schema, before the workers
+		t.Fatal(err)
+	} else {
+		st.Close()
+	}
 	base := t.TempDir()
 	pwFile := filepath.Join(base, "password")
 	if err := os.WriteFile(pwFile, []byte("herald-pw\n"), 0o600); err != nil {
