@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,7 +170,7 @@ func TestWorkersKilledCampaign(t *testing.T) {
 		if err != nil || rep.Illegal != nil || !rep.Match.State.Result().Finished {
 			t.Fatalf("game %d (%s): the mailed record does not adjudicate to a finished game: %v %+v", round+1, g.name, err, rep.Illegal)
 		}
-		for _, p := range append(g.players, "dave@herald.test") {
+		for _, p := range append(slices.Clone(g.players), "dave@herald.test") {
 			checkMessageIDs(t, imapAddr, p, g.name)
 		}
 		played++
