@@ -84,6 +84,9 @@ type Config struct {
 	// page token (host.Config.PageURL): the welcome mails give it.
 	PageURL func(token string) string
 
+	// Hints lets players ask the bot for a hint by mail (host.Config.Hints).
+	Hints bool
+
 	// Host hosts the games; default a host of Registry and Store with
 	// this Config's Now, NewKey and NewSeed.
 	Host *host.Host
@@ -169,7 +172,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL})
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL, Hints: cfg.Hints})
 		if err != nil {
 			return nil, err
 		}

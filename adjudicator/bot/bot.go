@@ -63,6 +63,9 @@ type Options struct {
 	// Seed seeds the search. Two searches with the same seed, seat, budget
 	// and view of the state choose the same step.
 	Seed string
+	// Explain, when not nil, is told of each step Step chooses and of
+	// what the search found for it (see Reason).
+	Explain func(Reason)
 }
 
 // Iterations returns the iteration budget of level (1 to MaxLevel).
@@ -121,6 +124,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 		return nil, fmt.Errorf("bot: %s is to move but has no legal step", seat)
 	}
 	if len(legal) == 1 {
+		o.explain(Reason{Move: legal[0], Only: true})
 		return legal[0], nil
 	}
 	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
@@ -137,6 +141,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 			best, bestVisits = m, c.visits
 		}
 	}
+	o.explain(reasonAt(root, seat, best, iters))
 	return best, nil
 }
 

@@ -50,6 +50,7 @@ var cmdServe = &command{
 		fs.String("http", "", "serve each game's read-only web page on this `address`, like 127.0.0.1:8080")
 		fs.String("http-url", "", "the `URL` players reach --http by, when not http://ADDRESS (behind a proxy)")
 		fs.String("pictures", "on", "on: mails about the board carry a picture of it (PNG, inline); off for text alone")
+		fs.String("hints", "off", "on: a player may mail hint for the bot's suggestion for their own seat (RULINGS.md H-6)")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -145,6 +146,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		cfg.NoReplyTokens = true
 	default:
 		return mail.RunConfig{}, usagef("--reply-tokens %q: expected on or off", e.str("reply-tokens"))
+	}
+	switch e.str("hints") {
+	case "off":
+	case "on":
+		cfg.Hints = true
+	default:
+		return mail.RunConfig{}, usagef("--hints %q: expected on or off", e.str("hints"))
 	}
 	if h := e.str("hosts"); h != "" {
 		for _, a := range strings.Split(h, ",") {

@@ -75,6 +75,7 @@ var serveConfigKeys = []configKey{
 	{"local-smtp", configHostPort, "the embedded SMTP server's address as host:port, like 127.0.0.1:1025"},
 	{"reply-tokens", configString, "on or off"},
 	{"pictures", configString, "on or off"},
+	{"hints", configString, "on or off"},
 	{"http", configHostPort, "the address of the games' web pages as host:port, like 127.0.0.1:8080"},
 	{"http-url", configString, "the URL players reach the pages by, like https://games.example.org"},
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/heraldgames/herald/adjudicator/bot"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,6 +167,11 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	}
 	// Every address is checked before the data directory is touched.
 	for i, a := range players {
+		if _, isBot, err := bot.ParseSeat(strings.TrimSpace(a)); err != nil {
+			return usagef("--players, seat %d: %v", i+1, err)
+		} else if isBot {
+			continue // a seat the bot plays (RULINGS.md H-6)
+		}
 		if _, err := host.ParseAddress(strings.TrimSpace(a)); err != nil {
 			return usagef("--players, address %d: %v", i+1, err)
 		}
