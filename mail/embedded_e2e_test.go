@@ -33,7 +33,7 @@ func TestEmbeddedGames(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				seed := fmt.Sprintf("e2e-%d", n)
-				r, err := Start(ctx, RunConfig{Local: embeddedLocal,
+				r, err := Start(ctx, RunConfig{Local: embeddedLocal, OpenStore: openSQLite,
 					Dir: t.TempDir(), Registry: reg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 					PlayerPassword: func(string) string { return "pw" },
 					NewSeed:        func() string { return seed },

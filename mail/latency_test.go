@@ -144,7 +144,7 @@ func (rig *latencyRig) key(hash string) string {
 // embeddedRig runs herald on its embedded servers, with players p1@... pN@.
 func embeddedRig(b *testing.B, players int) *latencyRig {
 	rig := &latencyRig{committed: new(atomic.Int64), host: "host@herald.local", playerPW: func(string) string { return "pw" }}
-	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, Dir: b.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, OpenStore: openSQLite, Dir: b.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
 		PlayerPassword: rig.playerPW, NewSeed: func() string { return "latency" }, NewKey: rig.newKey,
 		IMAP: IntakeConfig{Handled: func(Outcome) { rig.committed.Store(time.Now().UnixNano()) }}})
 	if err != nil {

@@ -75,7 +75,7 @@ func TestPoisonAmongPlay(t *testing.T) {
 		}
 		return refusingServers{srv}, nil
 	}
-	r, err := Start(ctx, RunConfig{Local: local, Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game),
+	r, err := Start(ctx, RunConfig{Local: local, OpenStore: openSQLite, Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game),
 		Logger: testLogger(t), PlayerPassword: func(string) string { return "pw" }, NewSeed: func() string { return "poison" }})
 	if err != nil {
 		t.Fatal(err)

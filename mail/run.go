@@ -16,7 +16,6 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
-	"github.com/heraldgames/herald/adjudicator/store"
 )
 
 // RunConfig is everything `herald serve` needs.
@@ -74,6 +73,11 @@ type RunConfig struct {
 	// default a minute.
 	TickEvery time.Duration
 
+	// OpenStore opens the store of Dir (cmd/herald passes SQLite's, or
+	// PostgreSQL's for --store postgres://…); the mail service sees only
+	// host's interfaces. Required.
+	OpenStore func(ctx context.Context, dir string) (host.Store, error)
+
 	// Local starts the mail servers herald runs itself when IMAP.Addr is
 	// empty (cmd/herald passes mail/embedded's); with neither, Start fails.
 	Local StartLocal
@@ -113,7 +117,7 @@ type Running struct {
 	err      error
 }
 
-// Start opens the store, starts the embedded servers if no provider is
+// Start opens the store (cfg.OpenStore), starts the embedded servers if no provider is
 // given, and runs the intake and the outbox until Close.
 func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	log := cfg.Logger
@@ -125,7 +129,10 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 		// may list tells them what is there.
 		log.Warn(fmt.Sprintf("the data directory %s is readable by others (mode %04o): its files hold games, passwords and tokens; chmod 700 it", cfg.Dir, fi.Mode().Perm()))
 	}
-	st, err := store.Open(ctx, filepath.Join(cfg.Dir, "herald.db"))
+	if cfg.OpenStore == nil {
+		return nil, errors.New("mail: no store to open (RunConfig.OpenStore)")
+	}
+	st, err := cfg.OpenStore(ctx, cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +228,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 			}
 		}()
 	}
-	run("intake", in.Run)
+	run("intake", leased(st, r.Outbox.cfg.Worker, log, in.Run))
 	run("outbox", r.Outbox.Run)
 	every := cfg.TickEvery
 	if every <= 0 {

@@ -47,7 +47,7 @@ func TestPlayerPasswordsFile(t *testing.T) {
 	dir := t.TempDir()
 	var logBuf syncBuffer
 	pw := map[string]string{"alice@herald.local": "secret-alice-1", "bob@herald.local": "secret-bob-2"}
-	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, OpenStore: openSQLite,
 		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
 		PlayerPassword: func(a string) string { return pw[a] },
 	})
@@ -115,7 +115,7 @@ func TestPortsOpenAfterAccounts(t *testing.T) {
 				return
 			}
 		}()
-		r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
+		r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, OpenStore: openSQLite,
 			Dir: t.TempDir(), Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.DiscardHandler),
 			EmbeddedSMTPAddr: addr,
 		})
@@ -141,7 +141,7 @@ func TestForgedSendersOpenNoMailbox(t *testing.T) {
 	const forged = 12
 	dir := t.TempDir()
 	var logBuf syncBuffer
-	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, OpenStore: openSQLite,
 		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
 		PlayerPassword: func(string) string { return "pw" },
 	})
@@ -205,7 +205,7 @@ func TestDataDirPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logBuf syncBuffer
-	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal,
+	r, err := Start(context.Background(), RunConfig{Local: embeddedLocal, OpenStore: openSQLite,
 		Dir: dir, Registry: adjudicator.NewRegistry(raubritter.Game), Logger: slog.New(slog.NewTextHandler(&logBuf, nil)),
 		PlayerPassword: func(string) string { return "pw" },
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,19 +11,18 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
-	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/heritiers"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
 )
 
-// rig is a host on a temporary SQLite store with a fake clock and fixed
+// rig is a host on a temporary store (SQLite, or PostgreSQL: TestMain) with a fake clock and fixed
 // keys and seed: no mail anywhere.
 type rig struct {
 	t     *testing.T
 	h     *host.Host
-	st    *store.Store
+	st    host.Store
 	clock time.Time
 	n     int               // requests so far, for their identities
 	keys  map[string]string // host.HashKey of each key drawn -> the key
@@ -32,13 +30,10 @@ type rig struct {
 
 func newRig(t *testing.T, noCache bool) *rig {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), keys: map[string]string{}}
 	keys := 0
+	var err error
 	r.h, err = host.New(host.Config{
 		Registry: adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game),
 		Store:    st,

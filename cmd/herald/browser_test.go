@@ -55,7 +55,7 @@ func TestPageInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pages.close()
-	r, err := mail.Start(ctx, mail.RunConfig{Dir: dir, Registry: games.All, Local: startEmbedded, Logger: log,
+	r, err := mail.Start(ctx, mail.RunConfig{Dir: dir, Registry: games.All, Local: startEmbedded, OpenStore: openSQLite, Logger: log,
 		PageURL: pages.pageURL, PlayerPassword: func(string) string { return "pw" }})
 	if err != nil {
 		t.Fatal(err)

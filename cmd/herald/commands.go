@@ -66,6 +66,7 @@ var cmdNew = &command{
 		fs.String("o", "", "the record `file` to write (which must not exist)")
 		fs.Bool("mail", false, "a game by mail: --players are addresses; the game goes into --data's database and\nthe welcome mails wait in its outbox for herald serve")
 		fs.String("data", "herald-data", "with --mail: the data `directory` of herald serve")
+		fs.String("store", "", "with --mail: the PostgreSQL `URL` of serve --store, when the games are kept there")
 		fs.String("host", "", "with --mail: the host's `address` (gets the confirmation and the host key; default the first player)")
 		fs.String("deadline", "", "with --mail: the time each move is due in, like 72h or 3d (default: none)")
 		fs.String("grace", "", "with --mail and --deadline: the time after the deadline before the policy applies (default 24h)")

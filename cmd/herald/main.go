@@ -76,7 +76,7 @@ func (r *rejected) Error() string { return r.msg }
 var commands []*command
 
 func init() {
-	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdHint, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo}
+	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdHint, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdMigrate, cmdFailed, cmdDemo}
 }
 
 func usage(w io.Writer) {

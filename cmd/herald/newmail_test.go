@@ -26,7 +26,7 @@ import (
 func TestNewByMailReachesPlayers(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	cfg := mail.RunConfig{Dir: dir, Address: "referee@games.test", Registry: games.All, Local: startEmbedded, Logger: slog.New(slog.DiscardHandler)}
+	cfg := mail.RunConfig{Dir: dir, Address: "referee@games.test", Registry: games.All, Local: startEmbedded, OpenStore: openSQLite, Logger: slog.New(slog.DiscardHandler)}
 	r, err := mail.Start(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

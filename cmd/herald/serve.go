@@ -35,6 +35,8 @@ var cmdServe = &command{
 	flags: func(fs *flag.FlagSet) {
 		fs.String("config", "", "read flags from this YAML `file` (command-line flags win)")
 		fs.String("data", "herald-data", "data `directory`: the database herald.db (and the embedded mail)")
+		fs.String("worker", "", "this worker's `name` among the serve workers sharing a --store: a worker restarted under its name\nsends at once the mails it had claimed (default: the host's name, and with --store its process id)")
+		fs.String("store", "", "where games are kept: empty for herald.db (SQLite) in the data directory, or a PostgreSQL `URL`\n(postgres://USER@HOST/DATABASE) that several serve workers share")
 		fs.String("address", "", "herald's mail `address` (default herald@herald.local on the embedded setup; required with a provider)")
 		fs.String("imap-host", "", "the provider's IMAP server `host:port`; empty runs the embedded servers")
 		fs.String("smtp-host", "", "the provider's SMTP server `host:port`")
@@ -66,6 +68,12 @@ var cmdServe = &command{
 			return err
 		}
 		cfg.Local = startEmbedded
+		if cfg.OpenStore, err = serveStore(e.str("store")); err != nil {
+			return err
+		}
+		if cfg.SMTP.Worker = e.str("worker"); cfg.SMTP.Worker == "" && e.str("store") != "" {
+			cfg.SMTP.Worker = workerName()
+		}
 		// HERALD_CLOCK_SHIFT runs serve's clock ahead by a duration: the
 		// deadlines of days come at once (for tests, never for a host).
 		if d := os.Getenv("HERALD_CLOCK_SHIFT"); d != "" {
@@ -232,6 +240,7 @@ var cmdDemo = &command{
 			PlayerPassword: func(string) string { return "demo" },
 			NewSeed:        func() string { return seed },
 			Local:          startEmbedded,
+			OpenStore:      openSQLite,
 		})
 		if err != nil {
 			return err

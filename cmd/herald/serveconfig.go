@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/notation"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gopkg.in/yaml.v3"
 )
 
@@ -48,6 +49,7 @@ const (
 	configList                       // a list of addresses, the flag's comma-separated value
 	configBool                       // true or false
 	configNames                      // a host name or a list of them, the flag's comma-separated value
+	configStore                      // a PostgreSQL URL without a password
 )
 
 // configKey is one key of a serve config file: the serve flag it sets.
@@ -61,6 +63,8 @@ type configKey struct {
 // --config (TestServeConfigKeys keeps the two lists the same).
 var serveConfigKeys = []configKey{
 	{"data", configPath, "the data directory"},
+	{"store", configStore, "a PostgreSQL URL, like postgres://herald@db.example.org/herald"},
+	{"worker", configString, "this worker's name, like w1"},
 	{"address", configString, "herald's mail address"},
 	{"imap-host", configHostPort, "the IMAP server as host:port, like imap.example.org:993"},
 	{"smtp-host", configHostPort, "the SMTP server as host:port, like smtp.example.org:465"},
@@ -276,6 +280,15 @@ func configValue(file string, key configKey, n *yaml.Node, errAt func(*yaml.Node
 	case configSecurity:
 		if s != "tls" && s != "starttls" && s != "none" {
 			return "", errAt(n, "%s: expected %s, got %q", key.name, key.what, s)
+		}
+	case configStore:
+		if err := checkStoreURL(s); err != nil {
+			return "", errAt(n, "%s: %v", key.name, err)
+		}
+		if cfg, _ := pgconn.ParseConfig(s); cfg != nil && cfg.Password != "" {
+			// Say nothing of the password: it is a secret.
+			return "", errAt(n, "%s: herald takes no password from a config file, which is easily shared or committed; "+
+				"leave it out of the URL and put it in ~/.pgpass (or PGPASSFILE), which PostgreSQL's clients read", key.name)
 		}
 	case configDuration:
 		d, err := time.ParseDuration(s)

@@ -15,13 +15,18 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/adjudicator/store/postgres"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
 )
 
 // openStore opens the database of a serve data directory, which must
-// exist: a read must not create an empty one by mistake.
+// exist: a read must not create an empty one by mistake; or, for workers
+// on PostgreSQL, the database dir names (postgres://…).
 func openStore(ctx context.Context, dir string) (host.Store, error) {
+	if postgres.IsURL(dir) {
+		return postgres.Open(ctx, dir)
+	}
 	path := filepath.Join(dir, "herald.db")
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("%s: no herald database here (herald serve --data %s creates it)", dir, dir)
@@ -181,7 +186,11 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	open, err := serveStore(e.str("store"))
+	if err != nil {
+		return err
+	}
+	st, err := open(ctx, dir)
 	if err != nil {
 		return err
 	}

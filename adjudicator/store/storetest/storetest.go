@@ -1,0 +1,687 @@
+// Package storetest is the test suite of a host.Store: every store herald
+// has (SQLite in adjudicator/store, PostgreSQL in adjudicator/store/postgres)
+// runs it from its own tests, so that they keep one contract
+// (adjudicator/host/store.go): each request exactly once, batches of
+// savepoints, records that only grow, the outbox's claims, and several
+// stores (workers) on one database.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
+)
+
+// DB is a fresh database of the store under test.
+type DB interface {
+	// Open opens another store on the database: a second worker, a
+	// reader. The store is closed when the test ends (Close twice must
+	// be harmless).
+	Open(t testing.TB) host.Store
+}
+
+// Run runs the suite, each test on a database of its own made by fresh.
+func Run(t *testing.T, fresh func(t testing.TB) DB) {
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
+	}
+}
+
+var tests = []struct {
+	name string
+	fn   func(t *testing.T, db DB)
+}{
+	{"ProcessExactlyOnce", testProcessExactlyOnce},
+	{"ProcessRollsBackOnError", testProcessRollsBackOnError},
+	{"Outbox", testOutbox},
+	{"ReadWhileWriting", testReadWhileWriting},
+	{"ReopenKeepsData", testReopenKeepsData},
+	{"Batch", testBatch},
+	{"BatchRollback", testBatchRollback},
+	{"BeginAfterClose", testBeginAfterClose},
+	{"SaveChecksHistory", testSaveChecksHistory},
+	{"StoredRecordVerifies", testStoredRecordVerifies},
+	{"ClaimIsExclusive", testClaimIsExclusive},
+	{"ClaimQueued", testClaimQueued},
+	{"NoteFailure", testNoteFailure},
+	{"KeysHashed", testKeysHashed},
+}
+
+var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func record() *adjudicator.Record {
+	return &adjudicator.Record{
+		Format: adjudicator.FormatVersion, Game: "raubritter", Players: []string{"alice", "bob"},
+		SeedSHA256: adjudicator.Commit("7"), Seed: "7",
+	}
+}
+
+// NewGame creates a game of alice and bob hosted by host@x, in the request
+// id, which queues a welcome to alice@x.
+func NewGame(t testing.TB, s host.Store, id string) int64 {
+	t.Helper()
+	var gid int64
+	err := s.Process(context.Background(), host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "host@x", Received: t0}, func(tx host.Tx) error {
+		var err error
+		gid, err = tx.CreateGame(context.Background(), "host@x", "hk", record(), []host.Player{
+			{Name: "alice", Address: "Alice@X", Secret: "k1"}, {Name: "bob", Address: "bob@y", Secret: "k2"}})
+		if err != nil {
+			return err
+		}
+		tx.SetOutcome("created", gid)
+		return tx.Queue(context.Background(), host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("welcome")})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gid
+}
+
+func testProcessExactlyOnce(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<m1@x>")
+	g, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != host.Playing || g.Record.Game != "raubritter" || len(g.Players) != 2 || g.Players[0].Address != "alice@x" {
+		t.Fatalf("Game(%d) = %+v", gid, g)
+	}
+	// The same Message-ID again: fn must not run.
+	ran := false
+	err = s.Process(ctx, host.Intake{MessageID: "<m1@x>", BodyHash: "h", Sender: "host@x", Received: t0}, func(tx host.Tx) error {
+		ran = true
+		return nil
+	})
+	if !errors.Is(err, host.ErrDuplicate) || ran {
+		t.Fatalf("second Process = %v, ran %v; want host.ErrDuplicate and fn not run", err, ran)
+	}
+	if ok, _ := s.Processed(ctx, "<m1@x>"); !ok {
+		t.Errorf("Processed(<m1@x>) = false")
+	}
+}
+
+func testProcessRollsBackOnError(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := s.Process(ctx, host.Intake{MessageID: "<m2@x>", BodyHash: "h2", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+		if _, err := tx.CreateGame(ctx, "a@x", "hk", record(), []host.Player{{Name: "alice", Address: "a@x", Secret: "k"}}); err != nil {
+			return err
+		}
+		if err := tx.Queue(ctx, host.Mail{Recipient: "a@x", Raw: []byte("x")}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Process = %v, want boom", err)
+	}
+	if games, _ := s.Games(ctx); len(games) != 0 {
+		t.Errorf("a game survived the rollback: %+v", games)
+	}
+	if n, _ := s.Pending(ctx); n != 0 {
+		t.Errorf("Pending = %d after rollback, want 0", n)
+	}
+	if ok, _ := s.Processed(ctx, "<m2@x>"); ok {
+		t.Errorf("the mail is marked processed after a rollback")
+	}
+}
+
+func testOutbox(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<m3@x>")
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil || len(due) != 1 || string(due[0].Raw) != "welcome" || due[0].GameID != gid {
+		t.Fatalf("Claim = %+v, %v", due, err)
+	}
+	if err := s.MarkFailed(ctx, due[0].ID, t0.Add(time.Minute), errors.New("421 try later")); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.Claim(ctx, "w1", t0.Add(30*time.Second), time.Minute, 10); len(due) != 0 {
+		t.Errorf("Claim before the retry time = %d mails, want 0", len(due))
+	}
+	due, _ = s.Claim(ctx, "w1", t0.Add(time.Minute), time.Minute, 10)
+	if len(due) != 1 || due[0].Attempts != 1 {
+		t.Fatalf("Claim at the retry time = %+v", due)
+	}
+	if err := s.MarkSent(ctx, due[0].ID, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Pending(ctx); n != 0 {
+		t.Errorf("Pending = %d after sending, want 0", n)
+	}
+	err = s.Process(ctx, host.Intake{MessageID: "<m4@x>", BodyHash: "h4", Sender: "alice@x", Received: t0.Add(time.Hour / 2)}, func(tx host.Tx) error {
+		// The welcome is not a reply; a reply and a drafted reply are, in
+		// any case of the address.
+		n, err := tx.RepliesSince(ctx, "ALICE@x", t0.Add(-time.Hour))
+		if err != nil || n != 0 {
+			t.Errorf("RepliesSince = %d, %v; want 0 (the welcome is no reply)", n, err)
+		}
+		for _, m := range []host.Mail{
+			{GameID: gid, Recipient: "Alice@X", Raw: []byte("a reply"), Reply: true},
+			{Recipient: "alice@x", Draft: []byte("a drafted reply"), Reply: true},
+			{Recipient: "alice@x", Draft: []byte("news")},
+		} {
+			if err := tx.Queue(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := tx.RepliesSince(ctx, "alice@x", t0.Add(-time.Hour)); err != nil || n != 2 {
+			t.Errorf("RepliesSince = %d, %v; want 2", n, err)
+		}
+		for _, bad := range []host.Mail{{Recipient: "a@x"}, {Recipient: "a@x", Raw: []byte("x"), Draft: []byte("y")}} {
+			if err := tx.Queue(ctx, bad); err == nil {
+				t.Errorf("Queue(%+v) = nil, want an error (a message or a draft)", bad)
+			}
+		}
+		ids, err := tx.GamesOf(ctx, "bob@y")
+		if err != nil || len(ids) != 1 || ids[0] != gid {
+			t.Errorf("GamesOf(bob@y) = %v, %v", ids, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testReadWhileWriting checks that a second connection (a CLI command) can
+// read while a write transaction (the service) is open (SQLite's WAL;
+// PostgreSQL's snapshots).
+func testReadWhileWriting(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	NewGame(t, s, "<m5@x>")
+	reader := db.Open(t)
+	defer reader.Close()
+	err := s.Process(ctx, host.Intake{MessageID: "<m6@x>", BodyHash: "h6", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+		games, err := reader.Games(ctx)
+		if err != nil {
+			return err
+		}
+		if len(games) != 1 || games[0].Game != "raubritter" || len(games[0].Players) != 2 {
+			t.Errorf("Games during a write = %+v", games)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testReopenKeepsData(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<m7@x>")
+	s.Close()
+	s2 := db.Open(t)
+	defer s2.Close()
+	g, err := s2.Game(ctx, gid)
+	if err != nil || g.Record.Seed != "7" {
+		t.Fatalf("after reopen Game = %+v, %v", g, err)
+	}
+	if ok, _ := s2.Processed(ctx, "<m7@x>"); !ok {
+		t.Errorf("processed mail forgotten after reopen")
+	}
+}
+
+// testBatch processes several mails in one transaction: a mail whose fn
+// fails is rolled back alone (its SQL writes and the record it saved), the
+// others commit together, and a record saved in the batch is read back
+// inside it before it is written at the commit.
+func testBatch(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<b0@x>")
+	before, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Moves != 0 || before.Rev == 0 {
+		t.Fatalf("a new game has moves %d, rev %d; want 0 and a revision", before.Moves, before.Rev)
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	move := func(id, who string, fail error) error {
+		return b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: who, Received: t0}, func(tx host.Tx) error {
+			rec, err := tx.Record(ctx, gid)
+			if err != nil {
+				return err
+			}
+			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: who, Text: "keep plain " + id})
+			if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
+				return err
+			}
+			tx.SetOutcome("applied", gid)
+			if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: who + "@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+				return err
+			}
+			return fail
+		})
+	}
+	boom := errors.New("boom")
+	if err := move("<b1@x>", "alice", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := move("<b2@x>", "bob", boom); !errors.Is(err, boom) {
+		t.Fatalf("failing mail: %v, want boom", err)
+	}
+	if err := move("<b1@x>", "alice", nil); !errors.Is(err, host.ErrDuplicate) {
+		t.Fatalf("the same Message-ID again in the batch: %v, want host.ErrDuplicate", err)
+	}
+	if err := move("<b3@x>", "bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Inside the batch: the saved record, with the failed mail's move gone.
+	err = b.Process(ctx, host.Intake{MessageID: "<b4@x>", BodyHash: "h4", Sender: "x", Received: t0}, func(tx host.Tx) error {
+		g, err := tx.Game(ctx, gid)
+		if err != nil {
+			return err
+		}
+		info, err := tx.GameInfo(ctx, gid)
+		if err != nil {
+			return err
+		}
+		if len(g.Record.Moves) != 2 || g.Record.Moves[1].Text != "keep plain <b3@x>" || g.Moves != 2 || info.Moves != 2 || info.Record != nil || info.Rev != g.Rev || g.Rev == before.Rev {
+			t.Errorf("inside the batch: record moves %v, Moves %d/%d, rev %d/%d (before %d)", g.Record.Moves, g.Moves, info.Moves, g.Rev, info.Rev, before.Rev)
+		}
+		if none, err := tx.GameInfo(ctx, gid+100); none != nil || err != nil {
+			t.Errorf("GameInfo of no game = %v, %v; want nil, nil", none, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another connection sees nothing of the batch before the commit.
+	reader := db.Open(t)
+	defer reader.Close()
+	if g, err := reader.Game(ctx, gid); err != nil || len(g.Record.Moves) != 0 || g.Rev != before.Rev {
+		t.Fatalf("before the commit another connection reads %+v, %v", g, err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Process(ctx, host.Intake{MessageID: "<b5@x>"}, func(host.Tx) error { return nil }); err == nil {
+		t.Errorf("Process after Commit succeeded")
+	}
+	g, err := reader.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Record.Moves) != 2 || g.Moves != 2 || g.Record.Moves[0].Player != "alice" || g.Record.Moves[1].Player != "bob" {
+		t.Errorf("after the commit: %d moves (column %d): %v", len(g.Record.Moves), g.Moves, g.Record.Moves)
+	}
+	for id, want := range map[string]bool{"<b1@x>": true, "<b2@x>": false, "<b3@x>": true, "<b4@x>": true} {
+		if ok, _ := reader.Processed(ctx, id); ok != want {
+			t.Errorf("Processed(%s) = %v, want %v", id, ok, want)
+		}
+	}
+	due, err := reader.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range due {
+		got = append(got, string(m.Raw))
+	}
+	if want := []string{"welcome", "reply to <b1@x>", "reply to <b3@x>"}; !slices.Equal(got, want) {
+		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// testBatchRollback checks that a batch rolled back, or whose commit fails,
+// writes nothing.
+func testBatchRollback(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<r0@x>")
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Process(ctx, host.Intake{MessageID: "<r1@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
+		rec, err := tx.Record(ctx, gid)
+		if err != nil {
+			return err
+		}
+		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "x"})
+		_, err = tx.Save(ctx, gid, rec, host.Finished)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err == nil {
+		t.Errorf("Commit after Rollback succeeded")
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil || len(g.Record.Moves) != 0 || g.Status != host.Playing || g.Moves != 0 {
+		t.Fatalf("after a rollback: %+v, %v", g, err)
+	}
+	if ok, _ := s.Processed(ctx, "<r1@x>"); ok {
+		t.Errorf("a rolled-back mail is marked processed")
+	}
+	// A record cannot lose moves: Save refuses it, and the mail's other
+	// writes are rolled back with it.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	var two *adjudicator.Record
+	err = b.Process(ctx, host.Intake{MessageID: "<r2@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
+		rec, err := tx.Record(ctx, gid)
+		if err != nil {
+			return err
+		}
+		rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "a"}, adjudicator.RecordMove{Player: "bob", Text: "b"})
+		two = rec
+		_, err = tx.Save(ctx, gid, rec, host.Playing)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Process(ctx, host.Intake{MessageID: "<r3@x>", BodyHash: "h", Sender: "a", Received: t0}, func(tx host.Tx) error {
+		if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "a@x", Raw: []byte("reply"), Reply: true}); err != nil {
+			return err
+		}
+		shorter := *two
+		shorter.Moves = two.Moves[:1]
+		_, err := tx.Save(ctx, gid, &shorter, host.Playing)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "never taken back") {
+		t.Fatalf("saving a record with fewer moves: %v", err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	g, err = s.Game(ctx, gid)
+	if err != nil || !slices.Equal(g.Record.Moves, two.Moves) || g.Moves != 2 {
+		t.Fatalf("after the refused save: %+v, %v", g, err)
+	}
+	if ok, _ := s.Processed(ctx, "<r3@x>"); ok {
+		t.Errorf("the mail of a refused save is marked processed")
+	}
+	if n, _ := s.Pending(ctx); n != 1 {
+		t.Errorf("Pending = %d, want 1 (the welcome)", n)
+	}
+}
+
+// testBeginAfterClose checks that a closed store refuses a batch rather
+// than waiting for one.
+func testBeginAfterClose(t *testing.T, db DB) {
+	s := db.Open(t)
+	NewGame(t, s, "<c1@x>")
+	s.Close()
+	if _, err := s.Begin(context.Background()); err == nil {
+		t.Fatalf("Begin on a closed store succeeded")
+	}
+}
+
+// testSaveChecksHistory checks that Save refuses a record whose stored
+// moves changed: a game's history only grows.
+func testSaveChecksHistory(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<h0@x>")
+	save := func(id string, moves ...string) error {
+		return s.Process(ctx, host.Intake{MessageID: id, Received: t0}, func(tx host.Tx) error {
+			rec := record()
+			for _, m := range moves {
+				rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: m})
+			}
+			_, err := tx.Save(ctx, gid, rec, host.Playing)
+			return err
+		})
+	}
+	if err := save("<h1@x>", "a", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := save("<h2@x>", "a", "c", "d"); err == nil || !strings.Contains(err.Error(), "never changed") {
+		t.Errorf("a record with move 2 changed: %v", err)
+	}
+	if err := save("<h3@x>", "a", "b", "c"); err != nil {
+		t.Errorf("a record that goes on: %v", err)
+	}
+	if g, _ := s.Game(ctx, gid); len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "c" {
+		t.Errorf("moves %+v", g.Record.Moves)
+	}
+}
+
+// TestStoredRecordVerifies: the record the store puts back together from
+// its header and its rows of moves marshals to a record that verifies
+// (digests and seal), and an ending saved with the moves is kept (issue 15
+// items 4 and 16).
+func testStoredRecordVerifies(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<v0@x>")
+	rec := record()
+	rec.Moves = []adjudicator.RecordMove{
+		{Player: "alice", Text: "keep plain village", Time: "t1", Source: "mail:<1@x>"},
+		{Player: "bob", Text: "keep plain\nend", Time: "t2", Source: "mail:<2@x>"},
+	}
+	if err := s.Process(ctx, host.Intake{MessageID: "<v1@x>", Received: t0}, func(tx host.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, host.Playing)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Ended = &adjudicator.Ending{How: adjudicator.EndResigned, By: "bob", Time: "t3", Source: "mail:<3@x>"}
+	if err := s.Process(ctx, host.Intake{MessageID: "<v2@x>", Received: t0}, func(tx host.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, host.Abandoned)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Record.Ended == nil || *g.Record.Ended != *rec.Ended || len(g.Record.Moves) != 2 {
+		t.Fatalf("stored record: %+v, ended %+v", g.Record, g.Record.Ended)
+	}
+	data, err := g.Record.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := adjudicator.ParseRecord("export.yaml", data)
+	if err != nil {
+		t.Fatalf("the stored record does not verify: %v\n%s", err, data)
+	}
+	want, _ := rec.Marshal()
+	if !bytes.Equal(data, want) || back.Ended == nil {
+		t.Errorf("stored record =\n%s\nwant\n%s", data, want)
+	}
+}
+
+// testClaimIsExclusive checks the outbox's claims: a second worker gets
+// none of the rows the first has claimed until the lease runs out or the
+// first gives a row back, so that two workers never send a mail twice.
+func testClaimIsExclusive(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	NewGame(t, s, "<c1@x>")
+	NewGame(t, s, "<c2@x>")
+	a, err := s.Claim(ctx, "a", t0, time.Minute, 1)
+	if err != nil || len(a) != 1 {
+		t.Fatalf("worker a claimed %+v, %v; want 1 mail", a, err)
+	}
+	b, err := s.Claim(ctx, "b", t0, time.Minute, 10)
+	if err != nil || len(b) != 1 || b[0].ID == a[0].ID {
+		t.Fatalf("worker b claimed %+v, %v; want the other mail only", b, err)
+	}
+	if c, _ := s.Claim(ctx, "c", t0.Add(59*time.Second), time.Minute, 10); len(c) != 0 {
+		t.Errorf("worker c claimed %d mails within the lease, want 0", len(c))
+	}
+	if again, _ := s.Claim(ctx, "a", t0.Add(time.Second), time.Minute, 10); len(again) != 1 || again[0].ID != a[0].ID {
+		t.Errorf("worker a, restarted, claimed %+v; want its own mail back and not b's", again)
+	}
+	// a gives its mail back; b's lease runs out.
+	if err := s.MarkFailed(ctx, a[0].ID, t0.Add(10*time.Second), errors.New("421")); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Claim(ctx, "c", t0.Add(time.Minute), time.Minute, 10)
+	if len(c) != 2 || c[0].ID != a[0].ID || c[1].ID != b[0].ID {
+		t.Errorf("after a gave its mail back and b's lease ran out, c claimed %+v; want both, oldest first", c)
+	}
+	if err := s.MarkSent(ctx, c[0].ID, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := s.Claim(ctx, "d", t0.Add(time.Hour), time.Minute, 10); len(d) != 1 || d[0].ID != b[0].ID {
+		t.Errorf("an hour later d claimed %+v; want only the unsent mail", d)
+	}
+}
+
+// testClaimQueued checks that a batch claims the mails it queued, those of
+// a mail rolled back excepted, for one worker, and that the claims commit
+// with the batch: another worker's Claim gets none of them, the worker's
+// own Claim gets them back (after a crash), and a batch rolled back leaves
+// nothing claimed.
+func testClaimQueued(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	queue := func(b host.StoreBatch, id string, fail bool, to ...string) {
+		t.Helper()
+		err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+			for _, r := range to {
+				if err := tx.Queue(ctx, host.Mail{Recipient: r, Raw: []byte("to " + r)}); err != nil {
+					return err
+				}
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("Process %s: %v", id, err)
+		}
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q1@x>", false, "a@x", "b@x")
+	queue(b, "<q2@x>", true, "c@x") // rolled back: not claimed
+	queue(b, "<q3@x>", false, "d@x")
+	until := t0.Add(5 * time.Minute)
+	got, err := b.ClaimQueued(ctx, "w1", until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for i, m := range got {
+		to = append(to, m.Recipient)
+		if string(m.Raw) != "to "+m.Recipient || !m.Created.Equal(t0) || m.Attempts != 0 || i > 0 && m.ID <= got[i-1].ID {
+			t.Errorf("claimed %+v", m)
+		}
+	}
+	if !slices.Equal(to, []string{"a@x", "b@x", "d@x"}) {
+		t.Errorf("ClaimQueued claimed mails to %v, want a@x, b@x, d@x", to)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if due, err := s.Claim(ctx, "w2", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 0 {
+		t.Errorf("another worker's Claim during the lease = %d mails, %v; want none", len(due), err)
+	}
+	if due, err := s.Claim(ctx, "w1", t0.Add(time.Minute), time.Minute, 10); err != nil || len(due) != 3 {
+		t.Errorf("the worker's own Claim = %d mails, %v; want its 3 claims back", len(due), err)
+	}
+
+	// A batch rolled back claims nothing.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(b, "<q4@x>", false, "e@x")
+	if got, err := b.ClaimQueued(ctx, "w1", until); err != nil || len(got) != 1 {
+		t.Fatalf("ClaimQueued = %+v, %v", got, err)
+	}
+	b.Rollback()
+	if n, _ := s.Pending(ctx); n != 3 {
+		t.Errorf("Pending = %d after a rolled-back batch, want 3", n)
+	}
+}
+
+// testNoteFailure counts the failures of one mail in a row with one
+// reason: another reason starts again at 1, another mail counts apart,
+// and only what is set aside is listed, with its last reason.
+func testNoteFailure(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	note := func(ref, reason string, want int) {
+		t.Helper()
+		n, err := s.NoteFailure(ctx, host.Failure{Kind: host.FailedMail, Ref: ref, Party: "a@x.org", Reason: reason}, t0)
+		if err != nil || n != want {
+			t.Fatalf("NoteFailure(%s, %s) = %d, %v; want %d", ref, reason, n, err, want)
+		}
+	}
+	note("m1", "disk", 1)
+	note("m1", "disk", 2)
+	note("m1", "panic", 1)
+	note("m2", "panic", 1)
+	note("m1", "panic", 2)
+	note("m1", "panic", 3)
+	if err := s.SetAside(ctx, host.FailedDraft, "m1", t0); err == nil {
+		t.Error("SetAside of a draft never noted: no error")
+	}
+	if err := s.SetAside(ctx, host.FailedMail, "m1", t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.SetAsideList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Ref != "m1" || list[0].Reason != "panic" || list[0].Attempts != 3 || !list[0].SetAside.Equal(t0.Add(time.Second)) || !list[0].First.Equal(t0) {
+		t.Errorf("set aside: %+v", list)
+	}
+}
+
+// testKeysHashed checks that the store keeps the hash of each key, host's
+// and players', never the key (issue 25, item 15), and that the hash
+// authenticates the key.
+func testKeysHashed(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<k1@x>")
+	if err := s.Process(ctx, host.Intake{MessageID: "<k2@x>", BodyHash: "k2", Sender: "host@x", Received: t0}, func(tx host.Tx) error {
+		return tx.ReplacePlayer(ctx, gid, 1, "carol@z", "k3", "tok")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat, key := range []string{"hk", "k1", "k3"} {
+		if !host.Authenticate(g, seat-1, key) || !host.Authenticate(g, seat-1, strings.ToUpper(key)) {
+			t.Errorf("the key %q of seat %d does not authenticate", key, seat-1)
+		}
+	}
+	for seat, stored := range append([]string{g.HostKey}, g.Players[0].Secret, g.Players[1].Secret) {
+		if !host.IsHashedKey(stored) {
+			t.Errorf("seat %d: the store keeps the key %q in clear", seat-1, stored)
+		}
+	}
+}
