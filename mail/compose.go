@@ -126,10 +126,10 @@ func (s *Service) picturePNG(b *picture.Board) ([]byte, error) {
 // mails are rendered, after the transaction that queued them commits.
 func (s *Service) prewarm(b *picture.Board) {
 	if e, first := s.pictureEntry(b); first {
-		go func() {
+		s.drawing.Go(func() {
 			e.png, e.err = b.PNG()
 			close(e.done)
-		}()
+		})
 	}
 }
 

@@ -107,6 +107,8 @@ type Service struct {
 		sync.Mutex
 		m map[[32]byte]*pictureJob
 	}
+	// drawing counts the pictures prewarm is drawing.
+	drawing sync.WaitGroup
 	// outbox is the outbox running (Outbox.Run), if any: each batch hands
 	// it the mails it queued, claimed in the batch's transaction.
 	outbox atomic.Pointer[Outbox]
