@@ -32,6 +32,12 @@ type rig struct {
 
 func newRig(t *testing.T, noCache bool) *rig {
 	t.Helper()
+	return newRigOf(t, noCache, adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game))
+}
+
+// newRigOf is newRig with the games of reg.
+func newRigOf(t *testing.T, noCache bool, reg *adjudicator.Registry) *rig {
+	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +46,7 @@ func newRig(t *testing.T, noCache bool) *rig {
 	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), keys: map[string]string{}}
 	keys := 0
 	r.h, err = host.New(host.Config{
-		Registry: adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game),
+		Registry: reg,
 		Store:    st,
 		Now:      func() time.Time { return r.clock },
 		NewKey: func() string {
