@@ -106,37 +106,39 @@ func autoText(st State, seat string) (string, []AutoStep, error) {
 
 // playAutomata plays, on st, every automaton seat that is to move, until a
 // player must act or the game ends. It returns the submissions (numbered
-// from next) and the state after them; st itself is not changed.
-func (m *Match) playAutomata(st State, next int) ([]*Submission, State, error) {
+// from next), the state before the last of them (nil when there is
+// none) and the state after them; st itself is not changed.
+func (m *Match) playAutomata(st State, next int) ([]*Submission, State, State, error) {
 	var subs []*Submission
+	var last State
 	for range maxAutoRun {
 		seat := automatonToMove(st)
 		if seat == "" {
-			return subs, st, nil
+			return subs, last, st, nil
 		}
 		text, auto, err := autoText(st, seat)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		steps, errs := notation.Split(text)
 		if len(errs) > 0 {
-			return nil, nil, fmt.Errorf("the automaton %s wrote steps that do not read back: %w", seat, errs)
+			return nil, nil, nil, fmt.Errorf("the automaton %s wrote steps that do not read back: %w", seat, errs)
 		}
 		sub, after, err := m.tryOn(st, seat, steps, next+len(subs))
 		if err != nil {
-			return nil, nil, fmt.Errorf("the automaton %s chose a step the rules refuse: %w", seat, err)
+			return nil, nil, nil, fmt.Errorf("the automaton %s chose a step the rules refuse: %w", seat, err)
 		}
 		if slices.Contains(after.ToMove(), seat) && automatonToMove(after) == seat {
-			return nil, nil, fmt.Errorf("the automaton %s's steps %q did not end its turn", seat, text)
+			return nil, nil, nil, fmt.Errorf("the automaton %s's steps %q did not end its turn", seat, text)
 		}
 		for _, a := range auto {
 			sub.Why = append(sub.Why, a.Why)
 			sub.WhyFR = append(sub.WhyFR, a.WhyFR)
 		}
 		subs = append(subs, sub)
-		st = after
+		last, st = st, after
 	}
-	return nil, nil, fmt.Errorf("the automata played %d times in a row without a player's turn", maxAutoRun)
+	return nil, nil, nil, fmt.Errorf("the automata played %d times in a row without a player's turn", maxAutoRun)
 }
 
 // checkAutomatonMove returns an error when sub, a recorded move of seat

@@ -18,6 +18,14 @@ type Match struct {
 	Game   *Game
 	Record *Record
 	State  State
+
+	// before is the state before the record's last move, kept when this
+	// match applied that move itself (SubmitSteps, or Start's replay), and
+	// beforeMoves the number of moves the record had after it: PictureAt
+	// marks what the last move changed without replaying the record, as
+	// long as the record still has beforeMoves moves.
+	before      State
+	beforeMoves int
 }
 
 // NewRecord returns the record of a new game of g, before any move. With a
@@ -248,9 +256,13 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 	if err != nil {
 		return nil, err
 	}
-	auto, st, err := m.playAutomata(st, sub.Number+1)
+	prev := m.State // try played on a clone: the state before the move
+	auto, last, st, err := m.playAutomata(st, sub.Number+1)
 	if err != nil {
 		return nil, err
+	}
+	if last != nil {
+		prev = last
 	}
 	m.State = st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: sub.Text(), Time: time, Source: source})
@@ -258,6 +270,7 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 		m.Record.Moves = append(m.Record.Moves, RecordMove{Player: a.Player, Text: a.Text(), Time: time, Source: AutomatonSource})
 	}
 	sub.Auto = auto
+	m.before, m.beforeMoves = prev, len(m.Record.Moves)
 	return sub, nil
 }
 
@@ -277,8 +290,9 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 			return nil, err
 		}
 	}
-	m.State = st
+	m.before, m.State = m.State, st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
+	m.beforeMoves = len(m.Record.Moves)
 	return sub, nil
 }
 

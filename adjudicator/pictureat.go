@@ -13,7 +13,8 @@ import (
 // the result; for an earlier one, whom the game waited for then. The
 // moves are replayed from the record, which must hold the seed (the
 // host's copy). It is an error when n is not a move of m or the game
-// draws no picture.
+// draws no picture. The picture after the last move of a match that
+// applied it (Match.SubmitSteps, or the replay of Start) needs no replay.
 func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 	if _, ok := m.State.(Picturer); !ok {
 		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
@@ -24,8 +25,11 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 	var before, at State
 	if n == len(m.Record.Moves) {
 		at = m.State
+		if n > 0 && m.before != nil && m.beforeMoves == n {
+			before = m.before // the match applied its last move: no replay
+		}
 	}
-	if n > 0 || at == nil {
+	if before == nil && (n > 0 || at == nil) {
 		r, err := startEmpty(NewRegistry(m.Game), m.Record)
 		if err != nil {
 			return nil, err

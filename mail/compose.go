@@ -43,6 +43,9 @@ type outMail struct {
 	// drawn as PNG when the mail is rendered, and sent inline beside the
 	// text.
 	Picture *picture.Board `json:"picture,omitempty"`
+	// pictureJSON, when set, is Picture encoded already (json.Marshal):
+	// every mail of a move shows the same board, encoded once.
+	pictureJSON []byte
 }
 
 // draftVersion is the format of the drafts in the outbox; a herald that
@@ -56,7 +59,23 @@ type draftJSON struct {
 
 // draft encodes m for the outbox.
 func (m outMail) draft() ([]byte, error) {
-	return json.Marshal(draftJSON{Version: draftVersion, outMail: m})
+	d := draftJSON{Version: draftVersion, outMail: m}
+	if m.Picture == nil || m.pictureJSON == nil {
+		return json.Marshal(d)
+	}
+	// The same bytes, the picture, outMail's last field, copied in as it
+	// was encoded (json.RawMessage would be scanned and compacted again).
+	d.Picture = nil
+	data, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	const field = `,"picture":`
+	out := make([]byte, 0, len(data)+len(field)+len(m.pictureJSON))
+	out = append(out, data[:len(data)-1]...) // without its closing brace
+	out = append(out, field...)
+	out = append(out, m.pictureJSON...)
+	return append(out, '}'), nil
 }
 
 // readDraft decodes a draft.
@@ -122,14 +141,15 @@ func (s *Service) picturePNG(b *picture.Board) ([]byte, error) {
 	return e.png, e.err
 }
 
-// prewarm starts drawing b at once, so that the picture is ready when its
-// mails are rendered, after the transaction that queued them commits.
-func (s *Service) prewarm(b *picture.Board) {
-	if e, first := s.pictureEntry(b); first {
-		go func() {
+// prewarm starts drawing b, encoded as data (json), at once, so that the
+// picture is ready when its mails are rendered, after the transaction that
+// queued them commits.
+func (s *Service) prewarm(b *picture.Board, data []byte) {
+	if e, first := s.pictureEntryOf(data); first {
+		s.drawing.Go(func() {
 			e.png, e.err = b.PNG()
 			close(e.done)
-		}()
+		})
 	}
 }
 
@@ -137,6 +157,11 @@ func (s *Service) prewarm(b *picture.Board) {
 // first to ask for it and must draw it.
 func (s *Service) pictureEntry(b *picture.Board) (*pictureJob, bool) {
 	data, _ := json.Marshal(b)
+	return s.pictureEntryOf(data)
+}
+
+// pictureEntryOf is pictureEntry for a board encoded as data (json).
+func (s *Service) pictureEntryOf(data []byte) (*pictureJob, bool) {
 	key := sha256.Sum256(data)
 	s.pictures.Lock()
 	defer s.pictures.Unlock()

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -159,6 +161,8 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 // deliverAs is deliver with the answers counted as kind: UnkeyedAnswer
 // for the answers to a mail that carried no key or token.
 func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time, kind host.AnswerKind) error {
+	var pic *picture.Board // the last picture encoded, as picJSON
+	var picJSON []byte
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
 		if n.Picture != nil && n.Page != "" && !strings.Contains(n.Text, n.Page) {
@@ -174,8 +178,17 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 			m.Attachment, m.RecordOf = &Attachment{Name: host.RecordName(n.Game, n.GameName)}, n.Game
 		}
 		if !s.cfg.NoPictures && !s.cfg.PlainOnly && n.Picture != nil {
-			m.Picture = n.Picture
-			s.prewarm(n.Picture)
+			if n.Picture != pic { // the notices of a move share one board
+				data, err := json.Marshal(n.Picture)
+				if err != nil {
+					return err
+				}
+				pic, picJSON = n.Picture, data
+				if !inBurst(ctx) {
+					s.prewarm(pic, picJSON)
+				}
+			}
+			m.Picture, m.pictureJSON = pic, picJSON
 		}
 		var err error
 		switch {

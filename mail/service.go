@@ -122,6 +122,8 @@ type Service struct {
 		sync.Mutex
 		m map[[32]byte]*pictureJob
 	}
+	// drawing counts the pictures prewarm is drawing.
+	drawing sync.WaitGroup
 	// outbox is the outbox running (Outbox.Run), if any: each batch hands
 	// it the mails it queued, claimed in the batch's transaction.
 	outbox atomic.Pointer[Outbox]
@@ -259,6 +261,9 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	if reads == nil {
 		reads = s.read(raws)
 	}
+	if len(raws) > 1 {
+		ctx = context.WithValue(ctx, burstKey{}, true)
+	}
 	b, berr := s.host.Begin(ctx)
 	if berr != nil {
 		if len(raws) == 1 {
@@ -322,6 +327,18 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	}
 	return outs, err, nil
 }
+
+// burstKey marks the context of a batch of several mails, a burst: its
+// pictures are not drawn ahead (prewarm). Mails that come one at a time
+// get their pictures drawn while their transaction commits, which is what
+// the latency of a turn needs; in a burst that would draw every picture
+// at once, competing with the intake for the processors, and draw most of
+// them twice, the cache of pictures (64) being emptied long before the
+// outbox sends them. The outbox draws each when it renders its mails.
+type burstKey struct{}
+
+// inBurst reports whether ctx is that of a batch of several mails.
+func inBurst(ctx context.Context) bool { return ctx.Value(burstKey{}) != nil }
 
 // failLog returns how the failure to process raw is logged: as Handle logs
 // a readable mail it could not process (a mail that cannot be read has no

@@ -30,12 +30,18 @@ type rig struct {
 
 func newRig(t *testing.T, noCache bool) *rig {
 	t.Helper()
+	return newRigOf(t, noCache, adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game))
+}
+
+// newRigOf is newRig with the games of reg.
+func newRigOf(t *testing.T, noCache bool, reg *adjudicator.Registry) *rig {
+	t.Helper()
 	st := openStore(t)
 	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), keys: map[string]string{}}
 	keys := 0
 	var err error
 	r.h, err = host.New(host.Config{
-		Registry: adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game, heritiers.Game),
+		Registry: reg,
 		Store:    st,
 		Now:      func() time.Time { return r.clock },
 		NewKey: func() string {

@@ -61,18 +61,20 @@ type Board struct {
 	Info     []string // the public state below the board (market, deck, whose turn and what now), a line each
 }
 
-// Cell is one square.
+// Cell is one square. Its fields at their zero value are left out of its
+// JSON (the outbox keeps a picture in each draft of a mail that shows it),
+// and read back as they were.
 type Cell struct {
-	Fill    string  // its terrain, a key of Fills; "" for a square not on the board
-	Label   string  // a short text drawn on it (a building: "c", "CITY")
-	Owner   int     // the player whose colour frames it (a castle, a building), or -1
-	Pieces  []Piece // the pieces on it, bottom to top
-	Stack   bool    // the pieces are a stack, of which only the top one counts (Raubritter's knights)
-	Roads   string  // the sides a road leaves it by: any of "nesw"
-	Zone    bool    // a neutral zone: hatched
-	Mark    bool    // a dot: a square where a piece or tile may go
-	Await   bool    // a ring: a square awaiting pieces (a castle awaiting knights)
-	Changed bool    // the last move changed it: a dashed black and white frame
+	Fill    string  `json:",omitempty"` // its terrain, a key of Fills; "" for a square not on the board
+	Label   string  `json:",omitempty"` // a short text drawn on it (a building: "c", "CITY")
+	Owner   int     `json:",omitempty"` // the player whose colour frames it (a castle, a building), or -1
+	Pieces  []Piece `json:",omitempty"` // the pieces on it, bottom to top
+	Stack   bool    `json:",omitempty"` // the pieces are a stack, of which only the top one counts (Raubritter's knights)
+	Roads   string  `json:",omitempty"` // the sides a road leaves it by: any of "nesw"
+	Zone    bool    `json:",omitempty"` // a neutral zone: hatched
+	Mark    bool    `json:",omitempty"` // a dot: a square where a piece or tile may go
+	Await   bool    `json:",omitempty"` // a ring: a square awaiting pieces (a castle awaiting knights)
+	Changed bool    `json:",omitempty"` // the last move changed it: a dashed black and white frame
 }
 
 // Piece is a piece on a square: a knight, a troop.
@@ -82,13 +84,15 @@ type Piece struct {
 }
 
 // Wall is a wall or border on the east or south side of a square, or a
-// road that crosses it.
+// road that crosses it. Like a Cell's, its zero fields are left out of its
+// JSON.
 type Wall struct {
-	Row, Col int
-	South    bool // on the south side; else the east side
-	Owner    int  // the player whose colour it has, or -1 for a plain wall
-	Road     bool // a road joining the two squares, not a wall between them
-	Changed  bool // the last move placed it: dashed
+	Row     int  `json:",omitempty"`
+	Col     int  `json:",omitempty"`
+	South   bool `json:",omitempty"` // on the south side; else the east side
+	Owner   int  `json:",omitempty"` // the player whose colour it has, or -1 for a plain wall
+	Road    bool `json:",omitempty"` // a road joining the two squares, not a wall between them
+	Changed bool `json:",omitempty"` // the last move placed it: dashed
 }
 
 // Player is a line of the legend.
@@ -497,10 +501,17 @@ func (b *Board) MarkChanges(before *Board) {
 		}
 		return a
 	}
-	was := map[at]Cell{}
-	for r := 0; r < before.Rows; r++ {
-		for c := 0; c < before.Cols; c++ {
-			was[name(before, r, c)] = before.cell(r, c)
+	// A board that kept its size and names (the common case) is compared
+	// square by square in place.
+	same := before.Rows == b.Rows && before.Cols == b.Cols &&
+		slices.Equal(before.ColNames, b.ColNames) && slices.Equal(before.RowNames, b.RowNames)
+	var was map[at]Cell
+	if !same {
+		was = map[at]Cell{}
+		for r := 0; r < before.Rows; r++ {
+			for c := 0; c < before.Cols; c++ {
+				was[name(before, r, c)] = before.cell(r, c)
+			}
 		}
 	}
 	for r := 0; r < b.Rows; r++ {
@@ -509,7 +520,12 @@ func (b *Board) MarkChanges(before *Board) {
 			if i >= len(b.Cells) {
 				continue
 			}
-			now, old := b.Cells[i], was[name(b, r, c)]
+			now, old := b.Cells[i], Cell{}
+			if same {
+				old = before.cell(r, c)
+			} else {
+				old = was[name(b, r, c)]
+			}
 			if old.Fill == "" && len(old.Pieces) == 0 {
 				old.Owner = -1
 			}

@@ -2,7 +2,9 @@ package picture
 
 import (
 	"bytes"
+	"encoding/json"
 	"image/png"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -243,4 +245,27 @@ func FuzzWrapLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJSONLeavesZeroFieldsOut checks that a board's JSON, which the outbox
+// keeps in each draft of a mail that shows it, leaves the zero fields of
+// its cells and walls out, and reads back as the same board: an empty
+// cell is {}, a neutral one {"Owner":-1}.
+func TestJSONLeavesZeroFieldsOut(t *testing.T) {
+	b := &Board{Title: "t", Cols: 3, Rows: 1, ColNames: []string{"a", "b", "c"}, RowNames: []string{"1"},
+		Cells: []Cell{{}, {Owner: -1}, {Fill: "plain", Owner: 1, Pieces: []Piece{{Owner: 0, Letter: "a"}}, Stack: true, Roads: "ne", Zone: true, Mark: true, Await: true, Changed: true}},
+		Walls: []Wall{{}, {Row: 0, Col: 1, South: true, Owner: -1, Road: true, Changed: true}}}
+	data, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"Cells":[{},{"Owner":-1},{"Fill":"plain","Owner":1,`, `"Walls":[{},{"Col":1,"South":true,"Owner":-1,"Road":true,"Changed":true}]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the JSON %s\nlacks %s", data, want)
+		}
+	}
+	var back Board
+	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(&back, b) {
+		t.Errorf("the JSON reads back as %+v, %v; want %+v", back, err, b)
+	}
 }
