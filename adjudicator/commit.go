@@ -105,23 +105,28 @@ func (m *Match) EverSealed(reg *Registry) ([]SealCommit, error) {
 	return m.sealed(reg, true)
 }
 
-// sealed replays the record and returns the steps sealed when taken (ever)
-// or hidden still (!ever).
+// sealed returns the steps sealed when taken (ever) or hidden still
+// (!ever). It reads the submissions the match applied itself, one per
+// record move, or else replays the record.
 func (m *Match) sealed(reg *Registry, ever bool) ([]SealCommit, error) {
-	r, err := startEmpty(reg, m.Record)
-	if err != nil {
-		return nil, err
-	}
-	subs := make([]*Submission, len(m.Record.Moves))
-	for i, rm := range m.Record.Moves {
-		if subs[i], err = r.apply(rm.Player, rm.Text); err != nil {
-			return nil, fmt.Errorf("move %d (%s): %w", i+1, rm.Player, err)
+	subs, st := m.subs, m.State
+	if len(subs) != len(m.Record.Moves) {
+		r, err := startEmpty(reg, m.Record)
+		if err != nil {
+			return nil, err
 		}
+		subs = make([]*Submission, len(m.Record.Moves))
+		for i, rm := range m.Record.Moves {
+			if subs[i], err = r.apply(rm.Player, rm.Text); err != nil {
+				return nil, fmt.Errorf("move %d (%s): %w", i+1, rm.Player, err)
+			}
+		}
+		st = r.State
 	}
 	var out []SealCommit
 	for _, sub := range subs {
 		for j, round := range sub.Rounds {
-			if round != 0 && (ever || sub.Hidden(r.State, j)) {
+			if round != 0 && (ever || sub.Hidden(st, j)) {
 				out = append(out, newCommit(m.Record.Seed, sub.Number, j+1, sub.Player, sub.Moves[j]))
 			}
 		}

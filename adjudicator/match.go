@@ -26,6 +26,12 @@ type Match struct {
 	// long as the record still has beforeMoves moves.
 	before      State
 	beforeMoves int
+
+	// subs holds, in a game with sealed steps, the submission of each
+	// record move this match applied itself (Start's replay, SubmitSteps
+	// and the automata's moves after it): SealedSteps reads them instead
+	// of replaying the record, as long as there is one per record move.
+	subs []*Submission
 }
 
 // NewRecord returns the record of a new game of g, before any move. With a
@@ -271,6 +277,9 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 	}
 	sub.Auto = auto
 	m.before, m.beforeMoves = prev, len(m.Record.Moves)
+	if _, ok := st.(Sealer); ok {
+		m.subs = append(append(m.subs, sub), auto...)
+	}
 	return sub, nil
 }
 
@@ -293,6 +302,9 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 	m.before, m.State = m.State, st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
 	m.beforeMoves = len(m.Record.Moves)
+	if _, ok := st.(Sealer); ok {
+		m.subs = append(m.subs, sub)
+	}
 	return sub, nil
 }
 
