@@ -61,7 +61,7 @@ local-smtp: "[::1]:1025"
 	{name: "underscore", file: "imap_host: imap.example.org:993\n",
 		err: `conf/serve.yaml:1:1: unknown key "imap_host"; did you mean "imap-host"?`},
 	{name: "unknown key far from all", file: "frobnicate: 1\n",
-		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, address, imap-host, smtp-host, user, password-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, http, http-url)`},
+		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, address, imap-host, smtp-host, user, password-file, auth, oauth-token-url, oauth-client-id, oauth-client-secret-file, oauth-refresh-token-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, http, http-url)`},
 	{name: "password", file: "address: herald@example.org\n  # secret\npassword: hunter2\n",
 		err: "conf/serve.yaml:3:1: password: herald takes no password from a config file, which is easily shared or committed; " +
 			"put it alone in a file only you can read and give that file as password-file"},
