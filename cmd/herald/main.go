@@ -75,7 +75,7 @@ func (r *rejected) Error() string { return r.msg }
 var commands []*command
 
 func init() {
-	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo, cmdOAuth}
+	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo, cmdOAuth, cmdDoctor}
 }
 
 func usage(w io.Writer) {
