@@ -75,7 +75,7 @@ func (r *rejected) Error() string { return r.msg }
 var commands []*command
 
 func init() {
-	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo, cmdOAuth, cmdDoctor}
+	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo, cmdOAuth, cmdDoctor, cmdBackup}
 }
 
 func usage(w io.Writer) {

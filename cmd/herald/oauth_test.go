@@ -337,3 +337,24 @@ func TestOAuthServeFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthREADME: the OAuth2 example config of README.md reads, and sets
+// the flags serve takes for oauth2.
+func TestOAuthREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```yaml\n# /etc/herald/serve.yaml, with OAuth2 (Microsoft 365)\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no example OAuth2 config")
+	}
+	vals, err := parseServeConfig("/etc/herald/serve.yaml", []byte(block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals["auth"] != "oauth2" || vals["oauth-token-url"] == "" || vals["oauth-client-id"] == "" || vals["oauth-refresh-token-file"] != "/var/lib/herald/refresh-token" {
+		t.Errorf("README's OAuth2 config gives %v", vals)
+	}
+}
