@@ -256,15 +256,31 @@ func (t *OAuthTokens) bearerMech(has func(mech string) bool) string {
 func refused(err error) bool {
 	var ie *imap.Error
 	var se *smtp.SMTPError
-	return errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo ||
+	var te *tokenRefused
+	return errors.As(err, &te) || errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo ||
 		errors.As(err, &se) && se.Code >= 500
 }
 
-// loginError wraps err, a failed login as user, and adds the
-// server's reason for refusing the access token when it gave one.
+// tokenRefused is a login whose access token the server refused with its
+// JSON challenge (RFC 7628 section 3.2.2), whatever status ended the
+// command after it: Dovecot, for one, ends XOAUTH2 with BAD when the
+// dummy response is imapclient's "=".
+type tokenRefused struct {
+	proto, mech, reason string
+	err                 error
+}
+
+func (e *tokenRefused) Error() string {
+	return fmt.Sprintf("%s authenticate %s with an oauth2 access token: %v (the server says %s)", e.proto, e.mech, e.err, e.reason)
+}
+
+func (e *tokenRefused) Unwrap() error { return e.err }
+
+// loginError wraps err, a failed login, and adds the server's reason for
+// refusing the access token when it gave one.
 func loginError(proto string, b *bearerClient, err error) error {
 	if b != nil && b.refusal != "" {
-		return fmt.Errorf("%s authenticate %s with an oauth2 access token: %w (the server says %s)", proto, b.mech, err, b.refusal)
+		return &tokenRefused{proto: proto, mech: b.mech, reason: b.refusal, err: err}
 	}
 	return fmt.Errorf("%s login: %w", proto, err)
 }
