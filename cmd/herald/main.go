@@ -14,6 +14,9 @@
 //	herald serve [--config FILE] [flags]           the mail service
 //	herald demo GAME [--players N] [--seed S]      a whole game by mail on the embedded servers
 //	herald export --db DIR G12 [-o FILE]           a mail game's record
+//	herald doctor [--config FILE] [flags]          check serve's configuration end to end
+//	herald oauth login --provider google|microsoft  obtain serve's OAuth2 refresh token
+//	herald backup --data DIR --to FILE             copy the database while serve runs
 //
 // Exit status: 0 done; 1 the move, turn, record or scenario was rejected
 // (the reason on stderr, every file unchanged); 2 usage error.
