@@ -48,6 +48,7 @@ const (
 	Skip        // not checked: a check it needs failed
 )
 
+// String returns the verdict as doctor prints it: ok, warn, FAIL, skip.
 func (s Status) String() string {
 	return [...]string{"ok", "warn", "FAIL", "skip"}[s]
 }
