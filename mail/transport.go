@@ -18,7 +18,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/heraldgames/herald/adjudicator/host"
 )
@@ -44,6 +43,9 @@ type Server struct {
 	// TLSConfig overrides the TLS settings (tests with self-signed
 	// certificates); nil uses the system roots and Addr's host name.
 	TLSConfig *tls.Config
+	// OAuth, if set, logs in with an OAuth2 access token (SASL
+	// OAUTHBEARER or XOAUTH2) instead of Password (oauth.go).
+	OAuth *OAuthTokens
 }
 
 func (s Server) checkPlain() error {
@@ -216,8 +218,8 @@ func (in *Intake) session(ctx context.Context) error {
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if err := c.Login(in.cfg.Server.Username, in.cfg.Server.Password).Wait(); err != nil {
-		return fmt.Errorf("imap login: %w", err)
+	if err := in.cfg.Server.imapLogin(ctx, c); err != nil {
+		return err
 	}
 	for _, f := range []string{in.cfg.Processed, in.cfg.Rejected, in.cfg.Failed} {
 		if err := c.Create(f, nil).Wait(); err != nil && !alreadyExists(err) {
@@ -1035,11 +1037,9 @@ func (o *Outbox) dial() (*smtp.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.cfg.Server.Username != "" {
-		if err := c.Auth(sasl.NewPlainClient("", o.cfg.Server.Username, o.cfg.Server.Password)); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("smtp auth: %w", err)
-		}
+	if err := o.cfg.Server.smtpLogin(context.Background(), c); err != nil {
+		c.Close()
+		return nil, err
 	}
 	return c, nil
 }

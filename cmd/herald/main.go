@@ -15,6 +15,9 @@
 //	herald serve [--config FILE] [flags]           the mail service
 //	herald demo GAME [--players N] [--seed S]      a whole game by mail on the embedded servers
 //	herald export --db DIR G12 [-o FILE]           a mail game's record
+//	herald doctor [--config FILE] [flags]          check serve's configuration end to end
+//	herald oauth login --provider google|microsoft  obtain serve's OAuth2 refresh token
+//	herald backup --data DIR --to FILE             copy the database while serve runs
 //
 // Exit status: 0 done; 1 the move, turn, record or scenario was rejected
 // (the reason on stderr, every file unchanged); 2 usage error.
@@ -76,7 +79,7 @@ func (r *rejected) Error() string { return r.msg }
 var commands []*command
 
 func init() {
-	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdHint, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdMigrate, cmdFailed, cmdDemo}
+	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdHint, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdMigrate, cmdFailed, cmdDemo, cmdOAuth, cmdDoctor, cmdBackup}
 }
 
 func usage(w io.Writer) {

@@ -42,6 +42,7 @@ var cmdServe = &command{
 		fs.String("smtp-host", "", "the provider's SMTP server `host:port`")
 		fs.String("user", "", "login for both servers (default: the address)")
 		fs.String("password-file", "", "`file` holding the password (first line)")
+		serveAuthFlags(fs)
 		fs.String("security", "tls", "tls (implicit), starttls, or none (loopback servers only)")
 		fs.Duration("poll", 30*time.Second, "polling interval when the IMAP server has no IDLE")
 		fs.String("hosts", "", "comma-separated addresses allowed to start games (default: anyone)")
@@ -177,24 +178,23 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 		}
 		return cfg, nil
 	}
-	if e.str("smtp-host") == "" || e.str("address") == "" || e.str("password-file") == "" {
-		return cfg, usagef("a provider needs --imap-host, --smtp-host, --address and --password-file")
+	if e.str("smtp-host") == "" || e.str("address") == "" {
+		return cfg, usagef("a provider needs --imap-host, --smtp-host, --address and --password-file (or --auth oauth2)")
 	}
 	sec := mail.Security(e.str("security"))
 	if sec != mail.TLS && sec != mail.StartTLS && sec != mail.Plain {
 		return cfg, usagef("--security %q: expected tls, starttls or none", sec)
 	}
-	data, err := os.ReadFile(e.str("password-file"))
+	password, tokens, err := serveAuth(e)
 	if err != nil {
 		return cfg, err
 	}
-	password := strings.TrimRight(strings.SplitN(string(data), "\n", 2)[0], "\r")
 	user := e.str("user")
 	if user == "" {
 		user = e.str("address")
 	}
-	cfg.IMAP.Server = mail.Server{Addr: e.str("imap-host"), Security: sec, Username: user, Password: password}
-	cfg.SMTP.Server = mail.Server{Addr: e.str("smtp-host"), Security: sec, Username: user, Password: password}
+	cfg.IMAP.Server = mail.Server{Addr: e.str("imap-host"), Security: sec, Username: user, Password: password, OAuth: tokens}
+	cfg.SMTP.Server = mail.Server{Addr: e.str("smtp-host"), Security: sec, Username: user, Password: password, OAuth: tokens}
 	return cfg, nil
 }
 

@@ -75,7 +75,7 @@ local-smtp: "[::1]:1025"
 	{name: "store with a password", file: "store: postgres://herald:s3cret@db.example.org/herald\n",
 		err: `conf/serve.yaml:1:8: store: herald takes no password from a config file, which is easily shared or committed; leave it out of the URL and put it in ~/.pgpass (or PGPASSFILE), which PostgreSQL's clients read`},
 	{name: "unknown key far from all", file: "frobnicate: 1\n",
-		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, store, worker, address, imap-host, smtp-host, user, password-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, hints, http, http-url, send-rate, trust-authserv-id, require-dmarc)`},
+		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, store, worker, address, imap-host, smtp-host, user, password-file, auth, oauth-token-url, oauth-client-id, oauth-client-secret-file, oauth-refresh-token-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, hints, http, http-url, send-rate, trust-authserv-id, require-dmarc)`},
 	{name: "password", file: "address: herald@example.org\n  # secret\npassword: hunter2\n",
 		err: "conf/serve.yaml:3:1: password: herald takes no password from a config file, which is easily shared or committed; " +
 			"put it alone in a file only you can read and give that file as password-file"},

@@ -58,6 +58,17 @@ type Config struct {
 	// and one of these accounts missing.
 	Accounts []Account
 
+	// Bearer, if set, lets clients log in with an OAuth2 access token as
+	// providers do (SASL OAUTHBEARER and XOAUTH2, on IMAP and SMTP, beside
+	// PLAIN): it returns nil when token grants access to the account of
+	// username. It serves tests of OAuth2 clients (bearer.go).
+	Bearer func(username, token string) error
+
+	// NoPlusAddressing makes mail to user+tag@domain unknown (550) rather
+	// than delivered to user@domain, as on a provider without
+	// plus-addressing (tests of herald doctor).
+	NoPlusAddressing bool
+
 	// Logger receives the servers' log: deliveries and failed logins at
 	// Info, protocol trouble at Warn, storage failures at Error. Nil
 	// discards it.
@@ -374,6 +385,9 @@ func (s *Server) Accounts() []string {
 func (s *Server) lookupRecipient(address string) *account {
 	if a := s.lookup(address); a != nil {
 		return a
+	}
+	if s.cfg.NoPlusAddressing {
+		return nil
 	}
 	local, domain, ok := strings.Cut(address, "@")
 	if base, _, tagged := strings.Cut(local, "+"); ok && tagged && base != "" {

@@ -48,9 +48,18 @@ var (
 	_ smtp.AuthSession = (*smtpSession)(nil)
 )
 
-func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (ss *smtpSession) AuthMechanisms() []string { return ss.srv.mechanisms() }
 
 func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if ss.srv.cfg.Bearer != nil && (mech == sasl.OAuthBearer || mech == xoauth2) {
+		return bearerServer(mech, func(username, token string) bool {
+			a := ss.srv.bearerAccount("SMTP", username, token)
+			if a != nil {
+				ss.user = a.address
+			}
+			return a != nil
+		}, smtp.ErrAuthFailed), nil
+	}
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
