@@ -251,9 +251,9 @@ func (t *OAuthTokens) bearerMech(has func(mech string) bool) string {
 	return XOAuth2
 }
 
-// refused reports whether err is a server's refusal of the credentials
+// credsRefused reports whether err is a server's refusal of the credentials
 // (rather than a connection that failed).
-func refused(err error) bool {
+func credsRefused(err error) bool {
 	var ie *imap.Error
 	var se *smtp.SMTPError
 	var te *tokenRefused
@@ -294,7 +294,7 @@ func (s Server) withToken(ctx context.Context, login func(token string) error) e
 			return err
 		}
 		err = login(token)
-		if err == nil || attempt > 0 || !refused(err) {
+		if err == nil || attempt > 0 || !credsRefused(err) {
 			return err
 		}
 		s.OAuth.Refused(token)
