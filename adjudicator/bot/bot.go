@@ -98,10 +98,33 @@ func (o Options) budget() (iters, depth int, err error) {
 // what a seat cannot see: the bot will not search it by peeking.
 var ErrNoDeterminizer = errors.New("bot: this game cannot redraw what a seat cannot see (no Determinize), and the bot does not play by peeking at hidden cards")
 
-// Step returns the step seat takes next in st. seats are the names the
-// game's Scores are given for, in order (adjudicator.Match.Seats: the
-// players, then the seats the game plays itself). st is not changed.
+// Step returns the step seat takes next in st: the step Rank puts first.
+// seats are the names the game's Scores are given for, in order
+// (adjudicator.Match.Seats: the players, then the seats the game plays
+// itself). st is not changed.
 func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudicator.Move, error) {
+	ch, err := Rank(st, seats, seat, o)
+	if err != nil {
+		return nil, err
+	}
+	return ch[0].Move, nil
+}
+
+// A Choice is one of the seat's steps as the search saw it.
+type Choice struct {
+	Move adjudicator.Move
+	// Visits is the number of iterations that went through the step.
+	Visits int
+	// Reward is the mean of the seat's rewards over those iterations, in
+	// [0, 1]: half for winning, half for its score against the others'.
+	Reward float64
+}
+
+// Rank searches st for seat as Step does and returns each of seat's legal
+// steps with the iterations that tried it and their mean reward, the
+// most tried first (ties in the order of Legal). A seat with one legal
+// step gets it without a search (0 visits).
+func Rank(st adjudicator.State, seats []string, seat string, o Options) ([]Choice, error) {
 	iters, depth, err := o.budget()
 	if err != nil {
 		return nil, err
@@ -121,7 +144,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 		return nil, fmt.Errorf("bot: %s is to move but has no legal step", seat)
 	}
 	if len(legal) == 1 {
-		return legal[0], nil
+		return []Choice{{Move: legal[0]}}, nil
 	}
 	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
 	root := &node{}
@@ -131,13 +154,15 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 			return nil, err
 		}
 	}
-	best, bestVisits := legal[0], -1
-	for _, m := range legal {
-		if c := root.child(seat, m.String()); c != nil && c.visits > bestVisits {
-			best, bestVisits = m, c.visits
+	out := make([]Choice, len(legal))
+	for i, m := range legal {
+		out[i].Move = m
+		if c := root.child(seat, m.String()); c != nil && c.visits > 0 {
+			out[i].Visits, out[i].Reward = c.visits, c.reward/float64(c.visits)
 		}
 	}
-	return best, nil
+	slices.SortStableFunc(out, func(a, b Choice) int { return b.Visits - a.Visits })
+	return out, nil
 }
 
 // Turn returns the steps seat takes from st until its turn is over (it is
