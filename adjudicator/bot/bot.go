@@ -200,16 +200,19 @@ type node struct {
 	visits   int
 	avail    int     // the iterations in which the step was legal here
 	reward   float64 // the sum of player's rewards through this step
-	children []*node
+	children map[childKey]*node
 }
 
-func (n *node) child(player, key string) *node {
-	for _, c := range n.children {
-		if c.key == key && c.player == player {
-			return c
-		}
+// childKey names a child: who takes the step, and its notation.
+type childKey struct{ player, key string }
+
+func (n *node) child(player, key string) *node { return n.children[childKey{player, key}] }
+
+func (n *node) add(c *node) {
+	if n.children == nil {
+		n.children = map[childKey]*node{}
 	}
-	return nil
+	n.children[childKey{c.player, c.key}] = c
 }
 
 // search is one Step's search.
@@ -226,7 +229,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 	n := root
 	expanded := false
 	for !expanded {
-		p, sealed, done, err := s.advance(d, n == root)
+		p, done, err := s.advance(d, n == root)
 		if err != nil {
 			return err
 		}
@@ -237,7 +240,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		if len(legal) == 0 {
 			return fmt.Errorf("bot: %s is to move but has no legal step", p)
 		}
-		if sealed && p != s.seat {
+		if p != s.seat && sealedStep(d, p, legal) {
 			// Another player's sealed step: drawn, not searched, so that
 			// the seat's own steps never depend on it.
 			if err := apply(d, p, legal[s.rng.IntN(len(legal))]); err != nil {
@@ -247,6 +250,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		}
 		var untried []adjudicator.Move
 		var best *node
+		var bestMove adjudicator.Move
 		bestScore := math.Inf(-1)
 		for _, m := range legal {
 			c := n.child(p, m.String())
@@ -256,17 +260,15 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			}
 			c.avail++
 			if score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits)); score > bestScore {
-				best, bestScore = c, score
+				best, bestMove, bestScore = c, m, score
 			}
 		}
-		var m adjudicator.Move
+		m := bestMove
 		if len(untried) > 0 {
 			m = untried[s.rng.IntN(len(untried))]
 			best = &node{player: p, key: m.String(), avail: 1}
-			n.children = append(n.children, best)
+			n.add(best)
 			expanded = true
-		} else {
-			m = legal[slices.IndexFunc(legal, func(m adjudicator.Move) bool { return m.String() == best.key })]
 		}
 		if err := apply(d, p, m); err != nil {
 			return err
@@ -286,22 +288,21 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 }
 
 // advance plays the seats the game plays itself until a player is to
-// act, and returns that player and whether their step would be sealed;
-// done when the game is over or nobody can act. At the root the seat
-// acts, whatever else.
-func (s *search) advance(d adjudicator.State, root bool) (p string, sealed, done bool, err error) {
+// act, and returns that player; done when the game is over or nobody can
+// act. At the root the seat acts, whatever else.
+func (s *search) advance(d adjudicator.State, root bool) (p string, done bool, err error) {
 	if root {
-		return s.seat, false, false, nil
+		return s.seat, false, nil
 	}
 	for range maxTurnSteps {
 		to := d.ToMove()
 		if len(to) == 0 {
-			return "", false, true, nil
+			return "", true, nil
 		}
 		if auto := adjudicator.Automata(d); len(auto) > 0 {
 			if i := slices.IndexFunc(to, func(p string) bool { return slices.Contains(auto, p) }); i >= 0 {
 				if err := playAutomaton(d, to[i]); err != nil {
-					return "", false, false, err
+					return "", false, err
 				}
 				continue
 			}
@@ -314,24 +315,25 @@ func (s *search) advance(d adjudicator.State, root bool) (p string, sealed, done
 		}
 		switch {
 		case len(cands) == 0:
-			return "", false, true, nil
+			return "", true, nil
 		case slices.Contains(cands, s.seat):
 			p = s.seat
 		default:
 			p = cands[0]
 		}
-		return p, sealedStep(d, p), false, nil
+		return p, false, nil
 	}
-	return "", false, false, fmt.Errorf("bot: the game's own seats play on for %d turns", maxTurnSteps)
+	return "", false, fmt.Errorf("bot: the game's own seats play on for %d turns", maxTurnSteps)
 }
 
-// sealedStep reports whether some step p may take now is sealed.
-func sealedStep(d adjudicator.State, p string) bool {
+// sealedStep reports whether some step of legal, p's legal steps now, is
+// sealed.
+func sealedStep(d adjudicator.State, p string, legal []adjudicator.Move) bool {
 	sl, ok := d.(adjudicator.Sealer)
 	if !ok {
 		return false
 	}
-	for _, m := range d.Legal(p) {
+	for _, m := range legal {
 		if sl.SealOf(p, m) != 0 {
 			return true
 		}
