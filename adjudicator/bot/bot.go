@@ -394,18 +394,19 @@ func (s *search) rollout(d adjudicator.State) error {
 }
 
 // rewards scores d for each seat in [0, 1]: half for winning (shared
-// among those who share the victory or lead on points before the end),
-// half for where the seat's score lies between the lowest and the highest.
+// among those who share the victory, or before the end among those who
+// lead on points), half for the seat's margin over the best of the
+// others, as a share of their scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
+// every point gained, or taken from the best other, is worth something,
+// even in a game the seat cannot win (the solo game against Henri).
 func (s *search) rewards(d adjudicator.State) []float64 {
 	sc := d.Scores()
 	out := make([]float64, len(s.seats))
 	if len(sc) < len(s.seats) {
 		return out
 	}
-	lo, hi := sc[0], sc[0]
-	for _, v := range sc[:len(s.seats)] {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	sc = sc[:len(s.seats)]
+	hi := slices.Max(sc)
 	var win []int
 	if res := d.Result(); res.Finished {
 		for _, w := range append(slices.Clone(res.Winners), res.Shared...) {
@@ -420,15 +421,22 @@ func (s *search) rewards(d adjudicator.State) []float64 {
 			}
 		}
 	}
-	for i := range s.seats {
-		if hi > lo {
-			out[i] = 0.5 * float64(sc[i]-lo) / float64(hi-lo)
-		} else {
-			out[i] = 0.25
+	for i, v := range sc {
+		best, first := 0, true
+		for j, w := range sc {
+			if j != i && (first || w > best) {
+				best, first = w, false
+			}
 		}
+		if first { // one seat alone
+			best = v
+		}
+		out[i] = 0.25 * (1 + float64(v-best)/float64(abs(v)+abs(best)+1))
 	}
 	for _, i := range win {
 		out[i] += 0.5 / float64(len(win))
 	}
 	return out
 }
+
+func abs(v int) int { return max(v, -v) }
