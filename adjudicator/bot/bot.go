@@ -146,7 +146,7 @@ func Rank(st adjudicator.State, seats []string, seat string, o Options) ([]Choic
 	if len(legal) == 1 {
 		return []Choice{{Move: legal[0]}}, nil
 	}
-	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
+	s := &search{seats: seats, seat: seat, legal: legal, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
 	root := &node{}
 	for range iters {
 		d := det.Determinize(seat, s.rng)
@@ -219,6 +219,7 @@ func (n *node) add(c *node) {
 type search struct {
 	seats []string
 	seat  string
+	legal []adjudicator.Move // seat's legal steps at the root, the same in every redrawing
 	depth int
 	rng   *adjudicator.RNG
 }
@@ -236,7 +237,14 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		if done {
 			break
 		}
-		legal := d.Legal(p)
+		var legal []adjudicator.Move
+		if n == root {
+			// What seat may do depends on what it sees, the same in
+			// every redrawing: listed once, not at each iteration.
+			legal = s.legal
+		} else {
+			legal = d.Legal(p)
+		}
 		if len(legal) == 0 {
 			return fmt.Errorf("bot: %s is to move but has no legal step", p)
 		}
