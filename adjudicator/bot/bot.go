@@ -35,7 +35,7 @@ import (
 )
 
 // Iteration budgets of the levels bot:1 to bot:3.
-var levelIterations = [...]int{1: 100, 2: 400, 3: 1600}
+var levelIterations = [...]int{1: 100, 2: 250, 3: 1600}
 
 // MaxLevel is the strongest level.
 const MaxLevel = len(levelIterations) - 1
