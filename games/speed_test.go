@@ -3,24 +3,12 @@ package games_test
 import (
 	"fmt"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/bot"
 )
-
-// cpuTime is the CPU time the process has used so far, user and system:
-// on a machine whose cores are shared, a fairer clock for "one core"
-// than the wall's.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // engineStep returns the engine's own cost of a step of tb: a random
 // legal step (Legal, then Apply), the game started again when it ends,

@@ -3,6 +3,7 @@ package games_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,22 +116,23 @@ type tally struct {
 	games               int
 	wins, score, others float64
 	margin              float64 // the sum of score - best other
-	elapsed             time.Duration
+	elapsed, cpu        time.Duration
 }
 
-func (ty *tally) add(o outcome, d time.Duration) {
+func (ty *tally) add(o outcome, d, cpu time.Duration) {
 	ty.games++
 	ty.wins += o.win
 	ty.score += float64(o.score)
 	ty.others += o.others
 	ty.margin += float64(o.score - o.best)
 	ty.elapsed += d
+	ty.cpu += cpu
 }
 
 func (ty tally) String() string {
 	n := float64(max(ty.games, 1))
-	return fmt.Sprintf("won %.1f of %d (%.1f%%); mean score %.1f, the others' %.1f, margin over the best other %+.1f; %.1fs a game",
-		ty.wins, ty.games, 100*ty.wins/n, ty.score/n, ty.others/n, ty.margin/n, ty.elapsed.Seconds()/n)
+	return fmt.Sprintf("won %.1f of %d (%.1f%%); mean score %.1f, the others' %.1f, margin over the best other %+.1f; %.1fs a game, %.2fs of CPU",
+		ty.wins, ty.games, 100*ty.wins/n, ty.score/n, ty.others/n, ty.margin/n, ty.elapsed.Seconds()/n, ty.cpu.Seconds()/n)
 }
 
 // TestBotStrength is the bot's strength campaign (issue 30). For every
@@ -141,7 +143,9 @@ func (ty tally) String() string {
 // played from every seat; for Les Deux Héritiers' solo game it plays
 // each level against Henri and gives the mean scores. A shared victory
 // counts its share. Each game logs a line as it ends (with -v), each cell
-// a summary, so that a run cut short still gives its figures.
+// a summary, so that a run cut short still gives its figures; the CPU
+// time of a game is its cell's thread's (Linux), the wall's being much
+// longer on shared cores.
 //
 // It runs only with HERALD_BOT_STRENGTH=1: it costs hours of CPU (see
 // README's Bots). HERALD_BOT_GAMES sets the games a cell (default 200),
@@ -185,12 +189,14 @@ func TestBotStrength(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/%s-vs-%s", tb, c.hero.name, c.name), func(t *testing.T) {
 				t.Parallel()
+				runtime.LockOSThread() // so that threadCPU is this cell's
+				defer runtime.UnlockOSThread()
 				var ty tally
 				for g := range games {
 					seed := fmt.Sprint("strength-", g/tb.players)
-					start := time.Now()
+					start, cpu := time.Now(), threadCPU()
 					o := duel(t, tb, seed, c.hero, c.rival, g%tb.players)
-					ty.add(o, time.Since(start))
+					ty.add(o, time.Since(start), threadCPU()-cpu)
 					t.Logf("game %d (seed %s, seat %d): won %.2f, score %d to the others' best %d; so far %s", g+1, seed, g%tb.players+1, o.win, o.score, o.best, ty)
 				}
 				against := c.rival.name
