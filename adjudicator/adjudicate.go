@@ -14,6 +14,9 @@ type Verdict struct {
 	Player string // who submitted it
 	Text   string // as recorded
 	Err    error  // nil when legal
+	// Bot is the source of a move a bot made ("bot:2") once it was found
+	// to be the move the bot makes there; "" for anyone else's.
+	Bot string
 }
 
 // Legal reports whether the submission was legal.
@@ -31,7 +34,9 @@ type Report struct {
 }
 
 // Adjudicate replays rec from its setup or position and judges every
-// submission in order, stopping at the first illegal one. A record that
+// submission in order, stopping at the first illegal one. A move a bot
+// made (source bot:LEVEL, see [Robot]) is judged illegal unless it is the
+// move reg's robot makes there. A record that
 // cannot even be started (unknown game, bad seed, bad position) is an error.
 func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 	m, err := startEmpty(reg, rec)
@@ -41,7 +46,17 @@ func Adjudicate(reg *Registry, rec *Record) (*Report, error) {
 	rep := &Report{Record: rec, Match: m}
 	for i, mv := range rec.Moves {
 		v := Verdict{Number: i + 1, Player: mv.Player, Text: mv.Text}
-		sub, err := m.apply(mv.Player, mv.Text)
+		want, check, err := robotMove(reg, m, rec, mv)
+		var sub *Submission
+		if err == nil {
+			sub, err = m.apply(mv.Player, mv.Text)
+		}
+		if err == nil && check && sub.Text() != want {
+			err = notTheBot(mv, sub.Text(), want)
+		}
+		if err == nil && check {
+			v.Bot = mv.Source
+		}
 		if err != nil {
 			v.Err = err
 			rep.Verdicts = append(rep.Verdicts, v)
@@ -82,6 +97,9 @@ func (r *Report) Write(w io.Writer) {
 		verdict := "legal"
 		if v.Err != nil {
 			verdict = "ILLEGAL"
+		}
+		if v.Bot != "" {
+			text += "  (" + v.Bot + ": the bot's move, played again)"
 		}
 		fmt.Fprintf(w, "%4d  %-*s  %-7s  %s\n", v.Number, width, v.Player, verdict, text)
 	}

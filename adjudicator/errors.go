@@ -270,4 +270,7 @@ const (
 	// CodeNotTheAutomaton: a recorded move of an automaton seat that is
 	// not the move the automaton makes there.
 	CodeNotTheAutomaton = "not-the-automaton"
+	// CodeNotTheBot: a recorded move of a bot that is not the move the
+	// bot makes there, or a move of a bot's seat not made by the bot.
+	CodeNotTheBot = "not-the-bot"
 )

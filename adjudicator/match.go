@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -82,6 +83,11 @@ func startEmpty(reg *Registry, rec *Record) (*Match, error) {
 	}
 	if err := g.CheckPlayers(rec.Players); err != nil {
 		return nil, err
+	}
+	for _, p := range slices.Sorted(maps.Keys(rec.Bots)) {
+		if !slices.Contains(rec.Players, p) {
+			return nil, fmt.Errorf("bots: %q is not a player of this game (players: %s)", p, strings.Join(rec.Players, ", "))
+		}
 	}
 	opts, err := g.RecordOptions(rec.Options) // a record older than an option means its Before
 	if err != nil {

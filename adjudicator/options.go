@@ -190,6 +190,7 @@ func (o Option) parse(v string) (string, *RuleError) {
 // Registry is the list of games herald knows, in the order they are listed.
 type Registry struct {
 	games []*Game
+	robot Robot // checks the moves bots made ([Registry.WithRobot]), or nil
 }
 
 // NewRegistry returns a registry of the given games. It panics on a

@@ -33,6 +33,7 @@ const FormatVersion = 2
 //	herald: 2
 //	game: raubritter
 //	players: [alice, bob]
+//	bots: {bob: 2}             (only when a bot plays a seat, see Bots)
 //	seed_sha256: 73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049
 //	seed: "42"
 //	moves:
@@ -59,6 +60,7 @@ type Record struct {
 	Game       string            // the game's name
 	Options    map[string]string // canonical, defaults filled in
 	Players    []string          // seating order
+	Bots       map[string]int    // the players whose seat a bot plays, with its level (a CLI game's bot:2); nil for none
 	SeedSHA256 string            // Commit(seed), published at the start
 	Seed       string            // absent from a public copy until the game ends
 	Position   *yaml.Node        // the starting position, when not the setup
@@ -122,7 +124,7 @@ func (e *Ending) String() string {
 	return s
 }
 
-var recordKeys = []string{"herald", "game", "options", "players", "seed_sha256", "seed", "position", "moves", "undone", "ended", "seal"}
+var recordKeys = []string{"herald", "game", "options", "players", "bots", "seed_sha256", "seed", "position", "moves", "undone", "ended", "seal"}
 var undoneKeys = []string{"after", "by", "time", "source", "moves"}
 var undoneMoveKeys = []string{"player", "text", "time", "source"}
 var moveKeys = []string{"player", "text", "time", "source", "digest"}
@@ -133,8 +135,8 @@ var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // them. Each is a sha256 in lower-case hex, of text anyone can rebuild:
 //
 //	header    = sha256("herald record\n" + JSON of {"game", "options", "players",
-//	            "seed_sha256", "position"}), the position as nested
-//	            [kind, tag, value, anchor, children...] lists
+//	            "seed_sha256", "position", and "bots" when there are some}), the
+//	            position as nested [kind, tag, value, anchor, children...] lists
 //	digest 1  = sha256(header + "\n" + JSON of [player, text, time, source])
 //	digest n  = sha256(digest n-1 + "\n" + JSON of [player, text, time, source])
 //	seal      = the last move's digest (the header's when there is no move);
@@ -155,7 +157,8 @@ func (r *Record) Digests() (moves []string, seal string) {
 		Players    []string          `json:"players"`
 		SeedSHA256 string            `json:"seed_sha256"`
 		Position   any               `json:"position"`
-	}{r.Game, opts, r.Players, r.SeedSHA256, canonNode(r.Position)})
+		Bots       map[string]int    `json:"bots,omitempty"`
+	}{r.Game, opts, r.Players, r.SeedSHA256, canonNode(r.Position), r.Bots})
 	d := sha256.Sum256(append([]byte("herald record\n"), header...))
 	prev := hex.EncodeToString(d[:])
 	moves = make([]string, len(r.Moves))
@@ -309,6 +312,8 @@ func ParseRecord(name string, data []byte) (*Record, error) {
 			rec.Options, err = decodeOptions(v, errAt)
 		case "players":
 			rec.Players, err = decodePlayers(v, errAt)
+		case "bots":
+			rec.Bots, err = decodeBots(v, errAt)
 		case "position":
 			if n := emptyFlowValue(v); n != nil {
 				return nil, errAt(n, "position: an empty value in {...} cannot be written back the same; write null (or ~) for it")
@@ -586,6 +591,29 @@ func decodePlayers(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (
 	return out, nil
 }
 
+// decodeBots reads the bots mapping of a record: player names to levels.
+func decodeBots(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (map[string]int, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, errAt(v, "bots: expected a mapping of player names to bot levels, e.g. {bob: 2}")
+	}
+	out := map[string]int{}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		var s string
+		if err := decodeScalar(v.Content[j+1], &s, "a bot level", errAt); err != nil {
+			return nil, err
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || strconv.Itoa(n) != s {
+			return nil, errAt(v.Content[j+1], "bots: the level of %s is %q; a level is a number from 1", v.Content[j].Value, s)
+		}
+		out[v.Content[j].Value] = n
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
 // decodeOptions reads the options mapping of a record or scenario.
 func decodeOptions(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (map[string]string, error) {
 	if v.Kind != yaml.MappingNode {
@@ -643,6 +671,7 @@ type recordFile struct {
 	Game       str          `yaml:"game"`
 	Options    *yaml.Node   `yaml:"options,omitempty"`
 	Players    []str        `yaml:"players"`
+	Bots       *yaml.Node   `yaml:"bots,omitempty"`
 	SeedSHA256 str          `yaml:"seed_sha256"`
 	Seed       str          `yaml:"seed,omitempty"`
 	Position   *yaml.Node   `yaml:"position,omitempty"`
@@ -721,6 +750,19 @@ func (r *Record) file(quote bool) *recordFile {
 	for _, p := range r.Players {
 		f.Players = append(f.Players, q(p))
 	}
+	if len(r.Bots) > 0 {
+		f.Bots = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		for _, p := range slices.Sorted(maps.Keys(r.Bots)) {
+			k, v := &yaml.Node{}, &yaml.Node{}
+			k.SetString(p)
+			v.SetString(strconv.Itoa(r.Bots[p]))
+			v.Tag = "!!int"
+			if quote {
+				k.Style = yaml.DoubleQuotedStyle
+			}
+			f.Bots.Content = append(f.Bots.Content, k, v)
+		}
+	}
 	for i, m := range r.Moves {
 		f.Moves = append(f.Moves, moveFile{q(m.Player), q(m.Text), q(m.Time), q(m.Source), q(digests[i])})
 	}
@@ -759,7 +801,7 @@ func readsBack(r *Record, data []byte) bool {
 	}
 	sameEnding := r.Ended == nil && b.Ended == nil || r.Ended != nil && b.Ended != nil && *r.Ended == *b.Ended
 	return r.Game == b.Game && r.SeedSHA256 == b.SeedSHA256 && r.Seed == b.Seed &&
-		maps.Equal(r.Options, b.Options) && slices.Equal(r.Players, b.Players) &&
+		maps.Equal(r.Options, b.Options) && slices.Equal(r.Players, b.Players) && maps.Equal(r.Bots, b.Bots) &&
 		slices.Equal(r.Moves, b.Moves) && sameNode(r.Position, b.Position) && sameEnding && SameUndone(r.Undone, b.Undone)
 }
 

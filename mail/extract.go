@@ -163,6 +163,16 @@ type Message struct {
 	// HTMLOnly reports that the message had no usable text/plain part and
 	// Body was converted from text/html.
 	HTMLOnly bool
+
+	// AuthResults are the values of the Authentication-Results fields
+	// (RFC 8601), top first: the receiving servers' verdicts on the
+	// sender, read by ParseAuthResults.
+	AuthResults []string
+
+	// Bounce is what a delivery report (Auto AutoBounce) says of a mail
+	// herald sent (ParseBounce), set by the service; nil for any other
+	// mail.
+	Bounce *Bounce
 }
 
 // Line is one line of [Message].Body.
@@ -529,6 +539,7 @@ func (m *Message) setHeader(h message.Header, body []byte) *ExtractError {
 		m.Date = d
 	}
 	m.Subject = decodeHeaderText(h.Get("Subject"))
+	m.AuthResults = h.Values("Authentication-Results")
 	m.Recipients = recipients(h)
 	addr, fromErr := parseFrom(mh)
 	m.Auto = autoKind(h, addr)

@@ -34,6 +34,7 @@ type featureRig struct {
 	registry   *adjudicator.Registry      // Raubritter's alone when nil
 	replies    int                        // Config.RepliesPerHour; the default when 0
 	ensure     func(string) error         // the outbox's hook before each mail, if any
+	hints      bool                       // Config.Hints
 }
 
 func (r *featureRig) now() time.Time {
@@ -61,7 +62,7 @@ func (r *featureRig) start(ctx context.Context, heraldPW string) {
 		reg = adjudicator.NewRegistry(raubritter.Game)
 	}
 	r.svc, err = NewService(Config{Address: r.herald, Registry: reg, Store: st, Logger: testLogger(t),
-		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies, OnNewPlayer: r.onNew})
+		Now: r.now, NewSeed: func() string { return "features" }, RepliesPerHour: r.replies, OnNewPlayer: r.onNew, Hints: r.hints})
 	if err != nil {
 		t.Fatal(err)
 	}

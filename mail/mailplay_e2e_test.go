@@ -469,7 +469,9 @@ func TestMailHostingTexts(t *testing.T) {
 // TestMailOneRecipientInOrder: the mails to one recipient go in the order
 // herald wrote them, even when one of them could not be sent at first
 // (issue 32, item 4): alice's welcome fails once, bob moves meanwhile, and
-// alice still reads her welcome before the news of bob's move.
+// alice still reads her welcome before the news of bob's move. The mails
+// of a game go in order too (issue 31, item 3): the news of bob's move,
+// to bob as well, waits for alice's welcome.
 func TestMailOneRecipientInOrder(t *testing.T) {
 	t.Parallel()
 	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
@@ -490,12 +492,15 @@ func TestMailOneRecipientInOrder(t *testing.T) {
 		t.Fatalf("no key or legal step in bob's welcome:\n%s", bw)
 	}
 	r.send(bob, "", "Re: [herald G1]", "key "+key[1]+"\n"+step[1])
-	r.await(bob, "move applied")
-	time.Sleep(time.Second) // rounds of the outbox: nothing may go to alice before her welcome
-	r.advance(time.Minute)  // alice's welcome is due again
+	time.Sleep(2 * time.Second) // rounds of the outbox: nothing of the game may go before alice's welcome
+	if got := r.fetchNew(bob); len(got) != 0 {
+		t.Errorf("bob got %d mails of the game before alice's welcome went, want none", len(got))
+	}
+	r.advance(time.Minute) // alice's welcome is due again
 	first := r.await(alice, "")
 	if !strings.HasSuffix(subjectOf(first), "welcome") {
 		t.Errorf("alice's first mail is %q, not her welcome", subjectOf(first))
 	}
+	r.await(bob, "move applied")
 	r.await(alice, "")
 }

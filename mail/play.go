@@ -17,7 +17,7 @@ import (
 // gets a confirmation with the host key.
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
-		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
+		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      (bot:2 in place of an address: a seat the bot plays)\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
 		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
@@ -65,6 +65,8 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			mode = ""
 		case mode == "policy" || mode == "politique":
 			timing.Policy, mode = f, ""
+		case mode == "players" && strings.HasPrefix(f, "bot:"):
+			addrs = append(addrs, f) // a seat the bot plays: host.Create reads its level
 		case mode == "players":
 			addr, err := host.ParseAddress(a)
 			if err != nil {

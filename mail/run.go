@@ -56,6 +56,13 @@ type RunConfig struct {
 	// NoPictures: see Config.NoPictures.
 	NoPictures bool
 
+	// Hints: see Config.Hints.
+	Hints bool
+
+	// TrustAuthservIDs and RequireDMARC: see Config.
+	TrustAuthservIDs []string
+	RequireDMARC     bool
+
 	// Now is the service's clock; default time.Now. (serve's
 	// HERALD_CLOCK_SHIFT moves it, for tests of time-driven work.)
 	Now func() time.Time
@@ -171,7 +178,8 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
-		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Now: cfg.Now,
+		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Hints: cfg.Hints, Now: cfg.Now,
+		TrustAuthservIDs: cfg.TrustAuthservIDs, RequireDMARC: cfg.RequireDMARC,
 	})
 	if err != nil {
 		return fail(err)

@@ -84,9 +84,24 @@ type Config struct {
 	// page token (host.Config.PageURL): the welcome mails give it.
 	PageURL func(token string) string
 
+	// Hints lets players ask the bot for a hint by mail (host.Config.Hints).
+	Hints bool
+
 	// Host hosts the games; default a host of Registry and Store with
 	// this Config's Now, NewKey and NewSeed.
 	Host *host.Host
+
+	// TrustAuthservIDs are the authserv-ids of the servers of herald's
+	// own provider that stamp incoming mail with Authentication-Results
+	// (RFC 8601): their DMARC verdict on the From domain is trusted, every
+	// other such field ignored. A mail they say fails DMARC is refused as
+	// forged, whatever key it carries, and the game's host is told, not its
+	// sender (senderCheck). Empty: no verdict is read.
+	TrustAuthservIDs []string
+
+	// RequireDMARC refuses, as forged, every mail whose DMARC result from
+	// a trusted server is not pass (none, an error, or no result).
+	RequireDMARC bool
 
 	// OnNewPlayer, if set, is called for every player address of a game
 	// created by mail, and for its host, before the welcome mails are
@@ -169,7 +184,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL})
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL, Hints: cfg.Hints})
 		if err != nil {
 			return nil, err
 		}
@@ -370,6 +385,9 @@ func (s *Service) readOne(raw []byte) readMail {
 		r.env = notation.ParseEnvelope(r.msg.Body)
 		remapLines(r.env, r.msg.Lines)
 	}
+	if r.msg != nil && r.msg.Auto == AutoBounce {
+		r.msg.Bounce = ParseBounce(raw)
+	}
 	return r
 }
 
@@ -456,10 +474,18 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 // the address check and the game it is about here, the rest by the host.
 func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, now time.Time) (Outcome, int64, string, error) {
 	if msg.Auto != AutoNone {
+		if msg.Bounce != nil {
+			if why, _ := s.senderCheck(msg); why == "" {
+				return s.bounced(ctx, ses, msg, now)
+			}
+		}
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
 	if msg.From == s.cfg.Address {
 		return Ignored, 0, "mail from herald itself", nil
+	}
+	if why, v := s.senderCheck(msg); why != "" {
+		return s.forged(ctx, ses, msg, env, why, v, now)
 	}
 	tokenGame, token := s.replyToken(msg)
 	for _, c := range env.Commands {
@@ -498,6 +524,9 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
 		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env), now)
+	}
+	if err := s.delivered(ctx, ses, g, seat); err != nil {
+		return "", 0, "", err
 	}
 	req := host.Request{Game: g, From: msg.From, Seat: seat, Env: env, Source: "mail:" + msg.MessageID}
 	for _, a := range msg.Attachments {

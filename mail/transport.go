@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -559,6 +558,9 @@ type OutboxConfig struct {
 	// worker restarted under the same name takes back its own claims at
 	// once. Default: the machine's host name.
 	Worker string
+	// Rate is the most mails sent in a time (serve's send-rate, like
+	// 100/h); the zero Rate is no limit. See pace.go.
+	Rate Rate
 }
 
 // claimLease is how long a claimed mail stays reserved to the worker
@@ -598,6 +600,9 @@ type Outbox struct {
 	// claimWanted is set by Kick: the next round Claims, even after
 	// sending mails handed over.
 	claimWanted atomic.Bool
+	// pace keeps the sends under cfg.Rate and pauses them when the
+	// server asks herald to slow down.
+	pace *pacer
 }
 
 // NewOutbox returns an outbox for svc's store.
@@ -621,7 +626,7 @@ func NewOutbox(cfg OutboxConfig, svc *Service) *Outbox {
 	if log == nil {
 		log = svc.log
 	}
-	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1), budget: renderBudget}
+	return &Outbox{cfg: cfg, svc: svc, store: svc.cfg.Store, log: log, now: svc.cfg.Now, kick: make(chan struct{}, 1), budget: renderBudget, pace: &pacer{rate: cfg.Rate}}
 }
 
 // Kick asks the outbox to look for due mail now.
@@ -746,10 +751,6 @@ func (o *Outbox) Run(ctx context.Context) error {
 // the outbox for the record.
 const never = 100 * 365 * 24 * time.Hour
 
-// maxAttempts is when herald gives up on a mail the SMTP server refuses
-// permanently (5xx); temporary failures are retried forever.
-const maxAttempts = 8
-
 // maxSenders is how many SMTP connections the outbox sends on at once, so
 // that the replies of a move reach their recipients side by side rather
 // than one after the other.
@@ -761,6 +762,10 @@ const maxSenders = 4
 // The mails of one recipient go in order on one SMTP connection; the
 // recipients are spread over up to maxSenders connections, used at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
+	budget := o.pace.budget(o.now())
+	if budget == 0 {
+		return 0, nil // paced, or the server asked to wait: a later round
+	}
 	wanted := o.claimWanted.Swap(false)
 	n := 0
 	if handed := o.takeHanded(); len(handed) > 0 {
@@ -774,7 +779,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 			return n, err
 		}
 	}
-	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, 100)
+	due, err := o.store.Claim(ctx, o.cfg.Worker, o.now(), claimLease, min(maxClaim, budget))
 	if err != nil {
 		return n, err
 	}
@@ -804,26 +809,28 @@ func (o *Outbox) send(ctx context.Context, due []host.Outgoing) (int, error) {
 		return syncErr
 	}
 	var lanes [][]host.Outgoing
+	var index [][]int // of each lane's mails in due
 	lane := map[string]int{}
-	for _, m := range due {
+	for k, m := range due {
 		i, ok := lane[m.Recipient]
 		if !ok {
 			i = len(lane) % maxSenders
 			lane[m.Recipient] = i
 			if i == len(lanes) {
-				lanes = append(lanes, nil)
+				lanes, index = append(lanes, nil), append(index, nil)
 			}
 		}
-		lanes[i] = append(lanes[i], m)
+		lanes[i], index[i] = append(lanes[i], m), append(index[i], k)
 	}
+	order := newGameOrder(due)
 	if len(lanes) == 1 {
-		return o.sendLane(ctx, lanes[0], durable)
+		return o.sendLane(ctx, lanes[0], index[0], order, durable)
 	}
 	sent := make([]int, len(lanes))
 	errs := make([]error, len(lanes))
 	var wg sync.WaitGroup
 	for i, l := range lanes {
-		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l, durable) })
+		wg.Go(func() { sent[i], errs[i] = o.sendLane(ctx, l, index[i], order, durable) })
 	}
 	wg.Wait()
 	n := 0
@@ -842,8 +849,10 @@ func (o *Outbox) send(ctx context.Context, due []host.Outgoing) (int, error) {
 // first mail is rendered. No mail goes before durable, which waits for the
 // sync of the mails claimed, returns nil; when it fails, sendLane sends
 // nothing and returns its error, the mails staying claimed for the next
-// round.
-func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func() error) (int, error) {
+// round. index gives each mail's place in the round, for order (the mails
+// of a game go in order across lanes); a mail the pace does not let go
+// stays claimed for the next round.
+func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, index []int, order *gameOrder, durable func() error) (int, error) {
 	type dialed struct {
 		c   *smtp.Client
 		err error
@@ -866,11 +875,31 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 		}()
 	}()
 	sent := 0
-	// A recipient whose mail failed gets none of their later ones this
-	// round: they wait for it (the store's Claim keeps them in order).
-	held := map[string]bool{}
+	// A recipient whose mail of a game failed gets none of their later
+	// ones of that game, nor of no game, this round: they wait for it (the
+	// store's Claim keeps them in order).
+	held := holds{}
+	defer func() { // what this lane did not reach stays claimed
+		for _, gi := range index {
+			order.finish(gi, orderLeft)
+		}
+	}()
 	for i, m := range due {
-		if held[m.Recipient] {
+		gi := index[i]
+		switch order.wait(ctx, gi) {
+		case orderLeft:
+			order.finish(gi, orderLeft)
+			continue
+		case orderFailed:
+			if err := o.store.MarkFailed(ctx, m.ID, o.now(), fmt.Errorf("waits for an earlier mail of game %s", gameTag(m.GameID))); err != nil {
+				return sent, err
+			}
+			order.finish(gi, orderFailed)
+			held.add(m)
+			continue
+		}
+		if held.has(m) {
+			order.finish(gi, orderFailed)
 			if err := o.store.MarkFailed(ctx, m.ID, o.now(), fmt.Errorf("waits for an earlier mail to %s", m.Recipient)); err != nil {
 				return sent, err
 			}
@@ -880,6 +909,7 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 			if merr := o.setAside(ctx, m, err); merr != nil {
 				return sent, merr
 			}
+			order.finish(gi, orderSent)
 			continue
 		}
 		raw, err := o.render(ctx, m)
@@ -888,11 +918,13 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 			if merr := o.setAside(ctx, m, err); merr != nil {
 				return sent, merr
 			}
+			order.finish(gi, orderSent)
 			continue
 		}
 		if err != nil { // the store failed: try again later
 			o.failed(ctx, m, err)
-			held[m.Recipient] = true
+			held.add(m)
+			order.finish(gi, orderFailed)
 			continue
 		}
 		if o.ensure != nil {
@@ -902,10 +934,12 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 					if merr := o.setAside(ctx, m, err); merr != nil {
 						return sent, merr
 					}
+					order.finish(gi, orderSent)
 					continue
 				}
 				o.failed(ctx, m, err)
-				held[m.Recipient] = true
+				held.add(m)
+				order.finish(gi, orderFailed)
 				continue
 			}
 		}
@@ -916,28 +950,39 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 			d := <-dialing
 			if d.err != nil {
 				for _, m := range due[i:] {
-					o.failed(ctx, m, d.err)
+					o.failed(ctx, m, connError{d.err})
 				}
 				return sent, d.err
 			}
 			c = d.c
 		}
-		err = c.SendMail(o.cfg.From, []string{m.Recipient}, bytes.NewReader(raw))
+		if !o.pace.take(o.now()) { // over the rate, or told to wait
+			order.finish(gi, orderLeft)
+			held.add(m)
+			continue
+		}
+		err = o.sendOne(c, m.Recipient, raw)
 		if err != nil {
-			o.failed(ctx, m, err)
-			held[m.Recipient] = true
+			if o.failed(ctx, m, err) {
+				order.finish(gi, orderSent)
+			} else {
+				order.finish(gi, orderFailed)
+				held.add(m)
+			}
 			if errors.Is(err, net.ErrClosed) {
 				return sent, err
 			}
 			c.Reset()
 			continue
 		}
+		o.pace.accepted()
 		if o.crash != nil && o.crash("sent") {
 			return sent, errCrash
 		}
 		if err := o.store.MarkSent(ctx, m.ID, o.now()); err != nil {
 			return sent, err
 		}
+		order.finish(gi, orderSent)
 		sent++
 	}
 	if c != nil {
@@ -946,21 +991,34 @@ func (o *Outbox) sendLane(ctx context.Context, due []host.Outgoing, durable func
 	return sent, nil
 }
 
-func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) {
+// failed records that m could not be sent for err, and reports whether it
+// was set aside (refused for good) rather than left to try again.
+func (o *Outbox) failed(ctx context.Context, m host.Outgoing, err error) bool {
+	now := o.now()
 	delay := min(5*time.Second<<min(m.Attempts, 12), time.Hour)
-	var se *smtp.SMTPError
-	// 5.1.x (no such user, bad address) is for good: no retry helps.
-	if errors.As(err, &se) && se.Code >= 500 && (se.EnhancedCode[0] == 5 && se.EnhancedCode[1] == 1 || m.Attempts+1 >= maxAttempts) {
-		// Give up; the row stays for the record, and herald failed lists it.
+	if refused(err) {
+		// A 5xx that is no quota is for good: no retry helps. Give up; the
+		// row stays for the record, herald failed lists it, and the host
+		// of its game is told.
 		o.log.Error("outbox: giving up on a mail the server refuses", "to", m.Recipient, "err", err)
 		if merr := o.setAside(ctx, m, err); merr != nil {
 			o.log.Error("outbox: cannot record a failure", "err", merr)
+		} else if merr := o.refusedNotice(ctx, m, err); merr != nil {
+			o.log.Error("outbox: cannot tell the host of a mail refused", "err", merr)
+		} else {
+			o.claimWanted.Store(true) // the notice goes in the next round
 		}
-		return
+		return true
 	}
-	if merr := o.store.MarkFailed(ctx, m.ID, o.now().Add(delay), err); merr != nil {
+	if slowDown(err) {
+		until := o.pace.throttle(now)
+		o.log.Warn("outbox: the server asks herald to send less; pausing", "until", until, "err", err)
+		delay = max(delay, until.Sub(now))
+	}
+	if merr := o.store.MarkFailed(ctx, m.ID, now.Add(delay), err); merr != nil {
 		o.log.Error("outbox: cannot record a failure", "err", merr)
 	}
+	return false
 }
 
 func (o *Outbox) dial() (*smtp.Client, error) {

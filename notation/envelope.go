@@ -38,7 +38,7 @@ type Envelope struct {
 
 // Command is an envelope command with its arguments.
 type Command struct {
-	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve, notify, vacation, undo
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve, notify, vacation, undo, hint
 	Args []string
 	Pos  Pos
 }
@@ -60,13 +60,14 @@ var envelopeWords = Vocabulary{
 	{Name: "notify", FR: []string{"avis", "notifier", "courrier"}},
 	{Name: "vacation", EN: []string{"away", "holiday"}, FR: []string{"vacances", "absent", "absente"}},
 	{Name: "undo", EN: []string{"takeback"}, FR: []string{"reprendre", "reprends", "reprise"}},
+	{Name: "hint", FR: []string{"conseil"}},
 }
 
 // previewWords is the word that makes a mail's steps a dry run.
 var previewWords = Vocabulary{{Name: "preview", FR: []string{"essai", "essayer", "aperçu", "apercu"}}}
 
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
-var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve", "notify", "vacation", "undo"}
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve", "notify", "vacation", "undo", "hint"}
 
 // ParseEnvelope reads a mail body: envelope lines are taken out, the rest
 // is split into steps whose positions are lines of body. A line that is

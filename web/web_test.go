@@ -126,7 +126,9 @@ func TestPage(t *testing.T) {
 	path := web.PagePath(g.PageToken)
 	step, who := r.play(g.ID, 0)
 	resp, body := r.get(path)
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "G1: Raubritter") || !strings.Contains(body, who+": "+step) ||
+	// The first step is a keep of the setup, sealed until both have kept
+	// (RULINGS.md RB-15): the page says only that it was taken.
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "G1: Raubritter") || !strings.Contains(body, who+": "+who+" keeps an A tile") || strings.Contains(body, step) ||
 		!strings.Contains(body, `<pre id="board">`) || !strings.Contains(body, "waiting for") {
 		t.Fatalf("the page: %d\n%s", resp.StatusCode, body)
 	}

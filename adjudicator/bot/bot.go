@@ -63,6 +63,9 @@ type Options struct {
 	// Seed seeds the search. Two searches with the same seed, seat, budget
 	// and view of the state choose the same step.
 	Seed string
+	// Explain, when not nil, is told of each step Step chooses and of
+	// what the search found for it (see Reason).
+	Explain func(Reason)
 }
 
 // Iterations returns the iteration budget of level (1 to MaxLevel).
@@ -106,6 +109,12 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 	ch, err := Rank(st, seats, seat, o)
 	if err != nil {
 		return nil, err
+	}
+	if len(ch) == 1 {
+		o.explain(Reason{Move: ch[0].Move, Only: true})
+	} else {
+		iters, _, _ := o.budget() // Rank has checked it
+		o.explain(Reason{Move: ch[0].Move, Visits: ch[0].Visits, Iterations: iters, Mean: ch[0].Reward})
 	}
 	return ch[0].Move, nil
 }

@@ -11,6 +11,7 @@ package gametest
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,6 +120,22 @@ func (c *Citations) Check(rule string) error {
 		return fmt.Errorf("%q: RULINGS.md has no %s", rule, m[2])
 	}
 	return nil
+}
+
+// Mutated returns doc, a YAML document, with one thing changed by Mutate
+// and written again.
+func Mutated(t testing.TB, doc string, rng *adjudicator.RNG, pool []string) string {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		t.Fatal(err)
+	}
+	Mutate(&n, rng, pool)
+	var b bytes.Buffer
+	if err := yaml.NewEncoder(&b).Encode(&n); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // Mutate changes one thing in a YAML document: a scalar's value (from

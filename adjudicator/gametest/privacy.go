@@ -69,17 +69,26 @@ func (b *SecretBook) TookBack(keep int) {
 // game's secrets (adjudicator.Secretive), the sealed steps of others
 // still hidden and, while the game runs, the sealed steps of others taken
 // back; and the texts viewer has seen legitimately (the steps of the
-// record they may see), which a token found in an answer may come from.
+// record they may see, but another's step the game lists as a secret
+// whole, as Raubritter lists a keep of the setup), which a token found in
+// an answer may come from.
 func (b *SecretBook) For(m *adjudicator.Match, viewer string) (secrets []Secret, known string) {
 	st := m.State
+	game := map[string]bool{}
 	for _, tok := range adjudicator.Secrets(st, viewer) {
 		secrets = append(secrets, Secret{tok, "hidden by the game"})
+		game[tok] = true
 	}
 	var kn strings.Builder
 	for _, sub := range b.subs {
 		for j, mv := range sub.Moves {
 			if sub.Player != viewer && sub.Hidden(st, j) {
 				secrets = append(secrets, Secret{mv.String(), sub.Player + "'s sealed step"})
+				continue
+			}
+			if sub.Player != viewer && game[mv.String()] {
+				// The game says this step of another's is secret: it is
+				// not seen legitimately, whatever the record shows.
 				continue
 			}
 			kn.WriteString(mv.String())

@@ -394,7 +394,7 @@ func defaultOf(d adjudicator.Defaulter, player string) (adjudicator.Move, bool) 
 // everyone is who hears of a game's public events: its players, and its
 // host when they do not play.
 func (s *Session) everyone(g *Game) []Player {
-	out := slices.Clone(g.Players)
+	out := slices.DeleteFunc(slices.Clone(g.Players), Player.IsBot) // a bot's seat gets no mail
 	if seatOf(g, g.Host) == "" && g.Host != "" {
 		out = append(out, Player{Address: g.Host})
 	}

@@ -67,6 +67,13 @@ type Config struct {
 	// the welcome mails then give it.
 	PageURL func(token string) string
 
+	// Hints lets the players ask the bot for a hint by mail (the command
+	// hint, RULINGS.md H-6): the steps it suggests for their own seat, from
+	// their own view. Off by default: a game by mail is between people, and
+	// a player there should know before it starts whether the others may
+	// lean on a program; whoever runs herald turns it on (serve --hints on).
+	Hints bool
+
 	// NoCache replays every game from its stored record on every request,
 	// as without the cache (tests that prove the cache changes nothing).
 	NoCache bool

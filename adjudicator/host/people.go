@@ -18,7 +18,7 @@ import (
 // args are "SEAT by ADDRESS" (French "par"); SEAT is a player's name or
 // address.
 func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
-	usage := "Write, on a line of its own: replace PLAYER by NEW-ADDRESS\nfor example: replace bob by dave@example.org\n"
+	usage := "Write, on a line of its own: replace PLAYER by NEW-ADDRESS\nfor example: replace bob by dave@example.org\nor, for the bot to play the seat: replace bob by bot:2\n"
 	if req.From != g.Host {
 		return s.answer(g, m, req, Refusal, "replace refused", "Only the host of the game may hand a seat to someone else.\n", "replace by a player"), nil
 	}
@@ -32,7 +32,10 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return s.answer(g, m, req, Refusal, "replace refused", "herald did not understand your replace line.\n\n"+usage, "bad replace"), nil
 	}
 	who := words[0]
-	addr, aerr := ParseAddress(words[1])
+	addr, toBot, aerr := botSeat(words[1]) // bot:LEVEL: the bot plays the seat (RULINGS.md H-6)
+	if !toBot && aerr == nil {
+		addr, aerr = ParseAddress(words[1])
+	}
 	seat := slices.IndexFunc(g.Players, func(p Player) bool {
 		return notation.Fold(p.Name) == notation.Fold(who) || p.Address == strings.ToLower(who)
 	})
@@ -45,8 +48,10 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
 	case aerr != nil:
 		return s.answer(g, m, req, Refusal, "replace refused", aerr.Error()+".\n\n"+usage, "bad replace"), nil
-	case slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
+	case !toBot && slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
+	case toBot && g.Players[seat].Address == addr:
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s already plays the seat of %s in game %s.\n", addr, g.Players[seat].Name, Tag(g.ID)), "bad replace"), nil
 	}
 	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
 	if err != nil {
@@ -70,6 +75,9 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		g.Clock = &c
 	}
 	s.games.stage(g.ID, g.Rev, m)
+	if p.IsBot() || old.IsBot() {
+		return s.replaceBot(ctx, g, m, req, old, p)
+	}
 	intro := fmt.Sprintf("The host has handed you the seat of %s, played until now from\nanother address. You play it from here on, as %s.\n\n", p.Name, p.Name)
 	if old.Address == p.Address {
 		intro = "The host has given your seat a new key: the old one, and the reply\naddress of herald's earlier mails, no longer work.\n\n"
@@ -271,9 +279,9 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, "", notation.English))
 	}
 	for _, a := range sub.Auto {
-		fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
+		fmt.Fprintf(&b, "\n%s played move %d:\n", botLabel(g, a), a.Number)
 		for j := range a.Moves {
-			fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, a, j, "", notation.English))
+			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, "", notation.English), botWhy(g, a, j))
 		}
 	}
 	b.WriteString(seal.reveal())

@@ -48,11 +48,21 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	}
 	addrs := make([]string, len(req.Players))
 	for i, a := range req.Players {
+		// bot:LEVEL is a seat the bot plays (RULINGS.md H-6).
+		if b, ok, err := botSeat(a); err != nil {
+			return 0, nil, &RefusedError{err.Error()}
+		} else if ok {
+			addrs[i] = b
+			continue
+		}
 		if addrs[i], err = ParseAddress(strings.TrimSpace(a)); err != nil {
 			return 0, nil, &RefusedError{err.Error()}
 		}
 	}
-	names := PlayerNames(addrs)
+	if !slices.ContainsFunc(addrs, func(a string) bool { _, isBot := adjudicator.BotLevel(a); return !isBot }) {
+		return 0, nil, &RefusedError{"a game by mail needs at least one person among its players; bots alone play with herald play --bots"}
+	}
+	names := seatNames(addrs)
 	timing := req.Timing
 	if timing.Deadline > 0 {
 		if err := timing.check(); err != nil {
@@ -86,6 +96,22 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	if err != nil {
 		return 0, nil, err
 	}
+	// The bots that play first play now; everyone's welcome shows the
+	// board after their moves.
+	botSubs, err := s.playBots(sg, m)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(botSubs) > 0 {
+		status := Playing
+		if m.State.Result().Finished {
+			status = Finished
+		}
+		if _, err := s.tx.Save(ctx, id, m.Record, status); err != nil {
+			return 0, nil, err
+		}
+		sg.Record, sg.Status = m.Record, status
+	}
 	if timing.Deadline > 0 {
 		c := Clock{Deadline: timing.Deadline, Grace: timing.Grace, Remind: timing.Remind, Policy: timing.Policy, Vacation: timing.Vacation,
 			Since: s.now, ToMove: strings.Join(waiting(m.State), ",")}
@@ -111,7 +137,9 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	started.Answer = true
 	notices := []Notice{started}
 	for _, p := range players {
-		notices = append(notices, s.welcome(sg, m, g, p, ""))
+		if !p.IsBot() {
+			notices = append(notices, s.welcome(sg, m, g, p, botNews(sg, m, botSubs, p.Name)))
+		}
 	}
 	return id, notices, nil
 }
@@ -559,6 +587,13 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
 	}
+	// The bots to move play at once, and everyone hears of their moves
+	// with this one's (RULINGS.md H-6).
+	botSubs, err := s.playBots(g, m)
+	if err != nil {
+		return Reply{}, err
+	}
+	sub.Auto = append(sub.Auto, botSubs...)
 	status := Playing
 	if m.State.Result().Finished {
 		status = Finished
@@ -583,7 +618,11 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		seal.revealed = adjudicator.Revealed(append(before, seal.commits...), after)
+		sealed := append(before, seal.commits...)
+		for _, a := range botSubs {
+			sealed = append(sealed, m.Commitments(a)...)
+		}
+		seal.revealed = adjudicator.Revealed(sealed, after)
 	}
 	notices, err := s.news(ctx, g, m, req, sub, ignored, seal)
 	if err != nil {
@@ -824,6 +863,9 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	pic := s.picture(g, m) // the same for everyone: the public view
 	var notices []Notice
 	for i, p := range g.Players {
+		if p.IsBot() {
+			continue // a bot's seat gets no mail
+		}
 		var b strings.Builder
 		mustAct := slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name)
 		// A player who asked for less mail (notify turn, digest) hears of
@@ -875,16 +917,12 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		b.WriteString(seal.reveal())
 		// The moves the game played itself right after (Henri's turn), each
 		// step with the rule of the automaton that chose it.
+		// The bots' moves after it too (RULINGS.md H-6), each step with
+		// the search's reason.
 		for _, a := range sub.Auto {
-			fmt.Fprintf(&b, "\n%s (played by the game) played move %d:\n", a.Player, a.Number)
+			fmt.Fprintf(&b, "\n%s played move %d:\n", botLabel(g, a), a.Number)
 			for j := range a.Moves {
-				why := ""
-				if sub.Lang == notation.French && j < len(a.WhyFR) && a.WhyFR[j] != "" {
-					why = "  (" + a.WhyFR[j] + ")"
-				} else if j < len(a.Why) && a.Why[j] != "" {
-					why = "  (" + a.Why[j] + ")"
-				}
-				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), why)
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), reasonOf(g, a, j, sub.Lang))
 			}
 		}
 		if p.Name != sub.Player {
@@ -1030,6 +1068,8 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 			}
 		case "abandon":
 			b.WriteString("Only the host may abandon a game; a player may resign.\n")
+		case "hint":
+			b.WriteString(s.hint(g, m, player))
 		default:
 			b.WriteString(Help(env.Lang))
 			// And the game's own notation, in the mail's language.

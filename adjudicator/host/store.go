@@ -205,6 +205,10 @@ type Tx interface {
 	// allowance.
 	SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error
 
+	// SetUndeliverable records why mail to the player of seat in game id
+	// bounces, from a delivery report; "" when mail reaches them again.
+	SetUndeliverable(ctx context.Context, id int64, seat int, reason string) error
+
 	// SetPage sets the token of game id's web page and whether it is
 	// served (PagePublic, PageLink, PageOff).
 	SetPage(ctx context.Context, id int64, mode, token string) error
@@ -273,6 +277,10 @@ type Player struct {
 	// vacations have used.
 	AwayUntil time.Time
 	AwayUsed  time.Duration
+	// Undeliverable says why mail to Address bounces, as the last delivery
+	// report for it said; "" while mail reaches them. A mail from them
+	// clears it.
+	Undeliverable string
 }
 
 // Game is a stored game.
@@ -424,4 +432,6 @@ type GameSummary struct {
 	Status  string
 	Players []string // addresses
 	Updated time.Time
+	// Undeliverable are the players' addresses mail to which bounces.
+	Undeliverable []string
 }

@@ -150,11 +150,12 @@ func (s *Session) lapseUndo(ctx context.Context, g *Game, moves int) (string, er
 }
 
 // consenters are the players of g but asker whose consent a take-back
-// needs: every player but the seats the game plays itself.
+// needs: every player but the seats the game plays itself and the bot's
+// (RULINGS.md H-6), which play on from wherever the game stands.
 func (s *Session) consenters(g *Game, m *adjudicator.Match, asker string) []string {
 	var out []string
 	for _, p := range g.Players {
-		if p.Name != asker && !slices.Contains(adjudicator.Automata(m.State), p.Name) {
+		if p.Name != asker && !slices.Contains(adjudicator.Automata(m.State), p.Name) && !p.IsBot() {
 			out = append(out, p.Name)
 		}
 	}
@@ -176,6 +177,21 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		return Reply{}, err
 	}
 	g.Record, g.Rev, g.Moves = back.Record, rev, len(back.Record.Moves)
+	// A bot to move in the game as it stands plays at once.
+	botSubs, err := s.playBots(g, back)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(botSubs) > 0 {
+		status := Playing
+		if back.State.Result().Finished {
+			status = Finished
+		}
+		if rev, err = s.tx.Save(ctx, g.ID, back.Record, status); err != nil {
+			return Reply{}, err
+		}
+		g.Record, g.Rev, g.Moves, g.Status = back.Record, rev, len(back.Record.Moves), status
+	}
 	// A player told of moves taken back is told of the moves that replace
 	// them (notify turn, digest).
 	for i, p := range g.Players {
@@ -203,7 +219,10 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 	pic := s.picture(g, back)
 	var notices []Notice
 	for _, p := range g.Players {
-		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", head+stateText(g, back, p.Name, back.State.Text(p.Name)))
+		if p.IsBot() {
+			continue // a bot's seat gets no mail
+		}
+		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", head+botNews(g, back, botSubs, p.Name)+stateText(g, back, p.Name, back.State.Text(p.Name)))
 		n.Answer, n.Picture = p.Address == req.From, pic
 		notices = append(notices, n)
 	}

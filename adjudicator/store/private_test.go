@@ -111,7 +111,8 @@ func TestClearKeysMigrated(t *testing.T) {
 		`UPDATE games SET host_key = 'hk'`,
 		`UPDATE players SET secret = 'k' || (seat + 1)`,
 		`DROP TABLE observe_requests`,
-		`DROP TABLE failures`, // migration 13
+		`DROP TABLE failures`,                           // migration 13
+		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
 		`UPDATE schema_version SET version = 11`,
 	} {
 		if _, err := db.Exec(q); err != nil {

@@ -212,6 +212,9 @@ var migrations = []migration{
 		UNIQUE (kind, ref)
 	);
 	CREATE INDEX failures_set_aside ON failures(set_aside);`},
+	// 14: why mail to a seat's address bounces, from the delivery report
+	// herald last read for it ('' while mail reaches it; issue 31, item 2).
+	{sql: `ALTER TABLE players ADD COLUMN undeliverable TEXT NOT NULL DEFAULT '';`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -748,19 +751,28 @@ func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time)
 	return out, nil
 }
 
-// inOrder keeps the mails to one recipient in the order they were queued
-// (issue 32, item 4): a mail is not claimed while an older one to the same
-// recipient failed and waits to be tried again (its next attempt after the
-// first parameter, now), unless that one was given up (its next attempt
-// is further off than the second, givenUp from now). The older one goes
-// first; the newer with it or after it.
-const inOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+// inOrder keeps the mails of one game, and the mails to one recipient
+// about one game or none, in the order they were queued (issue 32, item
+// 4; issue 31, item 3): a mail is not claimed while an older one of the
+// same game, or to the same recipient about the same game or with one of
+// the two about none, failed and waits to be tried again (its next attempt
+// after the first parameter, now), unless that one was given up (its next
+// attempt is further off than the second, givenUp from now). The older
+// one goes first; the newer with it or after it. (A mail held back by its
+// game is held by the same failed mail as every later mail of that game:
+// no chain of holds is needed. One recipient's mails about two games need
+// no order between them.)
+const inOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE ` + sameLine + ` AND e.id < outbox.id
 			AND e.sent IS NULL AND e.next_attempt > ? AND e.next_attempt < ?)`
 
+// sameLine is when a mail e must go before the newer mail outbox.
+const sameLine = `(e.game_id = outbox.game_id OR e.recipient = outbox.recipient
+			AND (e.game_id IS NULL OR outbox.game_id IS NULL))`
+
 // queuedInOrder is inOrder for the mails a batch hands the outbox, which
-// sends them at once: none goes while an older one to the same recipient
+// sends them at once: none goes while an older one of the same line
 // failed and is not given up, due or not (a Claim takes them in order).
-const queuedInOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.recipient = outbox.recipient AND e.id < outbox.id
+const queuedInOrder = `NOT EXISTS (SELECT 1 FROM outbox e WHERE ` + sameLine + ` AND e.id < outbox.id
 			AND e.sent IS NULL AND e.attempts > 0 AND e.next_attempt < ?)`
 
 // givenUp is how far off a mail's next attempt must be for it to count as
@@ -1303,6 +1315,16 @@ func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, u
 	return nil
 }
 
+// SetUndeliverable records why mail to the player of seat in game id
+// bounces ("" when it reaches them again).
+func (t *Tx) SetUndeliverable(ctx context.Context, id int64, seat int, reason string) error {
+	_, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET undeliverable = ? WHERE game_id = ? AND seat = ?`, reason, id, seat)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetPage sets the token of game id's web page and whether it is served.
 func (t *Tx) SetPage(ctx context.Context, id int64, mode, token string) error {
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET page = ?, page_token = ? WHERE id = ?`, mode, token, id); err != nil {
@@ -1494,7 +1516,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 			return nil, err
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used FROM players WHERE game_id = ? ORDER BY seat`, id)
+	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable FROM players WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -1503,7 +1525,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 		var p host.Player
 		var next, away sql.NullString
 		var used int64
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used); err != nil {
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		p.AwayUsed = time.Duration(used) * time.Second
@@ -1525,7 +1547,7 @@ func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
 
 // Games lists every game, newest first.
 func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address FROM games g
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address, p.undeliverable FROM games g
 		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -1534,8 +1556,8 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 	var out []host.GameSummary
 	for rows.Next() {
 		var id int64
-		var game, status, updated, addr string
-		if err := rows.Scan(&id, &game, &status, &updated, &addr); err != nil {
+		var game, status, updated, addr, undeliverable string
+		if err := rows.Scan(&id, &game, &status, &updated, &addr, &undeliverable); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
@@ -1543,6 +1565,9 @@ func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
 			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: t})
 		}
 		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
+		if undeliverable != "" {
+			out[len(out)-1].Undeliverable = append(out[len(out)-1].Undeliverable, addr)
+		}
 	}
 	return out, rows.Err()
 }

@@ -81,7 +81,9 @@ func TestBinary(t *testing.T) {
 		t.Errorf("the record does not hold HERALD_TIME for each move:\n%s", rec)
 	}
 
-	want(step(0, "", "adjudicate", "game.yaml"), "   3  alice  legal    plain castle f5; knights 1; end\nscores: alice 1, bob 0\nresult: not finished; waiting for bob\n", "")
+	adj := step(0, "", "adjudicate", "game.yaml")
+	want(adj, "   3  alice  legal    plain castle f5; knights 1; end\n\nsealed steps", "")
+	want(adj, "\nscores: alice 1, bob 0\nresult: not finished; waiting for bob\n", "")
 	want(step(1, "", "adjudicate", "tampered.yaml"), "   4  p2  ILLEGAL  ", "tampered.yaml: move 4 is illegal\n")
 	// The binary and run agree, byte for byte.
 	a := step(0, "", "adjudicate", "finished-2p.yaml")

@@ -59,7 +59,7 @@ var cmdNew = &command{
 	args:  "GAME --players a,b[,c,d] [--seed S] [--opt k=v]... [--position POS.yaml] -o FILE   or   new GAME --mail --players ADDR,ADDR[,...] [--host ADDR] [--deadline 72h [--grace 24h] [--policy wait|forfeit]] [--data DIR]",
 	short: "Start a game and write its record to FILE, which must not exist: new never overwrites a record.\nWithout --seed a secret random seed is drawn; the record keeps it (it is the host's copy).",
 	flags: func(fs *flag.FlagSet) {
-		fs.String("players", "", "comma-separated player names, in seating order (the first plays first)")
+		fs.String("players", "", "comma-separated player names, in seating order (the first plays first);\nbot:LEVEL (bot:1 to bot:3) for a seat the bot plays, named bot (or bot1, bot2... for several)")
 		fs.String("seed", "", "the game's seed (default: a fresh secret one)")
 		fs.Var(new(listFlag), "opt", "a game option `name=value` (repeatable; see herald games)")
 		fs.String("position", "", "start from this position file instead of the setup")
@@ -98,6 +98,11 @@ var cmdNew = &command{
 		for i := range players {
 			players[i] = strings.TrimSpace(players[i])
 		}
+		// A seat written bot:LEVEL is played by the bot (RULINGS.md H-6).
+		players, bots, err := bot.SeatNames(players)
+		if err != nil {
+			return usagef("--players: %v", err)
+		}
 		opts, err := parseOpts(*e.fs.Lookup("opt").Value.(*listFlag))
 		if err != nil {
 			return err
@@ -120,20 +125,38 @@ var cmdNew = &command{
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if _, err := adjudicator.Start(games.All, rec); err != nil {
+			rec.Bots = bots
+			m, err := adjudicator.Start(games.All, rec)
+			if err != nil {
 				return &rejected{fmt.Sprintf("%s:%s", p, strings.TrimPrefix(err.Error(), "position: "))}
 			}
-			return writeNew(e, rec, out)
+			return writeNewBots(e, m, out)
 		}
 		rec, err := adjudicator.NewRecord(g, players, opts, e.str("seed"), nil)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if _, err := adjudicator.Start(games.All, rec); err != nil {
+		rec.Bots = bots
+		m, err := adjudicator.Start(games.All, rec)
+		if err != nil {
 			return err
 		}
-		return writeNew(e, rec, out)
+		return writeNewBots(e, m, out)
 	},
+}
+
+// writeNewBots writes the record of the new game m to out, as writeNew,
+// after the bots' first moves when a bot plays first.
+func writeNewBots(e *env, m *adjudicator.Match, out string) error {
+	subs, err := playBots(m)
+	if err != nil {
+		return err
+	}
+	if err := writeNew(e, m.Record, out); err != nil {
+		return err
+	}
+	reportBots(e, m, subs)
+	return nil
 }
 
 // newExists is the error of herald new when its -o file exists.
@@ -347,6 +370,7 @@ var cmdMove = &command{
 		}
 		var m *adjudicator.Match
 		var sub *adjudicator.Submission
+		var botSubs []*adjudicator.Submission
 		var revealed []adjudicator.SealCommit
 		err := updateRecord(e, args[0], func() error {
 			var err error
@@ -361,20 +385,30 @@ var cmdMove = &command{
 			if err != nil {
 				return err
 			}
+			if err := botSeat(m, player); err != nil {
+				return err
+			}
 			if sub, err = m.Submit(player, text, now(), "cli"); err != nil {
 				return &rejected{adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+			}
+			sealed := append(before, m.Commitments(sub)...)
+			if botSubs, err = playBots(m); err != nil {
+				return err
+			}
+			for _, b := range botSubs {
+				sealed = append(sealed, m.Commitments(b)...)
 			}
 			after, err := m.SealedSteps(games.All)
 			if err != nil {
 				return err
 			}
-			revealed = adjudicator.Revealed(append(before, m.Commitments(sub)...), after)
+			revealed = adjudicator.Revealed(sealed, after)
 			return m.Record.Save(args[0])
 		})
 		if err != nil {
 			return err
 		}
-		reportApplied(e, m, sub) // after the lock: stdout may be slow
+		reportApplied(e, m, sub, botSubs) // after the lock: stdout may be slow
 		reportSealed(e, m, sub, revealed)
 		return nil
 	},
@@ -400,7 +434,9 @@ func writeRecord(e *env, rec *adjudicator.Record, path string, overwrite bool) e
 	return createNew(path, data, 0o600)
 }
 
-func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
+// reportApplied prints sub, the moves the game played itself after it, the
+// bots' moves after those (botSubs), and the board as sub's player sees it.
+func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission, botSubs []*adjudicator.Submission) {
 	fmt.Fprintf(e.stdout, "move %d by %s applied:\n", sub.Number, sub.Player)
 	for _, mv := range sub.Moves {
 		fmt.Fprintf(e.stdout, "  %s\n", mv)
@@ -420,6 +456,7 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission) {
 			}
 		}
 	}
+	reportBots(e, m, botSubs)
 	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
 }
 
@@ -465,6 +502,7 @@ var cmdTurn = &command{
 		game := e.str("game")
 		var m *adjudicator.Match
 		var sub *adjudicator.Submission
+		var botSubs []*adjudicator.Submission
 		err = updateRecord(e, game, func() error {
 			var err error
 			if m, err = load(game); err != nil {
@@ -475,16 +513,22 @@ var cmdTurn = &command{
 				// In the language the file's steps are written in.
 				return &rejected{fmt.Sprintf("%s: %s", args[0], adjudicator.Localize(err, lang))}
 			}
+			if err := botSeat(m, player); err != nil {
+				return err
+			}
 			if sub, err = m.SubmitSteps(player, tf.Steps, now(), "turn:"+args[0]); err != nil {
 				// Name the file: the positions are its lines and columns.
 				return &rejected{args[0] + ": " + adjudicator.Pretty(err, adjudicator.SubmissionLang(err))}
+			}
+			if botSubs, err = playBots(m); err != nil {
+				return err
 			}
 			return m.Record.Save(game)
 		})
 		if err != nil {
 			return err
 		}
-		reportApplied(e, m, sub)
+		reportApplied(e, m, sub, botSubs)
 		return nil
 	},
 }

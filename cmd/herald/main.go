@@ -3,9 +3,10 @@
 // Usage:
 //
 //	herald games                                   list games, player counts, options
-//	herald new GAME --players a,b[,c,d] [--seed S] [--opt k=v] [--position POS.yaml] -o FILE
+//	herald new GAME --players a,b[,c,d|bot:L] [--seed S] [--opt k=v] [--position POS.yaml] -o FILE
 //	herald show FILE [--as PLAYER] [--format text|json|position]
 //	herald legal FILE --as PLAYER                  one legal step per line, in notation
+//	herald hint FILE --as PLAYER [--level L]       the bot's suggestion, from PLAYER's view only
 //	herald move FILE --as PLAYER 'STEPS'           apply; FILE is rewritten atomically
 //	herald turn TURN.yaml --game FILE              apply a YAML turn file
 //	herald adjudicate FILE                         replay and judge every move
@@ -75,7 +76,7 @@ func (r *rejected) Error() string { return r.msg }
 var commands []*command
 
 func init() {
-	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo}
+	commands = []*command{cmdGames, cmdNew, cmdShow, cmdLegal, cmdHint, cmdMove, cmdTurn, cmdAdjudicate, cmdPlay, cmdScenario, cmdExport, cmdServe, cmdFailed, cmdDemo}
 }
 
 func usage(w io.Writer) {

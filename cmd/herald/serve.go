@@ -48,6 +48,10 @@ var cmdServe = &command{
 		fs.String("http", "", "serve each game's read-only web page on this `address`, like 127.0.0.1:8080")
 		fs.String("http-url", "", "the `URL` players reach --http by, when not http://ADDRESS (behind a proxy)")
 		fs.String("pictures", "on", "on: mails about the board carry a picture of it (PNG, inline); off for text alone")
+		fs.String("hints", "off", "on: a player may mail hint for the bot's suggestion for their own seat (RULINGS.md H-6)")
+		fs.String("send-rate", "", "send at most this many mails in a time, like 100/h, 30/min or 2000/d (default: no limit; see README's presets)")
+		fs.String("trust-authserv-id", "", "comma-separated authserv-ids of your provider's receiving servers: their Authentication-Results\nDMARC verdict is trusted (fail: refused as forged), every other such header ignored")
+		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -138,6 +142,13 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 	default:
 		return mail.RunConfig{}, usagef("--reply-tokens %q: expected on or off", e.str("reply-tokens"))
 	}
+	switch e.str("hints") {
+	case "off":
+	case "on":
+		cfg.Hints = true
+	default:
+		return mail.RunConfig{}, usagef("--hints %q: expected on or off", e.str("hints"))
+	}
 	if h := e.str("hosts"); h != "" {
 		for _, a := range strings.Split(h, ",") {
 			addr, err := host.ParseAddress(strings.TrimSpace(a))
@@ -146,6 +157,9 @@ func serveConfig(e *env) (mail.RunConfig, error) {
 			}
 			cfg.Hosts = append(cfg.Hosts, addr)
 		}
+	}
+	if err := senderConfig(e, &cfg); err != nil {
+		return cfg, err
 	}
 	poll := e.fs.Lookup("poll").Value.(flag.Getter).Get().(time.Duration)
 	cfg.IMAP.Poll = poll
@@ -263,4 +277,27 @@ var cmdDemo = &command{
 			len(res.Record.Moves), adjudicator.FormatScores(rep.Match.Seats(), rep.Match.State.Scores()), rep.Match.State.Result().Summary)
 		return nil
 	},
+}
+
+// senderConfig sets the sending limit and the provider's verdict on
+// senders (issue 31) from serve's flags.
+func senderConfig(e *env, cfg *mail.RunConfig) error {
+	rate, err := mail.ParseRate(e.str("send-rate"))
+	if err != nil {
+		return usagef("--send-rate: %v", err)
+	}
+	cfg.SMTP.Rate = rate
+	for _, id := range strings.Split(e.str("trust-authserv-id"), ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			if strings.ContainsAny(id, " ;()\"@") {
+				return usagef("--trust-authserv-id: %q is not an authserv-id (a host name, like mx.example.org)", id)
+			}
+			cfg.TrustAuthservIDs = append(cfg.TrustAuthservIDs, id)
+		}
+	}
+	cfg.RequireDMARC = e.fs.Lookup("require-dmarc").Value.(flag.Getter).Get().(bool)
+	if cfg.RequireDMARC && len(cfg.TrustAuthservIDs) == 0 {
+		return usagef("--require-dmarc needs --trust-authserv-id: the servers whose DMARC verdict herald trusts")
+	}
+	return nil
 }

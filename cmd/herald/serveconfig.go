@@ -46,6 +46,8 @@ const (
 	configSecurity                   // tls, starttls or none
 	configDuration                   // a Go duration, like 30s
 	configList                       // a list of addresses, the flag's comma-separated value
+	configBool                       // true or false
+	configNames                      // a host name or a list of them, the flag's comma-separated value
 )
 
 // configKey is one key of a serve config file: the serve flag it sets.
@@ -71,8 +73,12 @@ var serveConfigKeys = []configKey{
 	{"local-smtp", configHostPort, "the embedded SMTP server's address as host:port, like 127.0.0.1:1025"},
 	{"reply-tokens", configString, "on or off"},
 	{"pictures", configString, "on or off"},
+	{"hints", configString, "on or off"},
 	{"http", configHostPort, "the address of the games' web pages as host:port, like 127.0.0.1:8080"},
 	{"http-url", configString, "the URL players reach the pages by, like https://games.example.org"},
+	{"send-rate", configString, "mails per time, like 100/h, 30/min or 2000/d"},
+	{"trust-authserv-id", configNames, "the authserv-id of your provider's receiving server, like mx.example.org, or a list of them"},
+	{"require-dmarc", configBool, "true or false"},
 }
 
 // applyServeConfig reads the serve config file path and sets each flag of fs
@@ -216,6 +222,30 @@ func configValue(file string, key configKey, n *yaml.Node, errAt func(*yaml.Node
 				return "", errAt(item, "%s: %q is not an address: it has a comma or a space", key.name, s)
 			}
 			items = append(items, s)
+		}
+		return strings.Join(items, ","), nil
+	}
+	if key.kind == configBool {
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+			return "", errAt(n, "%s: expected %s, got %s", key.name, key.what, describeNode(n))
+		}
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return "", errAt(n, "%s: expected %s, got %s", key.name, key.what, describeNode(n))
+		}
+		return strconv.FormatBool(b), nil
+	}
+	if key.kind == configNames && n.Kind == yaml.SequenceNode {
+		var items []string
+		for _, item := range n.Content {
+			item = unalias(item)
+			if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" || item.Value == "" || strings.ContainsAny(item.Value, ", \t") {
+				return "", errAt(item, "%s: expected a host name in the list, got %s", key.name, describeNode(item))
+			}
+			items = append(items, item.Value)
+		}
+		if len(items) == 0 {
+			return "", errAt(n, "%s: the list is empty; leave the key out to trust no server", key.name)
 		}
 		return strings.Join(items, ","), nil
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldgames/herald/mail"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -56,12 +57,20 @@ local-smtp: "[::1]:1025"
 	{name: "comments only", file: "# nothing yet\n", want: map[string]string{}},
 	{name: "empty mapping", file: "{}\n", want: map[string]string{}},
 
+	{name: "provider's limits and verdict", file: "send-rate: 100/h\ntrust-authserv-id: mx.example.org\nrequire-dmarc: true\n",
+		want: map[string]string{"send-rate": "100/h", "trust-authserv-id": "mx.example.org", "require-dmarc": "true"}},
+	{name: "several authserv-ids", file: "trust-authserv-id: [mx1.example.org, mx2.example.org]\nrequire-dmarc: false\n",
+		want: map[string]string{"trust-authserv-id": "mx1.example.org,mx2.example.org", "require-dmarc": "false"}},
+	{name: "require-dmarc not a boolean", file: "require-dmarc: yes please\n",
+		err: `conf/serve.yaml:1:16: require-dmarc: expected true or false, got "yes please"`},
+	{name: "send_rate", file: "send_rate: 100/h\n",
+		err: `conf/serve.yaml:1:1: unknown key "send_rate"; did you mean "send-rate"?`},
 	{name: "unknown key", file: "data: d\nadress: herald@example.org\n",
 		err: `conf/serve.yaml:2:1: unknown key "adress"; did you mean "address"?`},
 	{name: "underscore", file: "imap_host: imap.example.org:993\n",
 		err: `conf/serve.yaml:1:1: unknown key "imap_host"; did you mean "imap-host"?`},
 	{name: "unknown key far from all", file: "frobnicate: 1\n",
-		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, address, imap-host, smtp-host, user, password-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, http, http-url)`},
+		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, address, imap-host, smtp-host, user, password-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, hints, http, http-url, send-rate, trust-authserv-id, require-dmarc)`},
 	{name: "password", file: "address: herald@example.org\n  # secret\npassword: hunter2\n",
 		err: "conf/serve.yaml:3:1: password: herald takes no password from a config file, which is easily shared or committed; " +
 			"put it alone in a file only you can read and give that file as password-file"},
@@ -335,5 +344,37 @@ func TestServeConfigREADME(t *testing.T) {
 	}
 	if got["password-file"] != filepath.Join("/etc/herald", "password") || got["hosts"] != "you@example.org" || got["poll"] != "1m" {
 		t.Errorf("README's config: %v", got)
+	}
+}
+
+// TestServeSenderFlags: send-rate, trust-authserv-id and require-dmarc
+// reach the mail service; a bad value is a usage error saying why.
+func TestServeSenderFlags(t *testing.T) {
+	run := func(args ...string) (mail.RunConfig, error) {
+		fs := flag.NewFlagSet("herald serve", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cmdServe.flags(fs)
+		if _, err := parseInterleaved(fs, args); err != nil {
+			t.Fatal(err)
+		}
+		return serveConfig(&env{fs: fs, stdout: io.Discard, stderr: io.Discard})
+	}
+	cfg, err := run("--send-rate", "30/min", "--trust-authserv-id", "mx1.example.org, mx2.example.org", "--require-dmarc")
+	if err != nil || cfg.SMTP.Rate != (mail.Rate{N: 30, Per: time.Minute}) || !slices.Equal(cfg.TrustAuthservIDs, []string{"mx1.example.org", "mx2.example.org"}) || !cfg.RequireDMARC {
+		t.Errorf("serveConfig = rate %v, trust %q, require %v, %v", cfg.SMTP.Rate, cfg.TrustAuthservIDs, cfg.RequireDMARC, err)
+	}
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--send-rate", "100 an hour"}, "--send-rate: mail: send rate \"100 an hour\": expected mails/unit"},
+		{[]string{"--require-dmarc"}, "--require-dmarc needs --trust-authserv-id"},
+		{[]string{"--trust-authserv-id", "mx.example.org; dmarc=pass"}, "is not an authserv-id"},
+	} {
+		_, err := run(c.args...)
+		var ue *usageError
+		if err == nil || !strings.Contains(err.Error(), c.err) || !errors.As(err, &ue) {
+			t.Errorf("serve %q: error %v, want a usage error with %q", c.args, err, c.err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/heraldgames/herald/adjudicator/bot"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,6 +53,9 @@ func listStored(ctx context.Context, e *env, dir string) error {
 	for _, g := range list {
 		fmt.Fprintf(e.stdout, "G%-4d %-12s %-9s %s  (updated %s)\n", g.ID, g.Game, g.Status,
 			strings.Join(g.Players, ", "), g.Updated.Format("2006-01-02 15:04"))
+		if len(g.Undeliverable) > 0 {
+			fmt.Fprintf(e.stdout, "      undeliverable: %s (mail to them bounces)\n", strings.Join(g.Undeliverable, ", "))
+		}
 	}
 	return nil
 }
@@ -161,6 +165,11 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	}
 	// Every address is checked before the data directory is touched.
 	for i, a := range players {
+		if _, isBot, err := bot.ParseSeat(strings.TrimSpace(a)); err != nil {
+			return usagef("--players, seat %d: %v", i+1, err)
+		} else if isBot {
+			continue // a seat the bot plays (RULINGS.md H-6)
+		}
 		if _, err := host.ParseAddress(strings.TrimSpace(a)); err != nil {
 			return usagef("--players, address %d: %v", i+1, err)
 		}

@@ -141,7 +141,7 @@ func takeWhy(p int, rule string, col Colour) (string, string) {
 func (s *State) henriPlace(t int16) (q int, rule byte, ref int) {
 	ref = int(s.lastBuilt)
 	if ref < 0 {
-		ref = start
+		ref = int(s.startAt)
 	}
 	mine := s.tile(t).Roads.rotate() // Henri's tiles lie half turned (DH-6)
 	roads := s.exits(ref)

@@ -62,34 +62,49 @@
 // reads, this YAML (a referee may leave out what is in brackets):
 //
 //	phase: play                 # [play] play or over
-//	turn: alice                 # [the first player] whose turn it is
+//	turn: alice                 # [the first player listed] whose turn it is; henri: see below
+//	first: bob                  # [the first player listed] who started: the shield's toss (l. 108)
 //	sets: [voyage, guerre, patrouille]  # the sets in play
 //	taken: false                # [false] the royal shield is flipped: the tile is taken
 //	took: true                  # [as taken] a tile was taken, the shield turned back by a Campement
-//	discounts: 0                # [0] open terrains laid this turn, not yet used
+//	discounts: 0                # [0] open terrains laid this turn, not yet used (at most the open terrains besides the start tile)
 //	paid: [l13, mine-1]         # [none] what paid this turn: squares, reserve tiles by id
 //	destroy: []                 # [none] buildings the siege towers just built may destroy
 //	last: 0                     # [-1] turns left after this one once the stack ran out
 //	lastbuilt: m12              # [none] solo: the player's last building
 //	reserve: [auberge-1, -, mine-1, guet-2, ferme-1, siège-3]  # clockwise from the shield
 //	stack: [forge-1, ...]       # top first; [+ the tiles named nowhere, in tiles.yaml's order]
-//	removed: [garnison-2]       # [none] Henri's discarded tiles
+//	removed: [garnison-2]       # [none] solo: the tiles Henri discarded (rule D), in that order
+//	start: m13                  # [m13] the square of the start tile, face down, nobody's (l. 112)
 //	board:
-//	  m13: moulin-1 open / alice* bob   # tile, open or owner, / troops
-//	  m12: auberge-1 alice
+//	  m13: moulin-1 open / alice* bob*  # tile, open or owner, / troops
+//	  m12: auberge-1 alice / alice-1
 //	players:
 //	  alice:
 //	    hand: [guet-1]          # [empty]
-//	    reserve: 2              # [the troops not on the board] troops in the royal reserve
-//	    moved: [m13]            # [none] where the troops moved this turn stand ("reserve" for one withdrawn)
+//	    reserve: 1              # [the troops not on the board] troops in the royal reserve
+//	    moved: [alice-1]        # [none] the troops moved this turn (their cross shows, l. 149)
 //	  henri:                    # solo (required): each of the 10 tokens once
 //	    treasures: [v-green, h-any]   # the pile, top first
 //	    aside: [d-nw-se]        # set aside by the level, unseen
 //	    won: []                 # taken back by the player
+//	    beside: [henri-grey]    # [the troops not on the board] his troops beside the board (l. 463)
 //
-// A troop is written by its owner's name, "*" for the cavalry; Henri's
-// troops by their colour (henri-green). A treasure on the board is written
-// after the troops: "m11: forge-1 henri / henri-green $h-grey".
+// A troop is written by its owner's name: "alice*" the cavalry, "alice-1"
+// and "alice-2" the two others; Henri's by their colour (henri-green). The
+// troops the board does not hold are in the royal reserve (Henri's beside
+// the board). A referee may write "alice" alone for a troop: it takes the
+// first of alice-1 and alice-2 the board names nowhere else. deploy moves
+// the first troop of the reserve that has not moved this turn, alice-1
+// before alice-2. In moved a troop may also be named by the square where it
+// stands, or "reserve" for one withdrawn this turn. A treasure on the board
+// is written after the troops: "m11: forge-1 henri / henri-green $h-grey".
+//
+// A solo position may stop as the player's turn ends, at Henri's turn
+// (turn: henri; the player's turn then leaves nothing: no taken, took,
+// discounts, paid, destroy or moved): Henri plays his turn as the position
+// is read, and the game goes on at the player's turn. show never writes
+// such a position, since Henri plays as soon as the player ends.
 //
 // # JSON board
 //
@@ -234,6 +249,8 @@ type State struct {
 	troops [2][3]troop // players: 0 the cavalry, 1 and 2 normal; Henri: by colour
 
 	turn      int     // seat to move
+	first     int     // seat that started the game: the shield's toss (:108)
+	startAt   int16   // the cell of the start tile, start unless a position says otherwise
 	taken     bool    // the shield is flipped: this turn's tile is taken
 	took      bool    // a tile was taken this turn (still true once a Campement turns the shield back)
 	discounts int     // open terrains laid this turn, not yet used
@@ -257,7 +274,7 @@ var _ adjudicator.Automaton = (*State)(nil)
 var _ adjudicator.PrivateTexter = (*State)(nil)
 
 func newEmpty(data *Data, players []string, opts adjudicator.Options) (*State, error) {
-	s := &State{data: data, last: -1, lastBuilt: -1, henriTile: -1}
+	s := &State{data: data, last: -1, lastBuilt: -1, henriTile: -1, startAt: start}
 	s.level = opts.Int("level")
 	if s.level == 0 {
 		s.level = 2
@@ -360,11 +377,12 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 	if !s.solo {
 		s.turn = rng.IntN(2)
 	}
+	s.first = s.turn
 	for i := range s.ring {
 		s.ring[i] = s.draw()
 	}
-	s.cells[start].tile, s.cells[start].open = s.draw(), true
-	s.noteTile(start)
+	s.cells[s.startAt].tile, s.cells[s.startAt].open = s.draw(), true
+	s.noteTile(int(s.startAt))
 	for seat := range 2 {
 		if s.solo && seat == 1 {
 			for k := range 3 {
@@ -372,7 +390,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 			}
 			continue
 		}
-		s.troops[seat] = [3]troop{{at: start}, {at: inReserve}, {at: inReserve}}
+		s.troops[seat] = [3]troop{{at: s.startAt}, {at: inReserve}, {at: inReserve}}
 	}
 	if s.solo {
 		tok := make([]uint8, len(treasureKinds))

@@ -1,12 +1,12 @@
 package heritiers
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/yamldoc"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -23,6 +23,7 @@ func (s *State) Position() any {
 	if !s.over {
 		add(root, "turn", scalar(s.names[s.turn]))
 	}
+	add(root, "first", scalar(s.names[s.first]))
 	sets := make([]string, len(s.sets))
 	for i, set := range s.sets {
 		sets[i] = set.String()
@@ -58,34 +59,19 @@ func (s *State) Position() any {
 	add(root, "reserve", flow(ring))
 	add(root, "stack", flow(s.ids(s.stack)))
 	add(root, "removed", flow(s.ids(s.removed)))
+	add(root, "start", scalar(squareName(int(s.startAt))))
 	add(root, "board", s.positionBoard())
-	players := mapping()
-	for seat := range s.players() {
-		pm := mapping()
-		add(pm, "hand", flow(s.ids(s.hands[seat])))
-		add(pm, "reserve", scalar(strconv.Itoa(s.inReserveCount(seat))))
-		var moved []string
-		for _, t := range s.troops[seat] {
-			switch {
-			case !t.moved:
-			case t.at == inReserve:
-				moved = append(moved, "reserve")
-			default:
-				moved = append(moved, squareName(int(t.at)))
-			}
-		}
-		add(pm, "moved", flow(moved))
-		add(players, s.names[seat], pm)
-	}
-	if s.solo {
-		hm := mapping()
-		add(hm, "treasures", flow(treasureNames(s.treasures)))
-		add(hm, "aside", flow(treasureNames(s.setAside)))
-		add(hm, "won", flow(treasureNames(s.won)))
-		add(players, Henri, hm)
-	}
-	add(root, "players", players)
+	add(root, "players", s.positionPlayers())
 	return root
+}
+
+// positionTroop names troop k of seat in a position: alice* the cavalry,
+// alice-1 and alice-2 the two others, Henri's by colour (henri-green).
+func (s *State) positionTroop(seat, k int) string {
+	if k == 0 || s.solo && seat == 1 {
+		return s.troopName(seat, k)
+	}
+	return s.names[seat] + "-" + strconv.Itoa(k)
 }
 
 // positionBoard returns the board of the position: each tile laid, in the
@@ -108,7 +94,7 @@ func (s *State) positionBoard() *yaml.Node {
 		for seat := range 2 {
 			for k, t := range s.troops[seat] {
 				if int(t.at) == i {
-					troops = append(troops, s.troopName(seat, k))
+					troops = append(troops, s.positionTroop(seat, k))
 				}
 			}
 		}
@@ -121,6 +107,41 @@ func (s *State) positionBoard() *yaml.Node {
 		add(board, squareName(i), scalar(v))
 	}
 	return board
+}
+
+// positionPlayers returns the players of the position: each one's hand,
+// troops in the royal reserve and troops moved this turn; in the solo
+// game Henri's treasure tokens and his troops beside the board.
+func (s *State) positionPlayers() *yaml.Node {
+	players := mapping()
+	for seat := range s.players() {
+		pm := mapping()
+		add(pm, "hand", flow(s.ids(s.hands[seat])))
+		add(pm, "reserve", scalar(strconv.Itoa(s.inReserveCount(seat))))
+		var moved []string
+		for k, t := range s.troops[seat] {
+			if t.moved {
+				moved = append(moved, s.positionTroop(seat, k))
+			}
+		}
+		add(pm, "moved", flow(moved))
+		add(players, s.names[seat], pm)
+	}
+	if s.solo {
+		hm := mapping()
+		add(hm, "treasures", flow(treasureNames(s.treasures)))
+		add(hm, "aside", flow(treasureNames(s.setAside)))
+		add(hm, "won", flow(treasureNames(s.won)))
+		var beside []string
+		for k, t := range s.troops[1] {
+			if t.at == aside {
+				beside = append(beside, s.positionTroop(1, k))
+			}
+		}
+		add(hm, "beside", flow(beside))
+		add(players, Henri, hm)
+	}
+	return players
 }
 
 func (s *State) ids(ts []int16) []string {
@@ -139,62 +160,21 @@ func treasureNames(ts []uint8) []string {
 	return out
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
-
-func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
-
-func flow(items []string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, it := range items {
-		n.Content = append(n.Content, scalar(it))
-	}
-	return n
-}
-
-func add(m *yaml.Node, key string, v *yaml.Node) {
-	m.Content = append(m.Content, scalar(key), v)
-}
+func mapping() *yaml.Node                        { return yamldoc.Mapping() }
+func scalar(v string) *yaml.Node                 { return yamldoc.Scalar(v) }
+func flow(items []string) *yaml.Node             { return yamldoc.Flow(items) }
+func add(m *yaml.Node, key string, v *yaml.Node) { yamldoc.Add(m, key, v) }
+func get(m *yaml.Node, key string) *yaml.Node    { return yamldoc.Get(m, key) }
 
 // posError is an error at a node of the position document.
 func posError(n *yaml.Node, format string, args ...any) error {
-	return &notation.Error{Pos: notation.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+	return yamldoc.Errorf(n, format, args...)
 }
 
-var positionKeys = []string{"phase", "turn", "sets", "taken", "took", "discounts", "paid", "destroy", "last", "lastbuilt",
-	"reserve", "stack", "removed", "board", "players"}
+var positionKeys = []string{"phase", "turn", "first", "sets", "taken", "took", "discounts", "paid", "destroy", "last", "lastbuilt",
+	"reserve", "stack", "removed", "start", "board", "players"}
 var playerKeys = []string{"hand", "reserve", "moved"}
-var henriKeys = []string{"treasures", "aside", "won"}
-
-func checkNodeKeys(m *yaml.Node, allowed []string, what string) error {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		for j := 0; j < i; j += 2 {
-			if m.Content[j].Value == k.Value {
-				return posError(k, "%s: key %q is given twice (first on line %d)", what, k.Value, m.Content[j].Line)
-			}
-		}
-		if !slices.Contains(allowed, k.Value) {
-			var v notation.Vocabulary
-			for _, a := range allowed {
-				v = append(v, notation.Term{Name: a})
-			}
-			if sug := v.Suggest(k.Value, notation.English); len(sug) > 0 {
-				return posError(k, "unknown key %q in %s; did you mean %q?", k.Value, what, sug[0])
-			}
-			return posError(k, "unknown key %q in %s (expected one of %s)", k.Value, what, strings.Join(allowed, ", "))
-		}
-	}
-	return nil
-}
-
-func get(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
+var henriKeys = []string{"treasures", "aside", "won", "beside"}
 
 // loader reads a position, remembering where each tile was named so that
 // a tile given twice is reported where it is.
@@ -202,7 +182,15 @@ type loader struct {
 	s      *State
 	seen   map[int16]*yaml.Node
 	inSet  map[int16]bool
-	placed [2][3]bool // by seat, the troops on the board
+	placed [2][3]bool   // by seat, the troops on the board
+	plain  []plainTroop // troops named by their owner alone, placed once the board is read
+}
+
+// plainTroop is a troop written by its owner's name alone on square q: the
+// first of the owner's two troops the board names nowhere else.
+type plainTroop struct {
+	seat, q int
+	node    *yaml.Node
 }
 
 func (l *loader) tileID(n *yaml.Node, what string) (int16, error) {
@@ -272,7 +260,8 @@ func squareValue(n *yaml.Node, what string) (int, error) {
 // reach: every tile of the sets in play once (those named nowhere go to
 // the bottom of the stack), at most one troop per tile
 // (both cavalry together only), the cavalry on the board, hands within
-// their limit, Henri never to move.
+// their limit. A solo position at Henri's turn (turn: henri) stops as the
+// player's turn ends: Henri plays his turn as it is read.
 func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, error) {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
@@ -280,7 +269,7 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 	if n.Kind != yaml.MappingNode {
 		return nil, posError(n, "a Deux Héritiers position is a mapping with keys %s", strings.Join(positionKeys, ", "))
 	}
-	if err := checkNodeKeys(n, positionKeys, "the position"); err != nil {
+	if err := yamldoc.CheckKeys(n, positionKeys, "the position"); err != nil {
 		return nil, err
 	}
 	data, err := gameData(setup)
@@ -292,19 +281,37 @@ func loadPosition(setup adjudicator.Setup, n *yaml.Node) (adjudicator.State, err
 		return nil, err
 	}
 	l := &loader{s: s, seen: map[int16]*yaml.Node{}, inSet: map[int16]bool{}}
-	for _, pass := range []func(*yaml.Node) error{l.loadHead, l.loadTiles, l.loadBoard, l.loadPlayers, l.loadTurn} {
+	for _, pass := range []func(*yaml.Node) error{l.loadSets, l.loadHead, l.loadTiles, l.loadBoard, l.loadPlayers, l.loadPaid, l.loadTurn} {
 		if err := pass(n); err != nil {
 			return nil, err
 		}
 	}
+	if err := s.playHenri(); err != nil {
+		return nil, posError(n, "Henri cannot play his turn from this position: %v", err)
+	}
 	return s, nil
 }
 
-// loadHead reads the sets, the phase and the turn's progress: the tile
-// taken, the discounts left, the last building.
-func (l *loader) loadHead(n *yaml.Node) error {
+// playHenri plays Henri's turn, his take and his build or discard by the
+// rules of the solo booklet (deux-heritiers-fr.txt:474-514), when a
+// position stops as the player's turn ends.
+func (s *State) playHenri() error {
+	for s.solo && !s.over && s.turn == 1 {
+		steps, err := s.henriSteps(false)
+		if err != nil {
+			return err
+		}
+		if err := s.Apply(Henri, steps[0].Move); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadSets reads the three sets in play, which say which tiles a position
+// may name.
+func (l *loader) loadSets(n *yaml.Node) error {
 	s := l.s
-	// Sets.
 	sn := get(n, "sets")
 	if sn == nil {
 		return posError(n, "the position needs sets: the 3 sets in play, like [voyage, agriculture, commerce]")
@@ -325,6 +332,33 @@ func (l *loader) loadHead(n *yaml.Node) error {
 			l.inSet[t] = true
 		}
 	}
+	return nil
+}
+
+func boolValue(n *yaml.Node, what string) (bool, error) {
+	b, err := strconv.ParseBool(n.Value)
+	if err != nil || n.Kind != yaml.ScalarNode {
+		return false, posError(n, "%s: expected true or false", what)
+	}
+	return b, nil
+}
+
+// playerValue reads a player's name: one of the record's players, never
+// Henri.
+func (l *loader) playerValue(n *yaml.Node, what string) (int, error) {
+	s := l.s
+	seat := s.seat(n.Value)
+	if seat < 0 || n.Kind != yaml.ScalarNode {
+		return -1, posError(n, "%s: %q is not a player of this game (players: %s)", what, n.Value, strings.Join(s.names[:s.players()], ", "))
+	}
+	return seat, nil
+}
+
+// loadHead reads the phase, who started and the turn's progress: the tile
+// taken, the discounts left, the last building.
+func (l *loader) loadHead(n *yaml.Node) error {
+	s := l.s
+	var err error
 	if v := get(n, "phase"); v != nil {
 		switch v.Value {
 		case "play":
@@ -334,17 +368,24 @@ func (l *loader) loadHead(n *yaml.Node) error {
 			return posError(v, "phase %q: expected play or over", v.Value)
 		}
 	}
-	if v := get(n, "taken"); v != nil {
-		b, e := strconv.ParseBool(v.Value)
-		if e != nil {
-			return posError(v, "taken: expected true or false")
+	if v := get(n, "first"); v != nil {
+		if s.first, err = l.playerValue(v, "first"); err != nil {
+			return err
 		}
-		s.taken, s.took = b, b
+		if s.solo && s.first == 1 {
+			return posError(v, "first: the player starts the solo game, never Henri (deux-heritiers-fr.txt:474); write first: %s", s.names[0])
+		}
+	}
+	if v := get(n, "taken"); v != nil {
+		if s.taken, err = boolValue(v, "taken"); err != nil {
+			return err
+		}
+		s.took = s.taken
 	}
 	if v := get(n, "took"); v != nil {
-		b, e := strconv.ParseBool(v.Value)
-		if e != nil {
-			return posError(v, "took: expected true or false")
+		b, err := boolValue(v, "took")
+		if err != nil {
+			return err
 		}
 		if s.taken && !b {
 			return posError(v, "took: false, but taken is true: the tile of the turn is taken")
@@ -409,11 +450,11 @@ func (l *loader) loadTiles(n *yaml.Node) error {
 	return nil
 }
 
-// loadBoard reads the tiles on the board, their owners, troops and treasures;
-// the start tile must be there.
+// loadBoard reads the tiles on the board, their owners, troops and
+// treasures, and where the start tile lies: m13 unless start says
+// otherwise; it lies face down, nobody's (deux-heritiers-fr.txt:112).
 func (l *loader) loadBoard(n *yaml.Node) error {
 	s := l.s
-	// The board.
 	for seat := range 2 {
 		for k := range 3 {
 			s.troops[seat][k] = troop{at: inReserve}
@@ -422,9 +463,17 @@ func (l *loader) loadBoard(n *yaml.Node) error {
 			}
 		}
 	}
+	at := get(n, "start")
+	if at != nil {
+		q, err := squareValue(at, "start")
+		if err != nil {
+			return err
+		}
+		s.startAt = int16(q)
+	}
 	if b := get(n, "board"); b != nil && !(b.Kind == yaml.ScalarNode && b.Tag == "!!null") {
 		if b.Kind != yaml.MappingNode {
-			return posError(b, "board: expected a mapping of squares to tiles, like m13: moulin-1 open / alice*")
+			return posError(b, "board: expected a mapping of squares to tiles, like m13: moulin-1 open / alice* bob*")
 		}
 		for i := 0; i+1 < len(b.Content); i += 2 {
 			k, v := b.Content[i], b.Content[i+1]
@@ -435,22 +484,52 @@ func (l *loader) loadBoard(n *yaml.Node) error {
 			if s.cells[q].tile >= 0 {
 				return posError(k, "board: %s is given twice", squareName(q))
 			}
-			if err := l.boardValue(q, v, &l.placed); err != nil {
+			if err := l.boardValue(q, v); err != nil {
 				return err
 			}
 		}
 	}
-	if !s.hasTile(start) {
-		return posError(n, "the board needs the start tile on %s", squareName(start))
+	if err := l.placePlain(); err != nil {
+		return err
+	}
+	c := s.cells[s.startAt]
+	switch {
+	case c.tile < 0 && at == nil:
+		return posError(n, "the board needs the start tile on %s (or start: names the square where it lies)", squareName(int(s.startAt)))
+	case c.tile < 0:
+		return posError(at, "start: the board has no tile on %s; the start tile lies there", squareName(int(s.startAt)))
+	case !c.open:
+		return posError(l.seen[c.tile], "board: %s: the start tile lies face down, nobody's (deux-heritiers-fr.txt:112): write %q",
+			squareName(int(s.startAt)), s.tile(c.tile).ID+" open")
+	}
+	return nil
+}
+
+// placePlain places the troops the board names by their owner alone, in
+// the order given, each on the first of the owner's two troops the board
+// names nowhere else.
+func (l *loader) placePlain() error {
+	s := l.s
+	for _, p := range l.plain {
+		k := 1
+		if l.placed[p.seat][1] {
+			k = 2
+		}
+		if l.placed[p.seat][k] {
+			name := s.names[p.seat]
+			return posError(p.node, "board: %s: %s has no more troops on the board: a cavalry (%s*) and 2 troops (%s-1, %s-2)",
+				squareName(p.q), name, name, name, name)
+		}
+		l.placed[p.seat][k] = true
+		s.troops[p.seat][k].at = int16(p.q)
 	}
 	return nil
 }
 
 // loadPlayers reads the players' hands, reserves and moved troops, and Henri's
-// treasure tokens in the solo game.
+// treasure tokens and troops beside the board in the solo game.
 func (l *loader) loadPlayers(n *yaml.Node) error {
 	s := l.s
-	// Players.
 	pn := get(n, "players")
 	given := [2]bool{}
 	if pn != nil {
@@ -459,9 +538,9 @@ func (l *loader) loadPlayers(n *yaml.Node) error {
 		}
 		for i := 0; i+1 < len(pn.Content); i += 2 {
 			k, v := pn.Content[i], pn.Content[i+1]
-			seat := s.seat(k.Value)
-			if seat < 0 {
-				return posError(k, "players: %q is not a player of this game (players: %s)", k.Value, strings.Join(s.names[:s.players()], ", "))
+			seat, err := l.playerValue(k, "players")
+			if err != nil {
+				return err
 			}
 			if given[seat] {
 				return posError(k, "players: %s is given twice", k.Value)
@@ -471,12 +550,11 @@ func (l *loader) loadPlayers(n *yaml.Node) error {
 				return posError(v, "players: %s: expected a mapping", k.Value)
 			}
 			if s.solo && seat == 1 {
-				if err := l.henri(v); err != nil {
-					return err
-				}
-				continue
+				err = l.henri(v)
+			} else {
+				err = l.player(seat, v)
 			}
-			if err := l.player(seat, v); err != nil {
+			if err != nil {
 				return err
 			}
 		}
@@ -494,40 +572,44 @@ func (l *loader) loadPlayers(n *yaml.Node) error {
 			s.stack = append(s.stack, t)
 		}
 	}
-	if s.solo {
-		if !given[1] {
-			return posError(n, "a solo position needs players: henri: with his treasure tokens (treasures, aside, won)")
+	if s.solo && !given[1] {
+		return posError(n, "a solo position needs players: henri: with his treasure tokens (treasures, aside, won)")
+	}
+	return l.countTreasures(pn)
+}
+
+// countTreasures checks that each of Henri's treasure tokens is once in
+// the pile, aside, won or on the board.
+func (l *loader) countTreasures(pn *yaml.Node) error {
+	s := l.s
+	if !s.solo {
+		return nil
+	}
+	var count [len(treasureKinds)]int
+	for _, l := range [][]uint8{s.treasures, s.setAside, s.won} {
+		for _, k := range l {
+			count[k]++
 		}
-		var count [len(treasureKinds)]int
-		for _, l := range [][]uint8{s.treasures, s.setAside, s.won} {
-			for _, k := range l {
-				count[k]++
-			}
+	}
+	for _, at := range s.placed {
+		if k := s.cells[at].treasure; k >= 0 {
+			count[k]++
 		}
-		for _, at := range s.placed {
-			i := int(at)
-			if k := s.cells[i].treasure; k >= 0 {
-				count[k]++
-			}
-		}
-		for k, c := range count {
-			if c != 1 {
-				return posError(pn, "Henri's treasure token %s is listed %d times; each of the %d is once in the pile, aside, won or on the board",
-					treasureKinds[k].name, c, len(treasureKinds))
-			}
+	}
+	for k, c := range count {
+		if c != 1 {
+			return posError(pn, "Henri's treasure token %s is listed %d times; each of the %d is once in the pile, aside, won or on the board",
+				treasureKinds[k].name, c, len(treasureKinds))
 		}
 	}
 	return nil
 }
 
-// loadTurn reads the tiles paid and the square to destroy of the step under
-// way, and whose turn it is.
-func (l *loader) loadTurn(n *yaml.Node) error {
+// loadPaid reads the tiles paid and the squares to destroy of the step
+// under way.
+func (l *loader) loadPaid(n *yaml.Node) error {
 	s := l.s
-	var items []*yaml.Node
-	var err error
-	// Paid and destroy.
-	items, err = list(get(n, "paid"), "paid")
+	items, err := list(get(n, "paid"), "paid")
 	if err != nil {
 		return err
 	}
@@ -553,22 +635,54 @@ func (l *loader) loadTurn(n *yaml.Node) error {
 		}
 		s.destroy = append(s.destroy, int16(q))
 	}
-	// Whose turn.
-	if v := get(n, "turn"); v != nil && !s.over {
-		seat := s.seat(v.Value)
-		if seat < 0 {
-			return posError(v, "turn: %q is not a player of this game (players: %s)", v.Value, strings.Join(s.names[:s.players()], ", "))
+	return nil
+}
+
+// loadTurn reads whose turn it is, and checks the discounts against the
+// open terrains on the board. At Henri's turn the player's turn is over:
+// nothing of it may be left.
+func (l *loader) loadTurn(n *yaml.Node) error {
+	s := l.s
+	open := 0
+	for _, at := range s.placed {
+		if s.cells[at].open && at != s.startAt {
+			open++
 		}
-		if s.solo && seat == 1 {
-			return posError(v, "turn: Henri never waits to move: he plays right after the player, so a position is always the player's turn (deux-heritiers-fr.txt:474)")
+	}
+	if s.discounts > open {
+		return posError(get(n, "discounts"), "discounts: %d, but the board holds %d open %s besides the start tile; each discount is an open terrain laid this turn (deux-heritiers-fr.txt:136)",
+			s.discounts, open, plural(open, "terrain", "terrains"))
+	}
+	v := get(n, "turn")
+	if v == nil || s.over {
+		return nil
+	}
+	seat, err := l.playerValue(v, "turn")
+	if err != nil {
+		return err
+	}
+	s.turn = seat
+	if !s.solo || seat == 0 {
+		return nil
+	}
+	moved := false
+	for _, t := range s.troops[0] {
+		moved = moved || t.moved
+	}
+	for _, f := range []struct {
+		key string
+		set bool
+	}{{"taken", s.took}, {"discounts", s.discounts > 0}, {"paid", len(s.paidCells)+len(s.paidTiles) > 0}, {"destroy", len(s.destroy) > 0}, {"moved", moved}} {
+		if f.set {
+			return posError(v, "turn: henri: the position stops as %s's turn ends, so %s has nothing of it: leave it out (a turn's troops turn back and its discounts lapse as it ends, deux-heritiers-fr.txt:149)",
+				s.names[0], f.key)
 		}
-		s.turn = seat
 	}
 	return nil
 }
 
-// boardValue reads "auberge-1 alice / alice* bob $v-green".
-func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
+// boardValue reads "auberge-1 alice / alice* bob-1 $v-green".
+func (l *loader) boardValue(q int, v *yaml.Node) error {
 	s := l.s
 	if v.Kind != yaml.ScalarNode {
 		return posError(v, "board: expected a tile like \"auberge-1 alice\" or \"moulin-1 open / alice*\"")
@@ -609,38 +723,57 @@ func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
 		}
 		c.treasure = int8(treasure)
 	}
-	troops := strings.Fields(troopPart)
+	return l.boardTroops(q, v, strings.Fields(troopPart))
+}
+
+// troopRef reads a troop's name: alice* (the cavalry), alice-1, alice-2,
+// henri-green (Henri's, by colour); k is -1 for alice alone, either of
+// alice's two troops.
+func (s *State) troopRef(name string) (seat, k int, ok bool) {
+	player := func(n string) int {
+		if seat := s.seat(n); seat >= 0 && !(s.solo && seat == 1) {
+			return seat
+		}
+		return -1
+	}
+	if c, found := strings.CutPrefix(name, Henri+"-"); found && s.solo {
+		if col, ok := colourByWord(c); ok {
+			return 1, int(col), true
+		}
+	}
+	if base, found := strings.CutSuffix(name, "*"); found {
+		seat := player(base)
+		return seat, 0, seat >= 0
+	}
+	if i := strings.LastIndexByte(name, '-'); i > 0 && (name[i+1:] == "1" || name[i+1:] == "2") {
+		if seat := player(name[:i]); seat >= 0 {
+			return seat, int(name[i+1] - '0'), true
+		}
+	}
+	seat = player(name)
+	return seat, -1, seat >= 0
+}
+
+// boardTroops places the troops named on square q.
+func (l *loader) boardTroops(q int, v *yaml.Node, troops []string) error {
+	s := l.s
 	if len(troops) > 2 || len(troops) == 2 && !(strings.HasSuffix(troops[0], "*") && strings.HasSuffix(troops[1], "*")) {
 		return posError(v, "board: %s: one troop per tile; only the two cavalry share the start tile before they part (deux-heritiers-fr.txt:90)", squareName(q))
 	}
 	for _, name := range troops {
-		seat, k := -1, -1
-		switch {
-		case s.solo && strings.HasPrefix(name, Henri+"-"):
-			col, ok := colourByWord(strings.TrimPrefix(name, Henri+"-"))
-			if ok {
-				seat, k = 1, int(col)
-			}
-		case strings.HasSuffix(name, "*"):
-			if seat = s.seat(strings.TrimSuffix(name, "*")); seat >= 0 && !(s.solo && seat == 1) {
-				k = 0
-			}
-		default:
-			if seat = s.seat(name); seat >= 0 && !(s.solo && seat == 1) {
-				k = 1
-				if placed[seat][1] {
-					k = 2
-				}
-			}
-		}
-		if k < 0 {
-			return posError(v, "board: %s: troop %q: write a player's name, with * for their cavalry%s", squareName(q), name,
+		seat, k, ok := s.troopRef(name)
+		if !ok {
+			return posError(v, "board: %s: troop %q: write a player's name, with * for their cavalry, -1 or -2 for their other troops%s", squareName(q), name,
 				map[bool]string{true: ", or henri-green, henri-grey, henri-yellow", false: ""}[s.solo])
 		}
-		if placed[seat][k] {
-			return posError(v, "board: %s: %s has no more such troops (each player has 1 cavalry and 2 troops)", squareName(q), name)
+		if k < 0 {
+			l.plain = append(l.plain, plainTroop{seat: seat, q: q, node: v})
+			continue
 		}
-		placed[seat][k] = true
+		if l.placed[seat][k] {
+			return posError(v, "board: %s: %s is already on the board (each player has 1 cavalry and 2 troops)", squareName(q), name)
+		}
+		l.placed[seat][k] = true
 		s.troops[seat][k].at = int16(q)
 	}
 	return nil
@@ -649,7 +782,7 @@ func (l *loader) boardValue(q int, v *yaml.Node, placed *[2][3]bool) error {
 func (l *loader) player(seat int, v *yaml.Node) error {
 	s := l.s
 	name := s.names[seat]
-	if err := checkNodeKeys(v, playerKeys, "player "+name); err != nil {
+	if err := yamldoc.CheckKeys(v, playerKeys, "player "+name); err != nil {
 		return err
 	}
 	var err error
@@ -673,28 +806,51 @@ func (l *loader) player(seat int, v *yaml.Node) error {
 		return err
 	}
 	for _, it := range items {
-		k := -1
-		if it.Value == "reserve" {
-			for j, t := range s.troops[seat] {
-				if t.at == inReserve && !t.moved {
-					k = j
-					break
-				}
-			}
-		} else if q, e := parseSquare(it.Value); e == nil {
-			k = s.troopAt(seat, q)
-		}
-		if k < 0 || s.troops[seat][k].moved {
-			return posError(it, "%s's moved: no troop of %s's on %q", name, name, it.Value)
+		k, err := l.movedTroop(seat, it)
+		if err != nil {
+			return err
 		}
 		s.troops[seat][k].moved = true
 	}
 	return nil
 }
 
+// movedTroop reads a troop of seat's moved this turn: its name (alice-1),
+// the square where it stands, or reserve for one withdrawn to the royal
+// reserve.
+func (l *loader) movedTroop(seat int, it *yaml.Node) (int, error) {
+	s := l.s
+	name := s.names[seat]
+	k := -1
+	if it.Value == "reserve" {
+		for j, t := range s.troops[seat] {
+			if t.at == inReserve && !t.moved {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			return -1, posError(it, "%s's moved: no more troops of %s's in the royal reserve", name, name)
+		}
+	} else if q, e := parseSquare(it.Value); e == nil {
+		if k = s.troopAt(seat, q); k < 0 {
+			return -1, posError(it, "%s's moved: no troop of %s's on %q", name, name, it.Value)
+		}
+	} else if ts, tk, ok := s.troopRef(it.Value); ok && ts == seat && tk >= 0 {
+		k = tk
+	} else {
+		return -1, posError(it, "%s's moved: %q is not one of %s's troops: write %s*, %s-1 or %s-2, the square where it stands, or reserve",
+			name, it.Value, name, name, name, name)
+	}
+	if s.troops[seat][k].moved {
+		return -1, posError(it, "%s's moved: %s is given twice", name, s.positionTroop(seat, k))
+	}
+	return k, nil
+}
+
 func (l *loader) henri(v *yaml.Node) error {
 	s := l.s
-	if err := checkNodeKeys(v, henriKeys, "Henri"); err != nil {
+	if err := yamldoc.CheckKeys(v, henriKeys, "Henri"); err != nil {
 		return err
 	}
 	seen := map[uint8]*yaml.Node{}
@@ -728,6 +884,38 @@ func (l *loader) henri(v *yaml.Node) error {
 	if s.setAside, err = read("aside"); err != nil {
 		return err
 	}
-	s.won, err = read("won")
-	return err
+	if s.won, err = read("won"); err != nil {
+		return err
+	}
+	return l.henriBeside(get(v, "beside"))
+}
+
+// henriBeside checks Henri's troops beside the board, when the position
+// lists them: exactly those the board does not hold (they start beside it,
+// deux-heritiers-fr.txt:463).
+func (l *loader) henriBeside(b *yaml.Node) error {
+	s := l.s
+	items, err := list(b, "Henri's beside")
+	if b == nil || err != nil {
+		return err
+	}
+	var given [3]bool
+	for _, it := range items {
+		seat, k, ok := s.troopRef(it.Value)
+		switch {
+		case !ok || seat != 1:
+			return posError(it, "Henri's beside: %q is not one of Henri's troops (henri-green, henri-grey, henri-yellow)", it.Value)
+		case given[k]:
+			return posError(it, "Henri's beside: %s is given twice", it.Value)
+		case s.troops[1][k].at != aside:
+			return posError(it, "Henri's beside: %s stands on %s; his troops beside the board are those it does not hold", it.Value, squareName(int(s.troops[1][k].at)))
+		}
+		given[k] = true
+	}
+	for k, t := range s.troops[1] {
+		if t.at == aside && !given[k] {
+			return posError(b, "Henri's beside: %s is not on the board, so it is beside it: list it too", s.positionTroop(1, k))
+		}
+	}
+	return nil
 }

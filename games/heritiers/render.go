@@ -5,11 +5,12 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/heraldgames/herald/games/internal/textwrap"
 )
 
 // textWidth is the most columns a line of Text may take.
-const textWidth = 72
+const textWidth = textwrap.Width
 
 // cellW is the inside width of a square on the board; perStrip how many
 // columns fit in textWidth.
@@ -106,7 +107,7 @@ func (s *State) Text(as string) string {
 	}
 	var status strings.Builder
 	s.writeStatus(&status, sym)
-	writeWrapped(&b, status.String())
+	textwrap.Write(&b, status.String())
 	b.WriteString(s.PrivateText(as))
 	return b.String()
 }
@@ -325,7 +326,7 @@ func (s *State) PrivateText(as string) string {
 		}
 	}
 	var out strings.Builder
-	writeWrapped(&out, b.String())
+	textwrap.Write(&out, b.String())
 	return out.String()
 }
 
@@ -340,46 +341,8 @@ func (s *State) handWords(seat int) string {
 	return strings.Join(ids, ", ")
 }
 
-// writeWrapped writes text to b with each line wrapped to textWidth.
-func writeWrapped(b *strings.Builder, text string) {
-	for _, line := range strings.SplitAfter(text, "\n") {
-		b.WriteString(wrap(line, textWidth))
-	}
-}
-
-// wrap breaks line at spaces so that no piece is longer than width runes;
-// the pieces after the first are indented by two spaces.
-func wrap(line string, width int) string {
-	body, nl := strings.CutSuffix(line, "\n")
-	if utf8.RuneCountInString(body) <= width {
-		return line
-	}
-	var b strings.Builder
-	cur := ""
-	for _, w := range strings.Split(body, " ") {
-		switch {
-		case cur == "" || strings.TrimSpace(cur) == "":
-			cur += w
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
-			cur += " " + w
-		default:
-			b.WriteString(cur + "\n")
-			cur = "  " + w
-		}
-	}
-	b.WriteString(cur)
-	if nl {
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural
 
 type squareView struct {
 	Tile     string   `json:"tile"`

@@ -68,15 +68,27 @@
 //	  red:
 //	    ducats: 7           # [7]
 //	    score: 0            # [the board's] checked against the board
+//	    castles: 0          # [the board's] castles in supply: 4 (3 with 4
+//	                        #   players) less those on the board; checked
+//	    knights: 12         # [the board's] knights in supply: 15 less those
+//	                        #   on the board; checked
 //	    hand: [A 1 border, B alliance]   # [empty]
-//	deck: [A 3 borders]     # [empty] top first
+//	  neutral: {castles: 0, knights: 13} # (2 players) the neutral supply
+//	deck: [A 3 borders]     # [empty, or the rest] top first, letters A to D
 //	market: [A 1 knight]    # [empty] oldest first
+//	discard: [B alliance]   # [the rest] the cards played, oldest first
 //
 // In the setup phase the position also has setup: the number of castles
-// placed so far in the setup order. Knights and castles left in supply,
-// the discard pile and the king's marker follow from the rest; a position
-// with more of a piece or a card than the game has is refused with the
-// line and column of the first one too many.
+// placed so far in the setup order. The deck runs A (top) to D (bottom),
+// as it is stacked (lowenherz-2003-fr.txt:41). Every card of the game is
+// in a hand, the deck, the market or the discard pile: with the discard
+// pile left out it is the cards found nowhere else (in the order of the
+// card table); with the deck left out and the discard pile given, the deck
+// is the cards found nowhere else, shuffled letter by letter from the seed
+// and stacked A on top; with both given, no card may be missing. The
+// king's marker follows from the rest; a position with more of a piece or
+// a card than the game has is refused with the line and column of the
+// first one too many.
 //
 // # JSON board
 //
@@ -279,7 +291,7 @@ type State struct {
 	king     int
 	deck     []Card // top first
 	market   []Card // oldest first
-	discard  int
+	discard  []Card // the cards played, oldest first (lowenherz-2003-fr.txt:45)
 
 	phase   phase
 	setupAt int // placements done
@@ -377,18 +389,7 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 	}
 	s := newEmpty(setup.Players)
 	s.terrain = data.Layout(setup.RNG, setup.Options.String("layout") == "fixed")
-	// The cards are shuffled letter by letter and stacked A on top
-	// (lowenherz-2003-fr-scan.txt:80-83).
-	for _, l := range "ABCD" {
-		var group []Card
-		for _, c := range deckOrder {
-			if c.Letter == byte(l) {
-				group = append(group, c)
-			}
-		}
-		setup.RNG.Shuffle(len(group), func(i, j int) { group[i], group[j] = group[j], group[i] })
-		s.deck = append(s.deck, group...)
-	}
+	s.deck = stack(deckOrder, setup.RNG)
 	// Each player takes 3 cards (lowenherz-2003-fr-scan.txt:7).
 	for p := range s.names {
 		s.players[p].hand = append([]Card(nil), s.deck[:handSize]...)
@@ -396,6 +397,23 @@ func newGame(setup adjudicator.Setup) (adjudicator.State, error) {
 	}
 	s.recompute()
 	return s, nil
+}
+
+// stack returns cards as the deck is made: shuffled letter by letter and
+// stacked A on top (lowenherz-2003-fr-scan.txt:80-83), top first.
+func stack(cards []Card, rng *adjudicator.RNG) []Card {
+	var deck []Card
+	for _, l := range "ABCD" {
+		var group []Card
+		for _, c := range cards {
+			if c.Letter == byte(l) {
+				group = append(group, c)
+			}
+		}
+		rng.Shuffle(len(group), func(i, j int) { group[i], group[j] = group[j], group[i] })
+		deck = append(deck, group...)
+	}
+	return deck
 }
 
 // ToMove returns who may submit now.
@@ -423,6 +441,7 @@ func (s *State) clone() *State {
 	c.lastBase = slices.Clone(s.lastBase)
 	c.deck = slices.Clone(s.deck)
 	c.market = slices.Clone(s.market)
+	c.discard = slices.Clone(s.discard)
 	c.allies = slices.Clone(s.allies)
 	c.bonus = slices.Clone(s.bonus)
 	return &c

@@ -28,6 +28,7 @@ func TestPositionErrors(t *testing.T) {
 		{"pieces:\n  a1: red castle\n  m1: red knight\n", `3:3: "m1" is not a square`},
 		{"pieces:\n  a1: red tower\n", "2:7: a1: expected a colour and castle or knight"},
 		{"pieces:\n  a1: green castle\n", `2:7: a1: "green" is not a colour of this game (red, blue, neutral)`},
+		{"players: {green: {ducats: 3}}\n", `1:11: "green" is not a player of this game (red, blue, neutral)`},
 		{"terrain: [............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ...........K]\npieces: {a1: red castle, b1: red castle, c1: red castle, d1: red castle, e1: red castle}\n", "2:78: e1: red has only 4 castles"},
 		{"terrain: [F..........., ............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ...........K]\npieces: {a1: red castle}\n", "2:14: a1: a castle stands on a meadow, not on forest"},
 		{"terrain: [............]\n", "1:10: terrain: expected 12 rows"},
@@ -42,6 +43,14 @@ func TestPositionErrors(t *testing.T) {
 		{"step: card\ndone: 1\nplayers: {red: {hand: [A 2 borders]}}\n", "2:7: done is given only in the action step"},
 		{"sold: A 1 border\nplayers: {red: {hand: [A 2 borders]}}\n", "1:7: sold: the card sold this turn is the last one in the market"},
 		{"turn: blue\n", "1:1: blue's turn to sell or play a card, with no card in hand"},
+		{"pieces: {a1: red castle}\nplayers: {red: {castles: 4}}\n", "2:26: castles: red has 3 castles in supply, not 4: 4 in all, 1 on the board"},
+		{"players: {red: {castles: 5}}\n", "1:26: castles: expected a whole number from 0 to 4"},
+		{"pieces: {b1: red knight}\nplayers: {red: {knights: 15}}\n", "2:26: knights: red has 14 knights in supply, not 15"},
+		{"players: {neutral: {castles: 1}}\n", "1:30: castles: neutral has 2 castles in supply, not 1: 2 in all, 0 on the board (lowenherz-2003-fr.txt:107)"},
+		{"players: {neutral: {hand: [A 1 border]}}\n", `1:21: unknown key "hand" in neutral`},
+		{"deck: [B alliance, A 1 border]\n", "1:20: deck: A 1 border lies below B alliance; the deck is stacked D (bottom), C, B, A (top)"},
+		{"deck: []\ndiscard: [A 1 border]\n", "2:10: discard: with the deck given too, the hands, deck, market and discard pile hold every card of the game; 59 are nowhere"},
+		{"discard: [A 1 border, A 1 border, A 1 border]\n", "1:35: more A 1 border cards than the game's 2"},
 		{"terrain: [............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ............, ...........K]\npieces: {a1: red castle, a12: blue castle}\nborders: [b1|c1, a1|b1, b2|c2, a2|a3, b2|b3]\n", "3:18: border a1|b1 lies inside the domain of the castle on a1"},
 	} {
 		_, err := loadDoc(rb, tc.doc)

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/heraldgames/herald/games/internal/textwrap"
 )
 
 // symbols returns one lower-case letter per colour for the board: each
@@ -36,7 +37,7 @@ func (s *State) symbols() []byte {
 }
 
 // textWidth is the most columns a line of Text may take.
-const textWidth = 72
+const textWidth = textwrap.Width
 
 // Text renders the board in at most 72 columns: each square as three
 // characters (terrain; castle in capitals or knight in lower case, by
@@ -102,7 +103,7 @@ func (s *State) Text(as string) string {
 	}
 	var status strings.Builder
 	s.writeStatus(&status, sym)
-	writeWrapped(&b, status.String())
+	textwrap.Write(&b, status.String())
 	b.WriteString(s.PrivateText(as))
 	return b.String()
 }
@@ -122,51 +123,12 @@ func (s *State) PrivateText(as string) string {
 	if len(list) == 0 {
 		list = []string{"empty"}
 	}
-	writeWrapped(&b, fmt.Sprintf("%s's hand: %s\n", as, strings.Join(list, ", ")))
+	textwrap.Write(&b, fmt.Sprintf("%s's hand: %s\n", as, strings.Join(list, ", ")))
 	return b.String()
 }
 
-// writeWrapped writes text to b with each line wrapped to textWidth.
-func writeWrapped(b *strings.Builder, text string) {
-	for _, line := range strings.SplitAfter(text, "\n") {
-		b.WriteString(wrap(line, textWidth))
-	}
-}
-
-// wrap breaks line at spaces so that no piece is longer than width runes
-// (unless one word is); the pieces after the first are indented by two
-// spaces.
-func wrap(line string, width int) string {
-	body, nl := strings.CutSuffix(line, "\n")
-	if utf8.RuneCountInString(body) <= width {
-		return line
-	}
-	var b strings.Builder
-	cur := ""
-	for _, w := range strings.Split(body, " ") {
-		switch {
-		case cur == "" || strings.TrimSpace(cur) == "":
-			cur += w
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
-			cur += " " + w
-		default:
-			b.WriteString(cur + "\n")
-			cur = "  " + w
-		}
-	}
-	b.WriteString(cur)
-	if nl {
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural
 
 // writeStatus writes what everyone sees below the board.
 func (s *State) writeStatus(b *strings.Builder, sym []byte) {

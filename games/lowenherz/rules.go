@@ -426,7 +426,7 @@ func (s *State) play(p int, m Play) {
 	pl := &s.players[p]
 	pl.hand = removeCard(pl.hand, m.Card)
 	pl.ducats -= m.Card.Cost()
-	s.discard++
+	s.discard = append(s.discard, m.Card)
 	s.card = m.Card
 	s.act, _ = optionFor(m.Card.Kind, m.Action)
 	s.step = stepAction

@@ -69,7 +69,10 @@ func checkInvariants(t testing.TB, s *State, where string) {
 	for _, c := range s.market {
 		cards[c]++
 	}
-	n := len(s.deck) + len(s.market) + s.discard
+	for _, c := range s.discard {
+		cards[c]++
+	}
+	n := len(s.deck) + len(s.market) + len(s.discard)
 	for i := range s.names {
 		for _, c := range s.players[i].hand {
 			cards[c]++

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/heraldgames/herald/adjudicator/gametest"
 )
 
 // TestArticles: the events name castles and political cards with the
@@ -11,7 +13,7 @@ import (
 // castle", "with an alliance card", never "a alice castle" or "a
 // alliance".
 func TestArticles(t *testing.T) {
-	st := newGame(t, colours[:2], "articles", nil)
+	st := kit.NewState(t, colours[:2], "articles", nil)
 	for range 10 { // the setup: 4 castles each, then 2 neutral
 		p := st.ToMove()[0]
 		mv := st.Legal(p)[0]
@@ -39,8 +41,8 @@ walls: [a2-a3, b2-b3, b1-c1, b2-c2, a4-a5, b4-b5, b3-c3, b4-c4, c2-c3, d2-d3, d1
 players:
   purple: {political: [alliance]}
 `)
-	play(t, st, "gold", "choose 3; choose 1")
-	play(t, st, "purple", "choose 2 with alliance a4 a1")
+	gametest.Play(t, st, "gold", "choose 3; choose 1")
+	gametest.Play(t, st, "purple", "choose 2 with alliance a4 a1")
 	events = board(t, st).Events
 	if !slices.ContainsFunc(events, func(e string) bool {
 		return strings.HasSuffix(e, " with an alliance card on the regions of a4 (purple) and a1 (gold)")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
 )
 
@@ -53,7 +54,7 @@ func extensionPairs(t *testing.T, st adjudicator.State, where string) int {
 				t.Fatalf("%s: %s's legal %q after %q refused: %v", where, p, m2, m1, err)
 			}
 			pairs++
-			if x, y := positionBytes(t, ab), positionBytes(t, b); !bytes.Equal(x, y) {
+			if x, y := kit.PositionBytes(t, ab), kit.PositionBytes(t, b); !bytes.Equal(x, y) {
 				t.Fatalf("%s: %s: %q then %q gives\n%s\n%q then %q gives\n%s", where, p, m1, m2, x, m2, m1, y)
 			}
 			if x, y := boardJSON(t, ab), boardJSON(t, b); x != y {
@@ -95,10 +96,10 @@ players:
 	for g := range games {
 		seed := fmt.Sprintf("order-%d", g)
 		rng := adjudicator.NewRNG("order\x00" + seed)
-		st := newGame(t, colours[:2+g%3], seed, map[string]string{"setup": []string{"basic", "advanced"}[g%2]})
+		st := kit.NewState(t, colours[:2+g%3], seed, map[string]string{"setup": []string{"basic", "advanced"}[g%2]})
 		for step := 0; len(st.ToMove()) > 0 && step < 3000; step++ {
 			pairs += extensionPairs(t, st, fmt.Sprintf("%s step %d", seed, step))
-			walk(t, st, rng, 1)
+			gametest.Walk(t, st, rng, 1)
 		}
 	}
 	if pairs == 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -33,7 +34,7 @@ func FuzzPosition(f *testing.F) {
 		f.Add(string(data), uint8(len(sc.Players)-2))
 	}
 	for n := 2; n <= 4; n++ {
-		f.Add(string(positionBytes(f, randomState(f, n, "fuzz"))), uint8(n-2))
+		f.Add(string(kit.PositionBytes(f, randomState(f, n, "fuzz"))), uint8(n-2))
 	}
 	f.Fuzz(func(t *testing.T, doc string, n uint8) {
 		players := colours[:2+int(n)%3]
@@ -49,12 +50,12 @@ func FuzzPosition(f *testing.F) {
 			}
 			return
 		}
-		first := positionBytes(t, st)
+		first := kit.PositionBytes(t, st)
 		back, err := loadPosition(players, string(first))
 		if err != nil {
 			t.Fatalf("accepted position written as\n%s\ndoes not load: %v", first, err)
 		}
-		if second := positionBytes(t, back); !bytes.Equal(first, second) {
+		if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 			t.Fatalf("position written, read and written again differs:\n%s\n---\n%s", first, second)
 		}
 		for _, as := range append([]string{""}, players...) {
@@ -84,7 +85,7 @@ func FuzzParse(f *testing.F) {
 		"chose 2", "bid 3 fief", "wall e5", "knight e5 treasure", "castle e5 knight", "take", "offer -3", "bid 99999999") {
 		f.Add(s)
 	}
-	states := []adjudicator.State{randomState(f, 2, "fuzz-parse"), randomState(f, 3, "fuzz-parse"), newGame(f, colours[:4], "fuzz-parse", nil)}
+	states := []adjudicator.State{randomState(f, 2, "fuzz-parse"), randomState(f, 3, "fuzz-parse"), kit.NewState(f, colours[:4], "fuzz-parse", nil)}
 	for _, st := range states {
 		for _, p := range st.ToMove() {
 			for i, mv := range st.Legal(p) {
@@ -108,7 +109,7 @@ func FuzzParse(f *testing.F) {
 						continue
 					}
 					printed := mv.String()
-					back, err := parseStep(st, p, printed)
+					back, err := gametest.ParseOne(st, p, printed)
 					if err != nil {
 						t.Fatalf("%q reads as %q, which does not read back: %v", step.Text, printed, err)
 					}

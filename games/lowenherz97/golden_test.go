@@ -2,10 +2,8 @@ package lowenherz97_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/gametest"
@@ -17,24 +15,24 @@ import (
 func goldenStates(t *testing.T) map[string]adjudicator.State {
 	t.Helper()
 	out := map[string]adjudicator.State{}
-	out["start-4p"] = newGame(t, colours, "golden-start", nil)
-	out["start-3p"] = newGame(t, colours[:3], "golden-start", nil)
-	place := newGame(t, colours[:2], "golden-place", nil)
-	play(t, place, "gold", "castle a1 knight a2")
+	out["start-4p"] = kit.NewState(t, colours, "golden-start", nil)
+	out["start-3p"] = kit.NewState(t, colours[:3], "golden-start", nil)
+	place := kit.NewState(t, colours[:2], "golden-place", nil)
+	gametest.Play(t, place, "gold", "castle a1 knight a2")
 	out["place-2p"] = place
-	mid := newGame(t, colours, "golden-mid4", nil)
-	walk(t, mid, adjudicator.NewRNG("golden-mid4"), 120)
+	mid := kit.NewState(t, colours, "golden-mid4", nil)
+	gametest.Walk(t, mid, adjudicator.NewRNG("golden-mid4"), 120)
 	out["mid-4p"] = mid
-	adv := newGame(t, colours[:3], "golden-adv", map[string]string{"setup": "advanced"})
-	walk(t, adv, adjudicator.NewRNG("golden-adv"), 200)
+	adv := kit.NewState(t, colours[:3], "golden-adv", map[string]string{"setup": "advanced"})
+	gametest.Walk(t, adv, adjudicator.NewRNG("golden-adv"), 200)
 	out["mid-3p-advanced"] = adv
 	if b := bidState(t, 4, "golden-bid"); b != nil {
 		out["bid-4p"] = b
 	} else {
 		t.Fatal("golden-bid reached no confrontation")
 	}
-	over := newGame(t, colours[:2], "golden-over", nil)
-	walk(t, over, adjudicator.NewRNG("golden-over"), 100000)
+	over := kit.NewState(t, colours[:2], "golden-over", nil)
+	gametest.Walk(t, over, adjudicator.NewRNG("golden-over"), 100000)
 	if !over.Result().Finished {
 		t.Fatal("golden-over did not finish")
 	}
@@ -44,62 +42,12 @@ func goldenStates(t *testing.T) map[string]adjudicator.State {
 
 // TestGoldenBoards compares Text("") and Text("gold") with the files in
 // testdata/golden; go test -run TestGoldenBoards -update rewrites them.
-func TestGoldenBoards(t *testing.T) {
-	for name, st := range goldenStates(t) {
-		for _, as := range []string{"", "gold"} {
-			file := name + ".txt"
-			if as != "" {
-				file = name + "-" + as + ".txt"
-			}
-			t.Run(file, func(t *testing.T) {
-				checkGolden(t, filepath.Join("testdata", "golden", file), st.Text(as))
-			})
-		}
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	gametest.CheckGolden(t, path, got, *gametest.Update)
-}
+func TestGoldenBoards(t *testing.T) { gametest.GoldenBoards(t, goldenStates(t), "gold") }
 
 // TestTextWidth checks that every line of every board fits in 72 columns,
 // for every step of games with short names, 12-character names and the
 // longest names herald accepts (64).
-func TestTextWidth(t *testing.T) {
-	games := 12
-	if testing.Short() {
-		games = 3
-	}
-	names := [][]string{
-		{"p1", "p2", "p3", "p4"},
-		{"alexandrinus", "bartholomeus", "cunibert.dlt", "alphonse-tol"},
-		{strings.Repeat("w", 64), strings.Repeat("x", 64), strings.Repeat("y", 64), strings.Repeat("z", 64)},
-	}
-	for i := range games {
-		players := names[i%len(names)][:2+i%3]
-		seed := fmt.Sprintf("width-%d", i)
-		st := newGame(t, players, seed, nil)
-		rng := adjudicator.NewRNG(seed)
-		for {
-			for _, as := range append([]string{""}, players...) {
-				checkWidth(t, seed, st.Text(as))
-			}
-			if walk(t, st, rng, 1) == 0 {
-				break
-			}
-		}
-	}
-}
-
-func checkWidth(t *testing.T, what, text string) {
-	t.Helper()
-	for i, line := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(line); n > 72 {
-			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
-		}
-	}
-}
+func TestTextWidth(t *testing.T) { kit.TextWidth(t, 12, func(i int) int { return 2 + i%3 }) }
 
 // TestPrivateText checks the contract of adjudicator.PrivateTexter: Text(p)
 // is Text("") followed by PrivateText(p), which shows p's ducats.

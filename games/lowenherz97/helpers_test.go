@@ -1,14 +1,12 @@
 package lowenherz97_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
-	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
 
@@ -19,35 +17,14 @@ var reg = adjudicator.NewRegistry(lowenherz97.Game)
 // colours are player names for tests that read like the rulebook.
 var colours = []string{"gold", "purple", "rose", "blue"}
 
-// newGame starts a game from the setup, as `herald new` does.
-func newGame(t testing.TB, players []string, seed string, options map[string]string) adjudicator.State {
-	t.Helper()
-	opts, err := lowenherz97.Game.ResolveOptions(options)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := lowenherz97.Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 // loadPosition reads a position document for players, as `herald new
-// --position` does.
+// --position` does; an empty document is the empty position.
 func loadPosition(players []string, doc string) (adjudicator.State, error) {
 	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
-		return nil, err
+	if err := yaml.Unmarshal([]byte(doc), &n); err == nil && len(n.Content) == 0 {
+		doc = "{}"
 	}
-	opts, err := lowenherz97.Game.ResolveOptions(nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(n.Content) == 0 {
-		n = yaml.Node{Kind: yaml.MappingNode}
-	}
-	return lowenherz97.Game.LoadPosition(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG("test")}, &n)
+	return kit.LoadPosition(players, doc)
 }
 
 func mustLoad(t testing.TB, players []string, doc string) adjudicator.State {
@@ -59,75 +36,6 @@ func mustLoad(t testing.TB, players []string, doc string) adjudicator.State {
 	return st
 }
 
-// positionBytes writes st's position as `herald show --format position`
-// does: yaml.v3 with a 2-space indent.
-func positionBytes(t testing.TB, st adjudicator.State) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(st.Position()); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// parseStep reads one step of text for player; text must hold exactly one.
-func parseStep(st adjudicator.State, player, text string) (adjudicator.Move, error) {
-	steps, errs := notation.Split(text)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	if len(steps) != 1 {
-		return nil, fmt.Errorf("%q is %d steps, not one", text, len(steps))
-	}
-	return st.Parse(player, steps[0])
-}
-
-// play parses and applies every step of text directly on st.
-func play(t testing.TB, st adjudicator.State, player, text string) {
-	t.Helper()
-	steps, errs := notation.Split(text)
-	if len(errs) > 0 {
-		t.Fatalf("%q: %v", text, errs)
-	}
-	for _, step := range steps {
-		mv, err := st.Parse(player, step)
-		if err != nil {
-			t.Fatalf("%s %q: %v", player, step.Text, err)
-		}
-		if err := st.Apply(player, mv); err != nil {
-			t.Fatalf("%s %q: %v\n%s", player, step.Text, err, st.Text(""))
-		}
-	}
-}
-
-// walk plays up to n random legal steps on st, a random player among those
-// to move each time, and stops early at the end of the game. It returns the
-// number of steps played.
-func walk(t testing.TB, st adjudicator.State, rng *adjudicator.RNG, n int) int {
-	t.Helper()
-	for i := range n {
-		to := st.ToMove()
-		if len(to) == 0 {
-			return i
-		}
-		p := to[rng.IntN(len(to))]
-		legal := st.Legal(p)
-		if len(legal) == 0 {
-			t.Fatalf("%s must act but has no legal step\n%s", p, st.Text(""))
-		}
-		mv := legal[rng.IntN(len(legal))]
-		if err := st.Apply(p, mv); err != nil {
-			t.Fatalf("%s's legal step %q refused: %v", p, mv, err)
-		}
-	}
-	return n
-}
-
 // randomState returns a game of n players (colour names) started from seed
 // and walked a random number of steps, possibly to its end.
 func randomState(t testing.TB, n int, seed string) adjudicator.State {
@@ -137,8 +45,8 @@ func randomState(t testing.TB, n int, seed string) adjudicator.State {
 	if rng.IntN(3) == 0 {
 		opts["setup"] = "advanced"
 	}
-	st := newGame(t, colours[:n], seed, opts)
-	walk(t, st, rng, rng.IntN(300))
+	st := kit.NewState(t, colours[:n], seed, opts)
+	gametest.Walk(t, st, rng, rng.IntN(300))
 	return st
 }
 
@@ -187,17 +95,7 @@ type regionView struct {
 
 func board(t testing.TB, st adjudicator.State) boardView {
 	t.Helper()
-	data, err := json.Marshal(st.Board())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v boardView
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("board JSON %s: %v", data, err)
-	}
-	return v
+	return gametest.DecodeView[boardView](t, st.Board())
 }
 
 // privateView is the JSON private view of the package doc.
@@ -210,17 +108,7 @@ type privateView struct {
 
 func private(t testing.TB, st adjudicator.State, player string) privateView {
 	t.Helper()
-	data, err := json.Marshal(st.Private(player))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v privateView
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("private JSON %s: %v", data, err)
-	}
-	return v
+	return gametest.DecodeView[privateView](t, st.Private(player))
 }
 
 func boardJSON(t testing.TB, st adjudicator.State) string {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
@@ -172,7 +173,7 @@ func privateJSON(t *testing.T, st adjudicator.State, p string) string {
 func alter(t *testing.T, st adjudicator.State, players []string, p, what string) (adjudicator.State, bool) {
 	t.Helper()
 	var doc yaml.Node
-	if err := yaml.Unmarshal(positionBytes(t, st), &doc); err != nil {
+	if err := yaml.Unmarshal(kit.PositionBytes(t, st), &doc); err != nil {
 		t.Fatal(err)
 	}
 	root := doc.Content[0]
@@ -270,9 +271,9 @@ func lookup(m *yaml.Node, key string) *yaml.Node {
 // another to come; nil if the game ends first.
 func bidState(t *testing.T, n int, seed string) adjudicator.State {
 	t.Helper()
-	st := newGame(t, colours[:n], seed, nil)
+	st := kit.NewState(t, colours[:n], seed, nil)
 	rng := adjudicator.NewRNG("bid\x00" + seed)
-	for walk(t, st, rng, 1) == 1 {
+	for gametest.Walk(t, st, rng, 1) == 1 {
 		bidders, in := st.(*lowenherz97.State).SealedRound()
 		if bidders != nil && slices.Contains(in, true) {
 			return st

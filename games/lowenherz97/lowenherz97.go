@@ -66,8 +66,9 @@
 // reads, this YAML (a referee may leave out what is in brackets):
 //
 //	phase: act                 # [decide] place, decide, negotiate, bid, act or over;
-//	                           #   decide with no card (and no decisions): the round
-//	                           #   begins, its card turned from the deck; decide with
+//	                           #   decide with no card (and no decisions, or []): the
+//	                           #   round begins, the game's first round too, its card
+//	                           #   turned from the deck; decide with
 //	                           #   every decision laid: no action carried out yet, the
 //	                           #   tiers are resolved from there
 //	map: ["...", ...]          # [the map option's basic map] 10 rows of 15: . F H C

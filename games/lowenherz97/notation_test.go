@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/notation"
 )
@@ -35,7 +36,7 @@ func TestLegalRoundTrip(t *testing.T) {
 					moves++
 					text := mv.String()
 					kinds[strings.Fields(text)[0]] = true
-					back, err := parseStep(st, p, text)
+					back, err := gametest.ParseOne(st, p, text)
 					if err != nil {
 						t.Fatalf("%s: %s's legal step %q does not parse: %v", seed, p, text, err)
 					}
@@ -60,7 +61,7 @@ func TestLegalRoundTrip(t *testing.T) {
 // TestFrenchSteps checks that French spellings read as the same steps as
 // the canonical English ones.
 func TestFrenchSteps(t *testing.T) {
-	st := newGame(t, colours[:4], "french", nil)
+	st := kit.NewState(t, colours[:4], "french", nil)
 	pairs := [][2]string{
 		{"choisis 2", "choose 2"},
 		{"Choisis 2 avec renégat", "choose 2 renegade"},
@@ -88,12 +89,12 @@ func TestFrenchSteps(t *testing.T) {
 		{"fin", "end"},
 	}
 	for _, p := range pairs {
-		fr, err := parseStep(st, "gold", p[0])
+		fr, err := gametest.ParseOne(st, "gold", p[0])
 		if err != nil {
 			t.Errorf("%q: %v", p[0], err)
 			continue
 		}
-		en, err := parseStep(st, "gold", p[1])
+		en, err := gametest.ParseOne(st, "gold", p[1])
 		if err != nil {
 			t.Errorf("%q: %v", p[1], err)
 			continue
@@ -107,7 +108,7 @@ func TestFrenchSteps(t *testing.T) {
 // TestNotationErrors checks what a player is told for steps that cannot be
 // understood: where (line:col), did-you-mean, and an example.
 func TestNotationErrors(t *testing.T) {
-	st := newGame(t, colours[:4], "errors", nil)
+	st := kit.NewState(t, colours[:4], "errors", nil)
 	for _, tc := range []struct {
 		text, pos, want string
 	}{
@@ -128,7 +129,7 @@ func TestNotationErrors(t *testing.T) {
 		{"end now", "1:5", `unexpected "now"`},
 		{"knight e5 fief 3", "1:11", "only a treasure card pays"},
 	} {
-		_, err := parseStep(st, "gold", tc.text)
+		_, err := gametest.ParseOne(st, "gold", tc.text)
 		var ne *notation.Error
 		if !errors.As(err, &ne) {
 			t.Errorf("%q: error %v, want a notation error", tc.text, err)
@@ -151,9 +152,9 @@ func TestNotationErrors(t *testing.T) {
 // placés sur la ligne entre deux cases » (l. 140), like every other
 // refusal, at the second square (issue 32, item 5).
 func TestWallApartCitesRule(t *testing.T) {
-	st := newGame(t, colours[:4], "errors", nil)
+	st := kit.NewState(t, colours[:4], "errors", nil)
 	for _, text := range []string{"wall e5 g5", "wall c1 a1"} {
-		_, err := parseStep(st, "gold", text)
+		_, err := gametest.ParseOne(st, "gold", text)
 		var re *adjudicator.RuleError
 		if !errors.As(err, &re) || re.Rule != "lowenherz-1997-fr.txt:140" || re.Pos.String() != "1:9" || !strings.Contains(re.Msg, "not side by side") || re.MsgFR == "" {
 			t.Errorf("%q: error %#v, want the rule of l. 140 at 1:9", text, err)

@@ -805,9 +805,11 @@ func (l *loader) loadRound(n *yaml.Node) error {
 	case phaseOver:
 		return nil
 	}
-	if get(n, "card") == nil && s.phase == phaseDecide && get(n, "decisions") == nil {
+	if d := get(n, "decisions"); get(n, "card") == nil && s.phase == phaseDecide && (d == nil || d.Kind == yaml.SequenceNode && len(d.Content) == 0) {
 		// The round begins: its card is turned from the deck, as at the
-		// start of every round (lowenherz-1997-fr.txt:114).
+		// start of every round (lowenherz-1997-fr.txt:114); the first of
+		// the game too, from the position herald starts a game with, its
+		// card put back on the deck (decisions: [] as it writes them).
 		s.startRound()
 		return nil
 	}

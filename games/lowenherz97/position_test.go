@@ -30,12 +30,12 @@ func TestPositionRoundTrip(t *testing.T) {
 					st = b
 				}
 			}
-			first := positionBytes(t, st)
+			first := kit.PositionBytes(t, st)
 			back, err := loadPosition(colours[:n], string(first))
 			if err != nil {
 				t.Fatalf("%s: position does not load: %v\n%s", seed, err, first)
 			}
-			if second := positionBytes(t, back); !bytes.Equal(first, second) {
+			if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 				t.Fatalf("%s: written, read and written again differs:\n%s\n---\n%s", seed, first, second)
 			}
 			for _, as := range append([]string{""}, colours[:n]...) {
@@ -129,23 +129,14 @@ func TestPositionMutations(t *testing.T) {
 					st = b
 				}
 			}
-			bases = append(bases, base{string(positionBytes(t, st)), colours[:n]})
+			bases = append(bases, base{string(kit.PositionBytes(t, st)), colours[:n]})
 		}
 	}
 	rng := adjudicator.NewRNG("mutations")
 	loaded := 0
 	for r := range rounds {
 		base := bases[rng.IntN(len(bases))]
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(base.doc), &doc); err != nil {
-			t.Fatal(err)
-		}
-		gametest.Mutate(&doc, rng, pool)
-		var b bytes.Buffer
-		if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
-			t.Fatal(err)
-		}
-		text := b.String()
+		text := gametest.Mutated(t, base.doc, rng, pool)
 		st, err := loadPosition(base.players, text)
 		if err != nil {
 			var ne *notation.Error
@@ -155,12 +146,12 @@ func TestPositionMutations(t *testing.T) {
 			continue
 		}
 		loaded++
-		first := positionBytes(t, st)
+		first := kit.PositionBytes(t, st)
 		back, err := loadPosition(base.players, string(first))
 		if err != nil {
 			t.Fatalf("round %d: accepted position\n%s\nwritten as\n%s\ndoes not load: %v", r, text, first, err)
 		}
-		if second := positionBytes(t, back); !bytes.Equal(first, second) {
+		if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 			t.Fatalf("round %d: position written, read and written again differs:\n%s\n---\n%s", r, first, second)
 		}
 		for range 300 {
@@ -183,4 +174,65 @@ func TestPositionMutations(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d mutated positions loaded", loaded, rounds)
+}
+
+// TestPositionFirstCardNotTurned: a referee's position at the very start of
+// the game, before the first player turns the first action card
+// (lowenherz-1997-fr.txt:114), is the position herald starts the game
+// with, its card put back on top of the deck and no card given (phase
+// decide): read, it turns that card and is the game `herald new` starts,
+// byte for byte. A game whose first card was a Silberfund, already scored,
+// is left out.
+func TestPositionFirstCardNotTurned(t *testing.T) {
+	checked := 0
+	for n := 3; n <= 4; n++ {
+		for i := range 6 {
+			seed := fmt.Sprintf("first-card-%d-%d", n, i)
+			st := kit.NewState(t, colours[:n], seed, nil)
+			want := kit.PositionBytes(t, st)
+			if bytes.Contains(want, []byte("Silberfund")) {
+				continue
+			}
+			checked++
+			var doc yaml.Node
+			if err := yaml.Unmarshal(want, &doc); err != nil {
+				t.Fatal(err)
+			}
+			root := doc.Content[0]
+			var card, deck *yaml.Node
+			for j := 0; j+1 < len(root.Content); j += 2 {
+				switch root.Content[j].Value {
+				case "card":
+					card = root.Content[j+1]
+					root.Content = append(root.Content[:j:j], root.Content[j+2:]...)
+					j -= 2
+				case "deck":
+					deck = root.Content[j+1]
+				case "log":
+					// Nothing has happened yet: the card is turned as
+					// the position is read, which logs it.
+					root.Content = append(root.Content[:j:j], root.Content[j+2:]...)
+					j -= 2
+				}
+			}
+			if card == nil || deck == nil {
+				t.Fatalf("%s: the new game's position has no card or deck:\n%s", seed, want)
+			}
+			deck.Content = append([]*yaml.Node{card}, deck.Content...)
+			before, err := yaml.Marshal(&doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := loadPosition(colours[:n], string(before))
+			if err != nil {
+				t.Fatalf("%s: the position before the first card does not load: %v\n%s", seed, err, before)
+			}
+			if got := kit.PositionBytes(t, back); !bytes.Equal(got, want) {
+				t.Errorf("%s: the first card turned from the position gives\n%s\nwant the new game's\n%s", seed, got, want)
+			}
+		}
+	}
+	if checked < 6 {
+		t.Errorf("only %d games began with an action card", checked)
+	}
 }

@@ -269,12 +269,8 @@ func cardList(cs []Political) string {
 	return strings.Join(names, ", ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural
 
 type regionView struct {
 	Owner   string `json:"owner"`

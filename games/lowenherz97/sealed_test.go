@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
@@ -21,7 +22,7 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	st := mustLoad(t, []string{"fabienne", "georges", "henri", "ines"}, doc)
 	s := st.(*lowenherz97.State)
 	for _, step := range []struct{ p, text string }{{"fabienne", "choose 2"}, {"georges", "choose 2"}, {"henri", "choose 2"}, {"ines", "choose 1"}} {
-		play(t, st, step.p, step.text)
+		gametest.Play(t, st, step.p, step.text)
 	}
 	bidders, in := s.SealedRound()
 	if !slices.Equal(bidders, []string{"fabienne", "georges", "henri"}) || slices.Contains(in, true) {
@@ -30,7 +31,7 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if !slices.Equal(st.ToMove(), bidders) {
 		t.Fatalf("ToMove = %v, want every bidder", st.ToMove())
 	}
-	bid, err := parseStep(st, "georges", "bid 7")
+	bid, err := gametest.ParseOne(st, "georges", "bid 7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if got := s.PublicStep("georges", bid, notation.French); got != "georges a misé" {
 		t.Errorf("PublicStep in French = %q", got)
 	}
-	play(t, st, "georges", "bid 7")
+	gametest.Play(t, st, "georges", "bid 7")
 	if !s.SealedIn("georges") || s.SealedIn("fabienne") || !slices.Contains(st.ToMove(), "georges") {
 		t.Fatalf("after georges's bid: SealedIn %v, ToMove %v", s.SealedIn("georges"), st.ToMove())
 	}
@@ -59,12 +60,12 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if !strings.Contains(st.Text("georges"), "georges's sealed bid: 7") {
 		t.Errorf("georges does not see his bid:\n%s", st.Text("georges"))
 	}
-	play(t, st, "georges", "bid 9") // replaced
-	play(t, st, "fabienne", "bid 8")
+	gametest.Play(t, st, "georges", "bid 9") // replaced
+	gametest.Play(t, st, "fabienne", "bid 8")
 	if _, in := s.SealedRound(); !slices.Equal(in, []bool{true, true, false}) {
 		t.Fatalf("in = %v", in)
 	}
-	play(t, st, "henri", "bid 2")
+	gametest.Play(t, st, "henri", "bid 2")
 	if b, _ := s.SealedRound(); b != nil {
 		t.Fatalf("the round is still open after the last bid: %v", b)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/lowenherz97"
 )
 
@@ -100,7 +101,7 @@ func TestSelfPlayInvariants(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", seed, err)
 					}
-					if !slices.Equal(sp.Record.Moves, m.Record.Moves) || !bytes.Equal(positionBytes(t, sp.State), positionBytes(t, m.State)) {
+					if !slices.Equal(sp.Record.Moves, m.Record.Moves) || !bytes.Equal(kit.PositionBytes(t, sp.State), kit.PositionBytes(t, m.State)) {
 						t.Fatalf("%s: adjudicator.SelfPlay plays another game than this test's loop", seed)
 					}
 				}
@@ -200,7 +201,7 @@ func checkEnd(t *testing.T, seed string, m *adjudicator.Match) {
 	if len(rep.Verdicts) != len(m.Record.Moves) {
 		t.Fatalf("%s: adjudicate judged %d moves of %d", seed, len(rep.Verdicts), len(m.Record.Moves))
 	}
-	if !bytes.Equal(positionBytes(t, rep.Match.State), positionBytes(t, st)) {
+	if !bytes.Equal(kit.PositionBytes(t, rep.Match.State), kit.PositionBytes(t, st)) {
 		t.Fatalf("%s: adjudicate reaches another position", seed)
 	}
 }
@@ -218,7 +219,7 @@ func TestApplyOnlyLegal(t *testing.T) {
 	tried := 0
 	for i := range seeds {
 		n := 2 + i%3
-		st := newGame(t, colours[:n], fmt.Sprintf("only-legal-%d", i), nil)
+		st := kit.NewState(t, colours[:n], fmt.Sprintf("only-legal-%d", i), nil)
 		rng := adjudicator.NewRNG(fmt.Sprintf("only-legal-%d", i))
 		pool := map[string]bool{"end": true}
 		for range 600 {
@@ -243,7 +244,7 @@ func TestApplyOnlyLegal(t *testing.T) {
 					continue
 				}
 				c := st.Clone()
-				mv, err := parseStep(c, p, text)
+				mv, err := gametest.ParseOne(c, p, text)
 				if err != nil {
 					continue
 				}
@@ -274,7 +275,7 @@ func TestClonesIndependent(t *testing.T) {
 	}
 	snapshot := func(st adjudicator.State) string {
 		var b strings.Builder
-		b.Write(positionBytes(t, st))
+		b.Write(kit.PositionBytes(t, st))
 		for _, p := range colours[:4] {
 			b.WriteString(st.Text(p))
 		}
@@ -282,7 +283,7 @@ func TestClonesIndependent(t *testing.T) {
 	}
 	for i := range seeds {
 		n := 2 + i%3
-		st := newGame(t, colours[:n], fmt.Sprintf("clones-%d", i), nil)
+		st := kit.NewState(t, colours[:n], fmt.Sprintf("clones-%d", i), nil)
 		rng := adjudicator.NewRNG(fmt.Sprintf("clones-%d", i))
 		for range 300 {
 			to := st.ToMove()
@@ -295,7 +296,7 @@ func TestClonesIndependent(t *testing.T) {
 			// What each should read as: a fresh copy from the position,
 			// which shares nothing, plays the same step.
 			want := func(mv adjudicator.Move) string {
-				fresh := mustLoad(t, colours[:n], string(positionBytes(t, st)))
+				fresh := mustLoad(t, colours[:n], string(kit.PositionBytes(t, st)))
 				if err := fresh.Apply(p, mv); err != nil {
 					t.Fatal(err)
 				}

@@ -5,59 +5,24 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 )
 
 // BenchmarkSelfPlayGame plays complete 4-player games with
 // adjudicator.SelfPlay, each submission printed and parsed back: one game
 // per op.
-func BenchmarkSelfPlayGame(b *testing.B) {
-	clock := func() string { return "" }
-	i := 0
-	for b.Loop() {
-		if _, err := adjudicator.SelfPlay(raubritter.Game, reg, 4, fmt.Sprintf("bench-%d", i), nil, clock); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "games/s")
+func BenchmarkSelfPlayGame(b *testing.B) { kit.BenchSelfPlay(b, 4) }
+
+// benchState is the i-th state of the benchmarks: a game of 2 to 4
+// players in progress, or over.
+func benchState(b *testing.B) func(i int) adjudicator.State {
+	return func(i int) adjudicator.State { return randomState(b, 2+i%3, fmt.Sprintf("bench-%d", i)) }
 }
 
 // BenchmarkLegalApply lists the legal steps of the player to move in a
 // game in progress and applies one of them: one step per op.
-func BenchmarkLegalApply(b *testing.B) {
-	var states []adjudicator.State
-	for i := 0; len(states) < 64; i++ {
-		st := randomState(b, 2+i%3, fmt.Sprintf("bench-%d", i))
-		if len(st.ToMove()) > 0 {
-			states = append(states, st)
-		}
-	}
-	i := 0
-	for b.Loop() {
-		st := states[i%len(states)].Clone()
-		p := st.ToMove()[0]
-		legal := st.Legal(p)
-		if err := st.Apply(p, legal[i%len(legal)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
+func BenchmarkLegalApply(b *testing.B) { gametest.BenchLegalApply(b, benchState(b)) }
 
 // BenchmarkText renders the board of a game in progress as one player
 // sees it: one board per op, the text of every mail herald sends.
-func BenchmarkText(b *testing.B) {
-	var states []adjudicator.State
-	for i := 0; len(states) < 64; i++ {
-		if st := randomState(b, 2+i%3, fmt.Sprintf("bench-%d", i)); len(st.ToMove()) > 0 {
-			states = append(states, st)
-		}
-	}
-	i := 0
-	for b.Loop() {
-		st := states[i%len(states)]
-		_ = st.Text(st.ToMove()[0])
-		i++
-	}
-}
+func BenchmarkText(b *testing.B) { gametest.BenchText(b, benchState(b)) }

@@ -39,12 +39,12 @@ func FuzzPosition(f *testing.F) {
 	}
 	for n := 2; n <= 4; n++ {
 		st := randomState(f, n, "fuzz")
-		f.Add(string(positionBytes(f, st)), uint8(n-2))
+		f.Add(string(kit.PositionBytes(f, st)), uint8(n-2))
 	}
 	f.Fuzz(func(t *testing.T, doc string, n uint8) {
 		players := colours[:2+int(n)%3]
 		kit.CheckPosition(t, players, doc)
-		if st, err := loadPosition(players, doc); err == nil {
+		if st, err := kit.LoadPosition(players, doc); err == nil {
 			st.Board()
 		}
 	})
@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 		"keep castle", "knights 1 2 1", "knights", "knights eats 1 2", "end now", "5 e5", "plain castle e+5", "é5"} {
 		f.Add(s)
 	}
-	states := []adjudicator.State{base, randomState(f, 3, "fuzz-parse"), newGame(f, colours[:2], "fuzz-parse", nil)}
+	states := []adjudicator.State{base, randomState(f, 3, "fuzz-parse"), kit.NewState(f, colours[:2], "fuzz-parse", nil)}
 	f.Fuzz(func(t *testing.T, text string) {
 		steps, _ := notation.Split(text)
 		for _, st := range states {
@@ -88,7 +88,7 @@ func FuzzParse(f *testing.F) {
 						continue
 					}
 					printed := mv.String()
-					back, err := parseStep(st, p, printed)
+					back, err := gametest.ParseOne(st, p, printed)
 					if err != nil {
 						t.Fatalf("%q reads as %q, which does not read back: %v", step.Text, printed, err)
 					}
@@ -132,25 +132,16 @@ func TestPositionMutations(t *testing.T) {
 	for n := 2; n <= 4; n++ {
 		for i := range 4 {
 			st := randomState(t, n, fmt.Sprintf("mutate-%d-%d", n, i))
-			bases = append(bases, base{string(positionBytes(t, st)), colours[:n]})
+			bases = append(bases, base{string(kit.PositionBytes(t, st)), colours[:n]})
 		}
 	}
 	rng := adjudicator.NewRNG("mutations")
 	loaded := 0
 	for r := range rounds {
 		base := bases[rng.IntN(len(bases))]
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(base.doc), &doc); err != nil {
-			t.Fatal(err)
-		}
-		gametest.Mutate(&doc, rng, pool)
-		var b bytes.Buffer
-		if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
-			t.Fatal(err)
-		}
-		text := b.String()
+		text := gametest.Mutated(t, base.doc, rng, pool)
 		players := base.players
-		st, err := loadPosition(players, text)
+		st, err := kit.LoadPosition(players, text)
 		if err != nil {
 			var ne *notation.Error
 			if !errors.As(err, &ne) {
@@ -159,12 +150,12 @@ func TestPositionMutations(t *testing.T) {
 			continue
 		}
 		loaded++
-		first := positionBytes(t, st)
-		back, err := loadPosition(players, string(first))
+		first := kit.PositionBytes(t, st)
+		back, err := kit.LoadPosition(players, string(first))
 		if err != nil {
 			t.Fatalf("round %d: accepted position\n%s\nwritten as\n%s\ndoes not load: %v", r, text, first, err)
 		}
-		if second := positionBytes(t, back); !bytes.Equal(first, second) {
+		if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 			t.Fatalf("round %d: position written, read and written again differs:\n%s\n---\n%s", r, first, second)
 		}
 		for range 150 {
@@ -186,7 +177,7 @@ func TestPositionMutations(t *testing.T) {
 			}
 		}
 		for _, as := range append([]string{""}, players...) {
-			checkWidth(t, fmt.Sprintf("round %d", r), st.Text(as))
+			gametest.CheckWidth(t, fmt.Sprintf("round %d", r), st.Text(as))
 		}
 	}
 	t.Logf("%d of %d mutated positions loaded", loaded, rounds)

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/gametest"
@@ -21,28 +19,28 @@ func goldenStates(t *testing.T) map[string]adjudicator.State {
 	t.Helper()
 	out := map[string]adjudicator.State{}
 
-	out["setup-2p"] = newGame(t, colours[:2], "golden-setup", nil)
+	out["setup-2p"] = kit.NewState(t, colours[:2], "golden-setup", nil)
 
-	kept := newGame(t, colours[:3], "golden-kept", nil)
-	play(t, kept, "red", "keep forest village")
+	kept := kit.NewState(t, colours[:3], "golden-kept", nil)
+	gametest.Play(t, kept, "red", "keep forest village")
 	out["setup-kept-3p"] = kept
 
-	mid2 := newGame(t, colours[:2], "golden-mid2", nil)
-	walk(t, mid2, adjudicator.NewRNG("golden-mid2"), 30)
+	mid2 := kit.NewState(t, colours[:2], "golden-mid2", nil)
+	gametest.Walk(t, mid2, adjudicator.NewRNG("golden-mid2"), 30)
 	out["mid-2p"] = mid2
 
-	mid3 := newGame(t, colours[:3], "golden-mid3", map[string]string{"setup": "random"})
+	mid3 := kit.NewState(t, colours[:3], "golden-mid3", map[string]string{"setup": "random"})
 	rng := adjudicator.NewRNG("golden-mid3")
-	walk(t, mid3, rng, 60)
+	gametest.Walk(t, mid3, rng, 60)
 	for board(t, mid3).Castle == "" {
-		if walk(t, mid3, rng, 1) == 0 {
+		if gametest.Walk(t, mid3, rng, 1) == 0 {
 			t.Fatal("golden-mid3 ended before a castle waited for knights")
 		}
 	}
 	out["mid-3p-castle"] = mid3
 
-	mid4 := newGame(t, colours, "golden-mid4", map[string]string{"setup": "random"})
-	walk(t, mid4, adjudicator.NewRNG("golden-mid4"), 60)
+	mid4 := kit.NewState(t, colours, "golden-mid4", map[string]string{"setup": "random"})
+	gametest.Walk(t, mid4, adjudicator.NewRNG("golden-mid4"), 60)
 	out["mid-4p"] = mid4
 	for name, st := range map[string]adjudicator.State{"mid-2p": mid2, "mid-3p-castle": mid3, "mid-4p": mid4} {
 		if st.Result().Finished || board(t, st).Phase != "play" {
@@ -50,8 +48,8 @@ func goldenStates(t *testing.T) map[string]adjudicator.State {
 		}
 	}
 
-	over := newGame(t, colours[:2], "golden-over", nil)
-	walk(t, over, adjudicator.NewRNG("golden-over"), 1000)
+	over := kit.NewState(t, colours[:2], "golden-over", nil)
+	gametest.Walk(t, over, adjudicator.NewRNG("golden-over"), 1000)
 	if !over.Result().Finished {
 		t.Fatal("golden-over did not finish")
 	}
@@ -61,63 +59,13 @@ func goldenStates(t *testing.T) map[string]adjudicator.State {
 
 // TestGoldenBoards compares Text("") and Text("red") with the files in
 // testdata/golden; go test -run TestGoldenBoards -update rewrites them.
-func TestGoldenBoards(t *testing.T) {
-	for name, st := range goldenStates(t) {
-		for _, as := range []string{"", "red"} {
-			file := name + ".txt"
-			if as != "" {
-				file = name + "-" + as + ".txt"
-			}
-			t.Run(file, func(t *testing.T) {
-				checkGolden(t, filepath.Join("testdata", "golden", file), st.Text(as))
-			})
-		}
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	gametest.CheckGolden(t, path, got, *gametest.Update)
-}
+func TestGoldenBoards(t *testing.T) { gametest.GoldenBoards(t, goldenStates(t), "red") }
 
 // TestTextWidth checks that every line of every board fits in 72 columns,
 // for every step of many 4-player games, public and private views, with
 // short names, names as long as the status lines are laid out for (12
 // characters), and the longest names herald accepts (64).
-func TestTextWidth(t *testing.T) {
-	games := 30
-	if testing.Short() {
-		games = 5
-	}
-	names := [][]string{
-		{"p1", "p2", "p3", "p4"},
-		{"alexandrinus", "bartholomeus", "cunibert.dlt", "alphonse-tol"},
-		{strings.Repeat("w", 64), strings.Repeat("x", 64), strings.Repeat("y", 64), strings.Repeat("z", 64)},
-	}
-	for i := range games {
-		players := names[i%len(names)]
-		seed := fmt.Sprintf("width-%d", i)
-		st := newGame(t, players, seed, nil)
-		rng := adjudicator.NewRNG(seed)
-		for {
-			for _, as := range append([]string{""}, players...) {
-				checkWidth(t, seed, st.Text(as))
-			}
-			if walk(t, st, rng, 1) == 0 {
-				break
-			}
-		}
-	}
-}
-
-func checkWidth(t *testing.T, what, text string) {
-	t.Helper()
-	for i, line := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(line); n > 72 {
-			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
-		}
-	}
-}
+func TestTextWidth(t *testing.T) { kit.TextWidth(t, 30, func(int) int { return 4 }) }
 
 // TestHandsPrivate checks that hands stay private: the public board (Text
 // and Board) is the same whatever the hands hold, and a player's view shows
@@ -194,7 +142,7 @@ func boardJSON(t *testing.T, st adjudicator.State) string {
 func swapHand(t *testing.T, st adjudicator.State, players []string, player string) (adjudicator.State, bool) {
 	t.Helper()
 	var doc yaml.Node
-	if err := yaml.Unmarshal(positionBytes(t, st), &doc); err != nil {
+	if err := yaml.Unmarshal(kit.PositionBytes(t, st), &doc); err != nil {
 		t.Fatal(err)
 	}
 	pl := lookup(lookup(doc.Content[0], "players"), player)
@@ -216,7 +164,7 @@ func swapHand(t *testing.T, st adjudicator.State, players []string, player strin
 			t.Fatal(err)
 		}
 		// A tile whose letter holds no such kind is refused: try the next.
-		if other, err := loadPosition(players, b.String()); err == nil {
+		if other, err := kit.LoadPosition(players, b.String()); err == nil {
 			return other, true
 		}
 		h.Value, s.Value = was[0], was[1]

@@ -1,8 +1,6 @@
 package raubritter_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +8,6 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/raubritter"
-	"github.com/heraldgames/herald/notation"
 )
 
 // reg is the registry the tests run scenarios and records against, as
@@ -20,86 +17,13 @@ var reg = adjudicator.NewRegistry(raubritter.Game)
 // colours are player names for tests that read like the rulebook.
 var colours = []string{"red", "blue", "yellow", "green"}
 
-// newGame starts a game from the setup, as `herald new` does.
-func newGame(t testing.TB, players []string, seed string, options map[string]string) adjudicator.State {
-	t.Helper()
-	opts, err := raubritter.Game.ResolveOptions(options)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := raubritter.Game.New(adjudicator.Setup{Players: players, Options: opts, RNG: adjudicator.NewRNG(seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// loadPosition reads a position document for players, as `herald new
-// --position` does.
-func loadPosition(players []string, doc string) (adjudicator.State, error) {
-	return kit.LoadPosition(players, doc)
-}
-
 func mustLoad(t testing.TB, players []string, doc string) adjudicator.State {
 	t.Helper()
-	st, err := loadPosition(players, doc)
+	st, err := kit.LoadPosition(players, doc)
 	if err != nil {
 		t.Fatalf("position: %v\n%s", err, doc)
 	}
 	return st
-}
-
-// positionBytes writes st's position as `herald show --format position`
-// does.
-func positionBytes(t testing.TB, st adjudicator.State) []byte {
-	t.Helper()
-	return kit.PositionBytes(t, st)
-}
-
-// parseStep reads one step of text for player; text must hold exactly one.
-func parseStep(st adjudicator.State, player, text string) (adjudicator.Move, error) {
-	return gametest.ParseOne(st, player, text)
-}
-
-// play parses and applies every step of text directly on st.
-func play(t testing.TB, st adjudicator.State, player, text string) {
-	t.Helper()
-	steps, errs := notation.Split(text)
-	if len(errs) > 0 {
-		t.Fatalf("%q: %v", text, errs)
-	}
-	for _, step := range steps {
-		mv, err := st.Parse(player, step)
-		if err != nil {
-			t.Fatalf("%s %q: %v", player, step.Text, err)
-		}
-		if err := st.Apply(player, mv); err != nil {
-			t.Fatalf("%s %q: %v", player, step.Text, err)
-		}
-	}
-}
-
-// walk plays up to n random legal steps on st, a random player among those
-// to move each time, and stops early at the end of the game. It returns the
-// number of steps played.
-func walk(t testing.TB, st adjudicator.State, rng *adjudicator.RNG, n int) int {
-	t.Helper()
-	for i := range n {
-		to := st.ToMove()
-		if len(to) == 0 {
-			return i
-		}
-		p := to[rng.IntN(len(to))]
-		legal := st.Legal(p)
-		if len(legal) == 0 {
-			t.Fatalf("%s must act but has no legal step\n%s", p, st.Text(""))
-		}
-		mv := legal[rng.IntN(len(legal))]
-		if err := st.Apply(p, mv); err != nil {
-			t.Fatalf("%s's legal step %q refused: %v", p, mv, err)
-		}
-	}
-	return n
 }
 
 // randomState returns a game of n players (colour names) started from seed
@@ -111,8 +35,8 @@ func randomState(t testing.TB, n int, seed string) adjudicator.State {
 	if rng.IntN(2) == 0 {
 		opts["setup"] = "random"
 	}
-	st := newGame(t, colours[:n], seed, opts)
-	walk(t, st, rng, rng.IntN(45*n))
+	st := kit.NewState(t, colours[:n], seed, opts)
+	gametest.Walk(t, st, rng, rng.IntN(45*n))
 	return st
 }
 
@@ -140,15 +64,6 @@ func sameMove(a, b adjudicator.Move) bool {
 	return false
 }
 
-// moveStrings returns the canonical notation of moves.
-func moveStrings(moves []adjudicator.Move) []string {
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = m.String()
-	}
-	return out
-}
-
 // boardView is the JSON board of the package doc, as `show --format json`
 // gives it.
 type boardView struct {
@@ -171,17 +86,7 @@ type boardView struct {
 
 func board(t testing.TB, st adjudicator.State) boardView {
 	t.Helper()
-	data, err := json.Marshal(st.Board())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v boardView
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("board JSON %s: %v", data, err)
-	}
-	return v
+	return gametest.DecodeView[boardView](t, st.Board())
 }
 
 // privateView is the JSON private view of the package doc.
@@ -193,17 +98,7 @@ type privateView struct {
 
 func private(t testing.TB, st adjudicator.State, player string) privateView {
 	t.Helper()
-	data, err := json.Marshal(st.Private(player))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v privateView
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("private JSON %s: %v", data, err)
-	}
-	return v
+	return gametest.DecodeView[privateView](t, st.Private(player))
 }
 
 // points is what the top knight of a tile scores, by the tile's building

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/raubritter"
 	"gopkg.in/yaml.v3"
 )
@@ -161,16 +162,16 @@ func TestIllegal(t *testing.T) {
 			// Directly on the state.
 			st := mustLoad(t, two, tc.pos)
 			for _, p := range tc.prefix {
-				play(t, st, tc.player, p)
+				gametest.Play(t, st, tc.player, p)
 			}
-			before, text := positionBytes(t, st), st.Text("")
-			mv, err := parseStep(st, tc.player, tc.step)
+			before, text := kit.PositionBytes(t, st), st.Text("")
+			mv, err := gametest.ParseOne(st, tc.player, tc.step)
 			if err != nil {
 				t.Fatalf("%q does not parse: %v", tc.step, err)
 			}
 			err = st.Apply(tc.player, mv)
 			checkRuleError(t, err, tc.code, tc.rule)
-			if after := positionBytes(t, st); !bytes.Equal(before, after) {
+			if after := kit.PositionBytes(t, st); !bytes.Equal(before, after) {
 				t.Errorf("Apply changed the position:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 			if after := st.Text(""); after != text {
@@ -190,7 +191,7 @@ func TestIllegal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := positionBytes(t, m.State)
+			start := kit.PositionBytes(t, m.State)
 			_, err = m.Submit(tc.player, strings.Join(append(append([]string(nil), tc.prefix...), tc.step), "\n"), "", "test")
 			var se *adjudicator.StepError
 			if !errors.As(err, &se) {
@@ -200,7 +201,7 @@ func TestIllegal(t *testing.T) {
 				t.Errorf("Submit failed at step %d, want %d: %v", se.Index, len(tc.prefix)+1, err)
 			}
 			checkRuleError(t, err, tc.code, tc.rule)
-			if after := positionBytes(t, m.State); !bytes.Equal(start, after) {
+			if after := kit.PositionBytes(t, m.State); !bytes.Equal(start, after) {
 				t.Errorf("a refused submission changed the position:\nbefore:\n%s\nafter:\n%s", start, after)
 			}
 			if len(m.Record.Moves) != 0 {
@@ -246,13 +247,13 @@ func TestNotAPlayer(t *testing.T) {
 	checkRuleError(t, err, adjudicator.CodeNotAPlayer, "")
 	// The state refuses a stranger too, as not their turn.
 	st := mustLoad(t, []string{"red", "blue"}, illegalPlay)
-	mv, err := parseStep(st, "green", "plain castle e6")
+	mv, err := gametest.ParseOne(st, "green", "plain castle e6")
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkRuleError(t, st.Apply("green", mv), adjudicator.CodeNotYourTurn, "")
 	if l := st.Legal("green"); len(l) != 0 {
-		t.Errorf("Legal(green) = %v, want none", moveStrings(l))
+		t.Errorf("Legal(green) = %v, want none", gametest.MoveStrings(l))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
@@ -64,7 +65,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			_, err := parseStep(st, "red", tc.in)
+			_, err := gametest.ParseOne(st, "red", tc.in)
 			var ne *notation.Error
 			if !errors.As(err, &ne) {
 				t.Fatalf("Parse(%q) = %v (%T), want a *notation.Error", tc.in, err, err)
@@ -226,7 +227,7 @@ func TestLegalRoundTrip(t *testing.T) {
 				for _, mv := range st.Legal(p) {
 					moves++
 					text := mv.String()
-					back, err := parseStep(st, p, text)
+					back, err := gametest.ParseOne(st, p, text)
 					if err != nil {
 						t.Fatalf("%s: %s's legal step %q does not parse: %v\n%s", seed, p, text, err, st.Text(""))
 					}
@@ -273,12 +274,12 @@ func TestFrenchSteps(t *testing.T) {
 		{"chevaliers sud-est 2", "knights 2"},
 	}
 	for _, p := range pairs {
-		fr, err := parseStep(st, "red", p[0])
+		fr, err := gametest.ParseOne(st, "red", p[0])
 		if err != nil {
 			t.Errorf("%q: %v", p[0], err)
 			continue
 		}
-		en, err := parseStep(st, "red", p[1])
+		en, err := gametest.ParseOne(st, "red", p[1])
 		if err != nil {
 			t.Errorf("%q: %v", p[1], err)
 			continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -26,12 +27,12 @@ func TestPositionRoundTrip(t *testing.T) {
 		for i := range seeds {
 			seed := fmt.Sprintf("position-%d-%d", n, i)
 			st := randomState(t, n, seed)
-			first := positionBytes(t, st)
-			back, err := loadPosition(players, string(first))
+			first := kit.PositionBytes(t, st)
+			back, err := kit.LoadPosition(players, string(first))
 			if err != nil {
 				t.Fatalf("%s: the position written does not load: %v\n%s", seed, err, first)
 			}
-			if second := positionBytes(t, back); !bytes.Equal(first, second) {
+			if second := kit.PositionBytes(t, back); !bytes.Equal(first, second) {
 				t.Fatalf("%s: position written, read and written again differs:\n%s\n---\n%s", seed, first, second)
 			}
 			sameState(t, seed, players, st, back)
@@ -79,7 +80,7 @@ func sameState(t *testing.T, what string, players []string, a, b adjudicator.Sta
 		}
 	}
 	for _, p := range players {
-		la, lb := moveStrings(a.Legal(p)), moveStrings(b.Legal(p))
+		la, lb := gametest.MoveStrings(a.Legal(p)), gametest.MoveStrings(b.Legal(p))
 		if !slices.Equal(la, lb) {
 			t.Fatalf("%s: Legal(%s) %v, reloaded %v", what, p, la, lb)
 		}
@@ -116,7 +117,7 @@ players:
     hand: []
     stack: []
 `
-	if got := string(positionBytes(t, st)); got != want {
+	if got := string(kit.PositionBytes(t, st)); got != want {
 		t.Errorf("position with defaults filled in:\n%s\nwant:\n%s", got, want)
 	}
 	if got := st.Scores(); !slices.Equal(got, []int{1, 0}) {
@@ -129,9 +130,9 @@ players:
 func TestPositionErrors(t *testing.T) {
 	for _, tc := range positionErrors {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := loadPosition(tc.players, tc.doc)
+			st, err := kit.LoadPosition(tc.players, tc.doc)
 			if err == nil {
-				t.Fatalf("position loaded, want an error at %s %q:\n%s\n%s", tc.pos, tc.msg, tc.doc, positionBytes(t, st))
+				t.Fatalf("position loaded, want an error at %s %q:\n%s\n%s", tc.pos, tc.msg, tc.doc, kit.PositionBytes(t, st))
 			}
 			var ne *notation.Error
 			if !errors.As(err, &ne) {

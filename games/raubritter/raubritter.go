@@ -8,7 +8,8 @@
 // Each player has 24 terrain tiles (the mix by back letter is tiles.yaml,
 // ruling RB-1; the option tiles gives another data file) and 30 knights.
 // At setup each player keeps their A castle and one other A tile of their
-// choice in hand (step "keep"); the other two A
+// choice in hand (step "keep", sealed: the others see which only once
+// every player has kept, RULINGS.md RB-15); the other two A
 // tiles of every player form the start layout, a rectangle of 2 rows and as
 // many columns as players, laid face down at random (RB-2). On a turn a
 // player lays 1 to 3 tiles edge to edge with the table, drawing after each;

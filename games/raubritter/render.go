@@ -283,9 +283,5 @@ func (s *State) Private(player string) any {
 	return v
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural words a count: plural(2, "point", "points") is "points".
+var plural = textwrap.Plural

@@ -15,11 +15,25 @@ import (
 // the board). A
 // tile without building is left out: its name ("plain") is part of the
 // names of the others.
+//
+// During the setup it adds the A tile each other player kept, as their
+// step reads ("keep forest village"): every player holds the same A
+// tiles, so the kept tile's name alone says nothing, but the step says
+// which one another player chose, which stays secret until every player
+// has kept (RULINGS.md RB-15).
 func (s *State) Secrets(viewer string) []string {
 	if s.phase == phaseOver {
 		return nil
 	}
 	p := s.index(viewer)
+	var out []string
+	if s.phase == phaseSetup {
+		for q, pl := range s.players {
+			if k, ok := keptStep(pl); q != p && pl.kept && ok {
+				out = append(out, k.String())
+			}
+		}
+	}
 	seen := map[Kind]bool{}
 	for _, c := range s.cells {
 		if c.placed {
@@ -31,7 +45,6 @@ func (s *State) Secrets(viewer string) []string {
 			seen[k] = true
 		}
 	}
-	var out []string
 	add := func(k Kind) {
 		name := k.String()
 		if !seen[k] && strings.Contains(name, " ") && !slices.Contains(out, name) {
@@ -72,4 +85,14 @@ func (s *State) Reveals(player string, m adjudicator.Move) bool {
 		}
 	}
 	return false
+}
+
+// keptStep returns the keep pl took in the setup: the A tile beside the
+// castle in their hand of two; false for any other hand (a position's).
+func keptStep(pl *player) (Keep, bool) {
+	c := slices.IndexFunc(pl.hand, func(k Kind) bool { return k.Building == Castle })
+	if len(pl.hand) != 2 || c < 0 {
+		return Keep{}, false
+	}
+	return Keep{Kind: pl.hand[1-c]}, true
 }

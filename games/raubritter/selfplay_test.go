@@ -55,7 +55,7 @@ func TestSelfPlayInvariants(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", seed, err)
 				}
-				if !slices.Equal(sp.Record.Moves, m.Record.Moves) || !bytes.Equal(positionBytes(t, sp.State), positionBytes(t, m.State)) {
+				if !slices.Equal(sp.Record.Moves, m.Record.Moves) || !bytes.Equal(kit.PositionBytes(t, sp.State), kit.PositionBytes(t, m.State)) {
 					t.Fatalf("%s: adjudicator.SelfPlay plays another game than this test's loop", seed)
 				}
 			}
@@ -202,7 +202,7 @@ func checkEnd(t *testing.T, seed string, m *adjudicator.Match) {
 	if len(rep.Verdicts) != len(m.Record.Moves) {
 		t.Fatalf("%s: adjudicate judged %d moves of %d", seed, len(rep.Verdicts), len(m.Record.Moves))
 	}
-	if !bytes.Equal(positionBytes(t, rep.Match.State), positionBytes(t, st)) {
+	if !bytes.Equal(kit.PositionBytes(t, rep.Match.State), kit.PositionBytes(t, st)) {
 		t.Fatalf("%s: adjudicate reaches another position", seed)
 	}
 }

@@ -1,5 +1,6 @@
 // Package textwrap wraps the status lines under a game's board to the
-// width of a mail (72 columns), for every game's Text.
+// width of a mail (72 columns), for every game's Text, and words a count
+// (Plural).
 package textwrap
 
 import (
@@ -44,4 +45,12 @@ func Write(b *strings.Builder, text string) {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		b.WriteString(Line(line, Width))
 	}
+}
+
+// Plural returns one when n is 1, else many: plural(2, "point", "points").
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

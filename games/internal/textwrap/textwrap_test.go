@@ -23,3 +23,11 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "points", 1: "point", 2: "points", -1: "points"} {
+		if got := Plural(n, "point", "points"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
