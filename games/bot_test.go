@@ -2,10 +2,8 @@ package games_test
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -112,123 +110,4 @@ func TestBotPlaysEveryGame(t *testing.T) {
 			}
 		})
 	}
-}
-
-// BenchmarkBot measures the search's iterations a second on each game,
-// from a position 30 random steps in, with the default rollout depth; the
-// engine's own cost of a step (legal + apply) is BenchmarkRandomStep.
-func BenchmarkBot(b *testing.B) {
-	for _, tb := range tables {
-		b.Run(tb.String(), func(b *testing.B) {
-			m := startMatch(b, tb, "bench")
-			randomSteps(b, m.State, 30, adjudicator.NewRNG("bench"))
-			seat := m.State.ToMove()[0]
-			const iters = 20
-			b.ResetTimer()
-			for i := range b.N {
-				if _, err := bot.Step(m.State, m.Seats(), seat, bot.Options{Iterations: iters, Seed: strconv.Itoa(i)}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(iters*b.N)/b.Elapsed().Seconds(), "iter/s")
-		})
-	}
-}
-
-// BenchmarkRandomStep measures the engine alone: one random legal step
-// (Legal, then Apply) from the start of each game, the game started again
-// when it ends.
-func BenchmarkRandomStep(b *testing.B) {
-	for _, tb := range tables {
-		b.Run(tb.String(), func(b *testing.B) {
-			m := startMatch(b, tb, "bench")
-			rng := adjudicator.NewRNG("bench")
-			st := m.State.Clone()
-			b.ResetTimer()
-			for range b.N {
-				if len(st.ToMove()) == 0 {
-					st = m.State.Clone()
-				}
-				randomSteps(b, st, 1, rng)
-			}
-		})
-	}
-}
-
-// TestBotStrength plays the bot against uniform random players, the bot's
-// seat going round the table, and logs the share of games it wins (a
-// shared victory counts its share), with its mean score and the others'.
-// It runs only with HERALD_BOT_STRENGTH=N, N games per table (the tables
-// given by HERALD_BOT_TABLES, as "lowenherz/2p,heritiers/1p", or all);
-// HERALD_BOT_ITERS sets the iterations of each step (default 50) and
-// HERALD_BOT_DEPTH the rollout depth (default 60), so that a check runs
-// in minutes. Run with -v to see the figures.
-func TestBotStrength(t *testing.T) {
-	games, _ := strconv.Atoi(os.Getenv("HERALD_BOT_STRENGTH"))
-	if games <= 0 {
-		t.Skip("set HERALD_BOT_STRENGTH=N to play N games per table")
-	}
-	iters, depth := envInt("HERALD_BOT_ITERS", 50), envInt("HERALD_BOT_DEPTH", 60)
-	only := os.Getenv("HERALD_BOT_TABLES")
-	for _, tb := range tables {
-		if only != "" && !slices.Contains(strings.Split(only, ","), tb.String()) {
-			continue
-		}
-		t.Run(tb.String(), func(t *testing.T) {
-			wins, botScore, otherScore, others := 0.0, 0, 0, 0
-			for g := range games {
-				m := startMatch(t, tb, fmt.Sprint("strength-", g/tb.players))
-				seats := m.Seats()
-				me := seats[g%tb.players]
-				st := m.State
-				rng := adjudicator.NewRNG(fmt.Sprint("strength-random-", g))
-				for step := 0; len(st.ToMove()) > 0; step++ {
-					to := st.ToMove()
-					if auto := adjudicator.Automata(st); len(auto) > 0 && slices.Contains(auto, to[0]) {
-						randomSteps(t, st, 1, rng)
-						continue
-					}
-					to = slices.DeleteFunc(slices.Clone(to), func(p string) bool { return adjudicator.SealedIn(st, p) })
-					p := to[rng.IntN(len(to))]
-					if p != me {
-						legal := st.Legal(p)
-						if err := st.Apply(p, legal[rng.IntN(len(legal))]); err != nil {
-							t.Fatal(err)
-						}
-						continue
-					}
-					mv, err := bot.Step(st, seats, me, bot.Options{Iterations: iters, Depth: depth, Seed: fmt.Sprint(g, "/", step)})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := st.Apply(me, mv); err != nil {
-						t.Fatal(err)
-					}
-				}
-				res := st.Result()
-				winners := append(slices.Clone(res.Winners), res.Shared...)
-				if slices.Contains(winners, me) {
-					wins += 1 / float64(len(winners))
-				}
-				for i, v := range st.Scores() {
-					if seats[i] == me {
-						botScore += v
-					} else {
-						otherScore += v
-						others++
-					}
-				}
-			}
-			t.Logf("%s: the bot (%d iterations, depth %d) won %.1f of %d games (%.0f%%; a random player's share %.0f%%); mean score %.1f, the others' %.1f",
-				tb, iters, depth, wins, games, 100*wins/float64(games), 100/float64(len(startMatch(t, tb, "n").Seats())),
-				float64(botScore)/float64(games), float64(otherScore)/float64(max(others, 1)))
-		})
-	}
-}
-
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
 }

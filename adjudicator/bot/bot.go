@@ -35,7 +35,7 @@ import (
 )
 
 // Iteration budgets of the levels bot:1 to bot:3.
-var levelIterations = [...]int{1: 100, 2: 400, 3: 1600}
+var levelIterations = [...]int{1: 100, 2: 250, 3: 1600}
 
 // MaxLevel is the strongest level.
 const MaxLevel = len(levelIterations) - 1
@@ -101,10 +101,39 @@ func (o Options) budget() (iters, depth int, err error) {
 // what a seat cannot see: the bot will not search it by peeking.
 var ErrNoDeterminizer = errors.New("bot: this game cannot redraw what a seat cannot see (no Determinize), and the bot does not play by peeking at hidden cards")
 
-// Step returns the step seat takes next in st. seats are the names the
-// game's Scores are given for, in order (adjudicator.Match.Seats: the
-// players, then the seats the game plays itself). st is not changed.
+// Step returns the step seat takes next in st: the step Rank puts first.
+// seats are the names the game's Scores are given for, in order
+// (adjudicator.Match.Seats: the players, then the seats the game plays
+// itself). st is not changed.
 func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudicator.Move, error) {
+	ch, err := Rank(st, seats, seat, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(ch) == 1 {
+		o.explain(Reason{Move: ch[0].Move, Only: true})
+	} else {
+		iters, _, _ := o.budget() // Rank has checked it
+		o.explain(Reason{Move: ch[0].Move, Visits: ch[0].Visits, Iterations: iters, Mean: ch[0].Reward})
+	}
+	return ch[0].Move, nil
+}
+
+// A Choice is one of the seat's steps as the search saw it.
+type Choice struct {
+	Move adjudicator.Move
+	// Visits is the number of iterations that went through the step.
+	Visits int
+	// Reward is the mean of the seat's rewards over those iterations, in
+	// [0, 1]: half for winning, half for its score against the others'.
+	Reward float64
+}
+
+// Rank searches st for seat as Step does and returns each of seat's legal
+// steps with the iterations that tried it and their mean reward, the
+// most tried first (ties in the order of Legal). A seat with one legal
+// step gets it without a search (0 visits).
+func Rank(st adjudicator.State, seats []string, seat string, o Options) ([]Choice, error) {
 	iters, depth, err := o.budget()
 	if err != nil {
 		return nil, err
@@ -124,10 +153,9 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 		return nil, fmt.Errorf("bot: %s is to move but has no legal step", seat)
 	}
 	if len(legal) == 1 {
-		o.explain(Reason{Move: legal[0], Only: true})
-		return legal[0], nil
+		return []Choice{{Move: legal[0]}}, nil
 	}
-	s := &search{seats: seats, seat: seat, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
+	s := &search{seats: seats, seat: seat, legal: legal, depth: depth, rng: adjudicator.NewRNG("herald/bot/v1\x00" + o.Seed)}
 	root := &node{}
 	for range iters {
 		d := det.Determinize(seat, s.rng)
@@ -135,14 +163,15 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 			return nil, err
 		}
 	}
-	best, bestVisits := legal[0], -1
-	for _, m := range legal {
-		if c := root.child(seat, m.String()); c != nil && c.visits > bestVisits {
-			best, bestVisits = m, c.visits
+	out := make([]Choice, len(legal))
+	for i, m := range legal {
+		out[i].Move = m
+		if c := root.child(seat, m.String()); c != nil && c.visits > 0 {
+			out[i].Visits, out[i].Reward = c.visits, c.reward/float64(c.visits)
 		}
 	}
-	o.explain(reasonAt(root, seat, best, iters))
-	return best, nil
+	slices.SortStableFunc(out, func(a, b Choice) int { return b.Visits - a.Visits })
+	return out, nil
 }
 
 // Turn returns the steps seat takes from st until its turn is over (it is
@@ -180,22 +209,26 @@ type node struct {
 	visits   int
 	avail    int     // the iterations in which the step was legal here
 	reward   float64 // the sum of player's rewards through this step
-	children []*node
+	children map[childKey]*node
 }
 
-func (n *node) child(player, key string) *node {
-	for _, c := range n.children {
-		if c.key == key && c.player == player {
-			return c
-		}
+// childKey names a child: who takes the step, and its notation.
+type childKey struct{ player, key string }
+
+func (n *node) child(player, key string) *node { return n.children[childKey{player, key}] }
+
+func (n *node) add(c *node) {
+	if n.children == nil {
+		n.children = map[childKey]*node{}
 	}
-	return nil
+	n.children[childKey{c.player, c.key}] = c
 }
 
 // search is one Step's search.
 type search struct {
 	seats []string
 	seat  string
+	legal []adjudicator.Move // seat's legal steps at the root, the same in every redrawing
 	depth int
 	rng   *adjudicator.RNG
 }
@@ -206,18 +239,25 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 	n := root
 	expanded := false
 	for !expanded {
-		p, sealed, done, err := s.advance(d, n == root)
+		p, done, err := s.advance(d, n == root)
 		if err != nil {
 			return err
 		}
 		if done {
 			break
 		}
-		legal := d.Legal(p)
+		var legal []adjudicator.Move
+		if n == root {
+			// What seat may do depends on what it sees, the same in
+			// every redrawing: listed once, not at each iteration.
+			legal = s.legal
+		} else {
+			legal = d.Legal(p)
+		}
 		if len(legal) == 0 {
 			return fmt.Errorf("bot: %s is to move but has no legal step", p)
 		}
-		if sealed && p != s.seat {
+		if p != s.seat && sealedStep(d, p, legal) {
 			// Another player's sealed step: drawn, not searched, so that
 			// the seat's own steps never depend on it.
 			if err := apply(d, p, legal[s.rng.IntN(len(legal))]); err != nil {
@@ -227,6 +267,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		}
 		var untried []adjudicator.Move
 		var best *node
+		var bestMove adjudicator.Move
 		bestScore := math.Inf(-1)
 		for _, m := range legal {
 			c := n.child(p, m.String())
@@ -236,17 +277,15 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			}
 			c.avail++
 			if score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits)); score > bestScore {
-				best, bestScore = c, score
+				best, bestMove, bestScore = c, m, score
 			}
 		}
-		var m adjudicator.Move
+		m := bestMove
 		if len(untried) > 0 {
 			m = untried[s.rng.IntN(len(untried))]
 			best = &node{player: p, key: m.String(), avail: 1}
-			n.children = append(n.children, best)
+			n.add(best)
 			expanded = true
-		} else {
-			m = legal[slices.IndexFunc(legal, func(m adjudicator.Move) bool { return m.String() == best.key })]
 		}
 		if err := apply(d, p, m); err != nil {
 			return err
@@ -266,22 +305,21 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 }
 
 // advance plays the seats the game plays itself until a player is to
-// act, and returns that player and whether their step would be sealed;
-// done when the game is over or nobody can act. At the root the seat
-// acts, whatever else.
-func (s *search) advance(d adjudicator.State, root bool) (p string, sealed, done bool, err error) {
+// act, and returns that player; done when the game is over or nobody can
+// act. At the root the seat acts, whatever else.
+func (s *search) advance(d adjudicator.State, root bool) (p string, done bool, err error) {
 	if root {
-		return s.seat, false, false, nil
+		return s.seat, false, nil
 	}
 	for range maxTurnSteps {
 		to := d.ToMove()
 		if len(to) == 0 {
-			return "", false, true, nil
+			return "", true, nil
 		}
 		if auto := adjudicator.Automata(d); len(auto) > 0 {
 			if i := slices.IndexFunc(to, func(p string) bool { return slices.Contains(auto, p) }); i >= 0 {
 				if err := playAutomaton(d, to[i]); err != nil {
-					return "", false, false, err
+					return "", false, err
 				}
 				continue
 			}
@@ -294,24 +332,25 @@ func (s *search) advance(d adjudicator.State, root bool) (p string, sealed, done
 		}
 		switch {
 		case len(cands) == 0:
-			return "", false, true, nil
+			return "", true, nil
 		case slices.Contains(cands, s.seat):
 			p = s.seat
 		default:
 			p = cands[0]
 		}
-		return p, sealedStep(d, p), false, nil
+		return p, false, nil
 	}
-	return "", false, false, fmt.Errorf("bot: the game's own seats play on for %d turns", maxTurnSteps)
+	return "", false, fmt.Errorf("bot: the game's own seats play on for %d turns", maxTurnSteps)
 }
 
-// sealedStep reports whether some step p may take now is sealed.
-func sealedStep(d adjudicator.State, p string) bool {
+// sealedStep reports whether some step of legal, p's legal steps now, is
+// sealed.
+func sealedStep(d adjudicator.State, p string, legal []adjudicator.Move) bool {
 	sl, ok := d.(adjudicator.Sealer)
 	if !ok {
 		return false
 	}
-	for _, m := range d.Legal(p) {
+	for _, m := range legal {
 		if sl.SealOf(p, m) != 0 {
 			return true
 		}
@@ -372,18 +411,19 @@ func (s *search) rollout(d adjudicator.State) error {
 }
 
 // rewards scores d for each seat in [0, 1]: half for winning (shared
-// among those who share the victory or lead on points before the end),
-// half for where the seat's score lies between the lowest and the highest.
+// among those who share the victory, or before the end among those who
+// lead on points), half for the seat's margin over the best of the
+// others, as a share of their scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
+// every point gained, or taken from the best other, is worth something,
+// even in a game the seat cannot win (the solo game against Henri).
 func (s *search) rewards(d adjudicator.State) []float64 {
 	sc := d.Scores()
 	out := make([]float64, len(s.seats))
 	if len(sc) < len(s.seats) {
 		return out
 	}
-	lo, hi := sc[0], sc[0]
-	for _, v := range sc[:len(s.seats)] {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	sc = sc[:len(s.seats)]
+	hi := slices.Max(sc)
 	var win []int
 	if res := d.Result(); res.Finished {
 		for _, w := range append(slices.Clone(res.Winners), res.Shared...) {
@@ -398,15 +438,22 @@ func (s *search) rewards(d adjudicator.State) []float64 {
 			}
 		}
 	}
-	for i := range s.seats {
-		if hi > lo {
-			out[i] = 0.5 * float64(sc[i]-lo) / float64(hi-lo)
-		} else {
-			out[i] = 0.25
+	for i, v := range sc {
+		best, first := 0, true
+		for j, w := range sc {
+			if j != i && (first || w > best) {
+				best, first = w, false
+			}
 		}
+		if first { // one seat alone
+			best = v
+		}
+		out[i] = 0.25 * (1 + float64(v-best)/float64(abs(v)+abs(best)+1))
 	}
 	for _, i := range win {
 		out[i] += 0.5 / float64(len(win))
 	}
 	return out
 }
+
+func abs(v int) int { return max(v, -v) }

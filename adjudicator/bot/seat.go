@@ -22,7 +22,7 @@ type Reason struct {
 	// most.
 	Visits, Iterations int
 	// Mean is the mean outcome of those iterations for the seat, from 0
-	// (the last place, lost) to 1 (won, with the best score).
+	// (lost, far behind the best other) to 1 (won, far ahead).
 	Mean float64
 }
 
@@ -42,15 +42,6 @@ func (o Options) explain(c Reason) {
 	if o.Explain != nil {
 		o.Explain(c)
 	}
-}
-
-// reasonAt returns what the search of root found of seat's step m.
-func reasonAt(root *node, seat string, m adjudicator.Move, iters int) Reason {
-	c := Reason{Move: m, Iterations: iters}
-	if n := root.child(seat, m.String()); n != nil && n.visits > 0 {
-		c.Visits, c.Mean = n.visits, n.reward/float64(n.visits)
-	}
-	return c
 }
 
 // ParseSeat reads a seat given as "bot:LEVEL" (bot:1 to bot:MaxLevel) and
