@@ -33,6 +33,22 @@ func TestPlayBots(t *testing.T) {
 	if string(b1) == string(random) {
 		t.Error("play --bots played the random players' game")
 	}
+	// At a level, the record lists the bots and adjudicate plays each
+	// move again (RULINGS.md H-6); with --iterations nothing can check
+	// the moves, and the record says selfplay.
+	lv := filepath.Join(dir, "lv.yaml")
+	mustHerald(t, "play", "raubritter", "--players", "2", "--seed", "7", "--bots", "--level", "1", "-q", "-o", lv)
+	lb, _ := os.ReadFile(lv)
+	if !strings.Contains(string(lb), "\nbots: {p1: 1, p2: 1}\n") || strings.Contains(string(lb), "selfplay") {
+		t.Errorf("play --bots --level 1: the record does not list its bots, or has selfplay moves:\n%s", lb)
+	}
+	a = mustHerald(t, "adjudicate", lv)
+	if n := strings.Count(a.stdout, "(bot:1: the bot's move, played again)"); n < 10 || strings.Contains(a.stdout, "illegal") {
+		t.Errorf("adjudicate of a game between bots of level 1: %d moves played again:\n%v", n, a)
+	}
+	if !strings.Contains(string(b1), "source: selfplay") || strings.Contains(string(b1), "bots:") {
+		t.Errorf("play --bots --iterations 4: the record should hold selfplay moves and no bots:\n%s", b1)
+	}
 	runCases(t, []cliCase{
 		{name: "level 4", args: []string{"play", "raubritter", "--bots", "--level", "4"}, code: 2,
 			stderr: []string{"--level is 1 to 3 and --iterations not negative, not 4 and 0"}},

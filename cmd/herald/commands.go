@@ -575,7 +575,7 @@ var cmdPlay = &command{
 		fs.Bool("q", false, "print only the result line")
 		fs.Bool("bots", false, "the players are bots (package adjudicator/bot), not random players")
 		fs.Int("level", 1, "with --bots, the bots' `level`, 1 to 3 (their search's iterations a step)")
-		fs.Int("iterations", 0, "with --bots, the iterations a step in place of the level's")
+		fs.Int("iterations", 0, "with --bots, the iterations a step in place of the level's (for tests: the record's moves are then selfplay, which adjudicate cannot check)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
