@@ -247,7 +247,7 @@ func TestOAuthEmbeddedGame(t *testing.T) {
 				return Server{Addr: addr, Security: Plain, Username: "herald@herald.test", OAuth: tokens}
 			}
 			r, err := Start(ctx, RunConfig{
-				Dir: filepath.Join(dir, "herald"), Address: "herald@herald.test", Registry: reg, Logger: log,
+				Dir: filepath.Join(dir, "herald"), OpenStore: openSQLite, Address: "herald@herald.test", Registry: reg, Logger: log,
 				IMAP: IntakeConfig{Server: server(srv.IMAPAddr()), Poll: time.Second},
 				SMTP: OutboxConfig{Server: server(srv.SMTPAddr())},
 			})
