@@ -188,22 +188,8 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 			return Reply{}, err
 		}
 		if len(subs) > 0 {
-			status := Playing
-			if m.State.Result().Finished {
-				status = Finished
-			}
-			rev, err := s.tx.Save(ctx, g.ID, m.Record, status)
-			if err != nil {
+			if err := s.saveMove(ctx, g, m); err != nil {
 				return Reply{}, err
-			}
-			g.Record, g.Status = m.Record, status
-			if err := s.afterMove(ctx, g, m); err != nil {
-				return Reply{}, err
-			}
-			if status == Playing {
-				s.games.stage(g.ID, rev, m)
-			} else {
-				s.games.unstage(g.ID)
 			}
 		}
 		news = fmt.Sprintf("The host of game %s has handed the seat of %s to the bot (%s):\nit plays that seat from here on, and its moves are checked like\nanyone's (RULINGS.md H-6).\n", Tag(g.ID), p.Name, p.Address)
@@ -255,4 +241,28 @@ func (s *Session) hint(g *Game, m *adjudicator.Match, player string) string {
 	}
 	b.WriteString("Nothing was played: send the steps you choose, as always.\n")
 	return b.String()
+}
+
+// saveMove stores the moves m has taken since g was read: its record with
+// the status it leaves the game in, what follows a move (afterMove), and
+// the match staged for the next request, or the game unstaged once over.
+func (s *Session) saveMove(ctx context.Context, g *Game, m *adjudicator.Match) error {
+	status := Playing
+	if m.State.Result().Finished {
+		status = Finished
+	}
+	rev, err := s.tx.Save(ctx, g.ID, m.Record, status)
+	if err != nil {
+		return err
+	}
+	g.Record, g.Status = m.Record, status
+	if err := s.afterMove(ctx, g, m); err != nil {
+		return err
+	}
+	if status == Playing {
+		s.games.stage(g.ID, rev, m)
+	} else {
+		s.games.unstage(g.ID)
+	}
+	return nil
 }

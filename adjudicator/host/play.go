@@ -594,22 +594,8 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	sub.Auto = append(sub.Auto, botSubs...)
-	status := Playing
-	if m.State.Result().Finished {
-		status = Finished
-	}
-	rev, err := s.tx.Save(ctx, g.ID, m.Record, status)
-	if err != nil {
+	if err := s.saveMove(ctx, g, m); err != nil {
 		return Reply{}, err
-	}
-	g.Record, g.Status = m.Record, status
-	if err := s.afterMove(ctx, g, m); err != nil {
-		return Reply{}, err
-	}
-	if status == Playing {
-		s.games.stage(g.ID, rev, m)
-	} else {
-		s.games.unstage(g.ID)
 	}
 	var seal sealNews
 	if sealing {
