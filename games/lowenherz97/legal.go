@@ -228,6 +228,7 @@ var steps = func() (t struct {
 	offer  [totalMoney + 1]adjudicator.Move                      // by ducats
 	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
+	place  [width * height][4]adjudicator.Move                   // castle on a square, knight on its neighbours in board.Neighbours' order
 }) {
 	for i := range t.choose {
 		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true, Bare: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
@@ -243,6 +244,12 @@ var steps = func() (t struct {
 	}
 	for q := range t.knight {
 		t.knight[q] = Knight{Square: grid.Square(q)}
+	}
+	var nb [4]grid.Square
+	for q := range t.place {
+		for j, k := range board.Neighbours(nb[:0], grid.Square(q)) {
+			t.place[q][j] = Place{Castle: grid.Square(q), Knight: k}
+		}
 	}
 	return t
 }()

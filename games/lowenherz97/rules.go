@@ -123,30 +123,78 @@ func (s *State) other(p int) int {
 
 // --- setup ---------------------------------------------------------------
 
-// checkPlace checks a setup placement of colour c (lowenherz-1997-fr.txt:295-297).
-func (s *State) checkPlace(c int, m Place) *adjudicator.RuleError {
-	q, k := m.Castle, m.Knight
+// Reasons a setup placement may not be made, for placeFail.
+const (
+	placeOK = iota
+	placeCastleTaken
+	placeCastleTerrain
+	placeSpread
+	placeApart
+	placeKnightTaken
+	placeKnightTerrain
+)
+
+// placeFail says why colour c may not make the setup placement m, or
+// placeOK, and for placeSpread the castle too near; it allocates nothing,
+// for Legal.
+func (s *State) placeFail(c int, m Place) (int, grid.Square) {
+	if fail, o := s.castleSiteFail(c, m.Castle); fail != placeOK {
+		return fail, o
+	}
+	if !board.Adjacent(m.Castle, m.Knight) {
+		return placeApart, 0
+	}
+	return s.knightSiteFail(m.Knight), 0
+}
+
+// castleSiteFail is placeFail's checks on the castle's square q.
+func (s *State) castleSiteFail(c int, q grid.Square) (int, grid.Square) {
 	if s.castle[q] >= 0 || s.knight[q] >= 0 {
-		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(q)).At(m.pos[0])
+		return placeCastleTaken, 0
 	}
 	if t := s.terrain[q]; t == Hill || t == City {
-		return rulef(codeSetup, ruleSetupTerr, "a castle cannot stand on a %s (%s)", "un château ne peut pas être sur une %s (%s)",
-			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q)).At(m.pos[0])
+		return placeCastleTerrain, 0
 	}
 	for o := range s.castle {
 		if int(s.castle[o]) == c && board.Distance(grid.Square(o), q) < castleSpread {
-			return rulef(codeSetup, ruleSpread, "%s is %d squares from %s's castle at %s; castles of one colour stand at least 6 apart",
-				"%s est à %d cases du château %s de %s ; les châteaux d'une couleur sont à 6 cases au moins",
-				s.sq(q), board.Distance(grid.Square(o), q), s.colourName(c), s.sq(grid.Square(o))).At(m.pos[0])
+			return placeSpread, grid.Square(o)
 		}
 	}
-	if !board.Adjacent(q, k) {
-		return rulef(codeSetup, rulePlacement, "the knight goes beside its castle: %s is not next to %s", "le chevalier se pose à côté de son château : %s n'est pas voisine de %s", s.sq(k), s.sq(q)).At(m.pos[1])
-	}
+	return placeOK, 0
+}
+
+// knightSiteFail is placeFail's checks on the knight's square k.
+func (s *State) knightSiteFail(k grid.Square) int {
 	if s.castle[k] >= 0 || s.knight[k] >= 0 {
-		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(k)).At(m.pos[1])
+		return placeKnightTaken
 	}
-	if t := s.terrain[k]; t != Empty {
+	if s.terrain[k] != Empty {
+		return placeKnightTerrain
+	}
+	return placeOK
+}
+
+// checkPlace checks a setup placement of colour c (lowenherz-1997-fr.txt:295-297).
+func (s *State) checkPlace(c int, m Place) *adjudicator.RuleError {
+	q, k := m.Castle, m.Knight
+	fail, o := s.placeFail(c, m)
+	switch fail {
+	case placeCastleTaken:
+		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(q)).At(m.pos[0])
+	case placeCastleTerrain:
+		t := s.terrain[q]
+		return rulef(codeSetup, ruleSetupTerr, "a castle cannot stand on a %s (%s)", "un château ne peut pas être sur une %s (%s)",
+			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q)).At(m.pos[0])
+	case placeSpread:
+		return rulef(codeSetup, ruleSpread, "%s is %d squares from %s's castle at %s; castles of one colour stand at least 6 apart",
+			"%s est à %d cases du château %s de %s ; les châteaux d'une couleur sont à 6 cases au moins",
+			s.sq(q), board.Distance(o, q), s.colourName(c), s.sq(o)).At(m.pos[0])
+	case placeApart:
+		return rulef(codeSetup, rulePlacement, "the knight goes beside its castle: %s is not next to %s", "le chevalier se pose à côté de son château : %s n'est pas voisine de %s", s.sq(k), s.sq(q)).At(m.pos[1])
+	case placeKnightTaken:
+		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(k)).At(m.pos[1])
+	case placeKnightTerrain:
+		t := s.terrain[k]
 		return rulef(codeSetup, ruleSetupTerr, "in the setup a knight goes on an empty square, not a %s (%s)", "pendant la mise en place un chevalier se pose sur une case vide, pas une %s (%s)",
 			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(k)).At(m.pos[1])
 	}
@@ -186,12 +234,17 @@ func (s *State) skipImpossiblePlaces() {
 // placeMoves lists up to limit legal placements of colour c (0: all).
 func (s *State) placeMoves(c, limit int) []adjudicator.Move {
 	var out []adjudicator.Move
+	if limit == 0 {
+		out = make([]adjudicator.Move, 0, 4*board.Len())
+	}
 	var nb [4]grid.Square
 	for q := range grid.Square(board.Len()) {
-		for _, k := range board.Neighbours(nb[:0], q) {
-			m := Place{Castle: q, Knight: k}
-			if s.checkPlace(c, m) == nil {
-				out = append(out, m)
+		if fail, _ := s.castleSiteFail(c, q); fail != placeOK {
+			continue
+		}
+		for j, k := range board.Neighbours(nb[:0], q) {
+			if s.knightSiteFail(k) == placeOK {
+				out = append(out, steps.place[q][j])
 				if limit > 0 && len(out) >= limit {
 					return out
 				}
