@@ -1,6 +1,21 @@
 package lowenherz
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+)
+
+// borderSteps holds the step of a border on each edge, made once for
+// Legal rather than on every call, by pointer as Legal has always listed
+// them (Apply reads *BorderStep as BorderStep, and changes none); the
+// edges not on the board hold a step Legal never lists.
+var borderSteps = func() (t [numEdges]adjudicator.Move) {
+	for e := range t {
+		t[e] = &BorderStep{Edge: Edge(e)}
+	}
+	return t
+}()
 
 // The fast predicates Legal uses: each says whether its check (checkBorder,
 // checkKnight, checkExtendSquare, checkAlliance) would pass, without

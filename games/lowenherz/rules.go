@@ -1088,17 +1088,20 @@ func (s *State) Legal(player string) []adjudicator.Move {
 	case stepAction:
 		switch s.act.act {
 		case ActBorders:
-			// One slice of steps, listed by pointer: no allocation per
-			// step (Apply reads *BorderStep as BorderStep).
-			bs := make([]BorderStep, 0, numEdges)
+			// The steps made once (borderSteps): no allocation but the list's.
+			var ok [numEdges]bool
+			n := 0
 			for e := Edge(0); e < numEdges; e++ {
 				if e.valid() && s.borderOK(e) {
-					bs = append(bs, BorderStep{Edge: e})
+					ok[e] = true
+					n++
 				}
 			}
-			out = make([]adjudicator.Move, 0, len(bs)+8)
-			for i := range bs {
-				out = append(out, &bs[i])
+			out = make([]adjudicator.Move, 0, n+8)
+			for e, m := range borderSteps {
+				if ok[e] {
+					out = append(out, m)
+				}
 			}
 		case ActKnights:
 			for _, q := range s.knightSquares(p, pl.ducats) {

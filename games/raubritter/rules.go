@@ -463,7 +463,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 		out = slices.Grow(out, len(kinds)*len(spots)+1)
 		for _, k := range kinds {
 			for _, q := range spots {
-				out = append(out, Place{Kind: k, Square: q})
+				out = append(out, placeStep(k, q))
 			}
 		}
 	}
