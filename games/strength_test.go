@@ -1,12 +1,20 @@
 package games_test
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -111,30 +119,6 @@ func duel(t testing.TB, tb table, seed string, hero, rival contestant, at int) o
 	return o
 }
 
-// tally sums the outcomes of a cell of the campaign.
-type tally struct {
-	games               int
-	wins, score, others float64
-	margin              float64 // the sum of score - best other
-	elapsed, cpu        time.Duration
-}
-
-func (ty *tally) add(o outcome, d, cpu time.Duration) {
-	ty.games++
-	ty.wins += o.win
-	ty.score += float64(o.score)
-	ty.others += o.others
-	ty.margin += float64(o.score - o.best)
-	ty.elapsed += d
-	ty.cpu += cpu
-}
-
-func (ty tally) String() string {
-	n := float64(max(ty.games, 1))
-	return fmt.Sprintf("won %.1f of %d (%.1f%%); mean score %.1f, the others' %.1f, margin over the best other %+.1f; %.1fs a game, %.2fs of CPU",
-		ty.wins, ty.games, 100*ty.wins/n, ty.score/n, ty.others/n, ty.margin/n, ty.elapsed.Seconds()/n, ty.cpu.Seconds()/n)
-}
-
 // TestBotStrength is the bot's strength campaign (issue 30). For every
 // game and player count it plays the default bot against uniform random
 // players (target: 95% of 2-player games won), against greedy one-step
@@ -142,17 +126,27 @@ func (ty tally) String() string {
 // round the table over games of the same seed, so that each deal is
 // played from every seat; for Les Deux Héritiers' solo game it plays
 // each level against Henri and gives the mean scores. A shared victory
-// counts its share. Each game logs a line as it ends (with -v), each cell
-// a summary, so that a run cut short still gives its figures; the CPU
-// time of a game is its cell's thread's (Linux), the wall's being much
-// longer on shared cores.
+// counts its share.
 //
-// It runs only with HERALD_BOT_STRENGTH=1: it costs hours of CPU (see
+// The campaign is resumable: each finished game appends a line to the
+// results file (HERALD_BOT_RESULTS, default testdata/strength/results.tsv,
+// committed), and a run plays only the games not in it. The file begins
+// with the fingerprint of the bot and its yardsticks (strengthFingerprint);
+// a run whose fingerprint differs refuses to add to it, so that games of
+// two different bots are never counted together. The next game is always
+// of the cell that has used the least CPU time so far, the cells never
+// begun first, cheap tables first (campaignOrder): a run cut short leaves
+// figures for every cell, and the cheap cells complete. The CPU time of a
+// game is its worker's thread's (Linux). TestBotStrengthSummary prints the
+// table of the file.
+//
+// It runs only with HERALD_BOT_STRENGTH=1: it costs many hours of CPU (see
 // README's Bots). HERALD_BOT_GAMES sets the games a cell (default 200),
 // HERALD_BOT_TABLES the tables ("lowenherz/2p,heritiers/1p"; default all),
 // HERALD_BOT_CELLS the cells ("random,greedy,levels,henri"; default all),
-// and HERALD_BOT_ITERS and HERALD_BOT_DEPTH the default bot's budget, for
-// quick checks. The cells run in parallel as far as -parallel lets them.
+// HERALD_BOT_WORKERS the games played at once (default GOMAXPROCS), and
+// HERALD_BOT_ITERS and HERALD_BOT_DEPTH the default bot's budget, for
+// quick checks (with a results file of their own: the fingerprint differs).
 func TestBotStrength(t *testing.T) {
 	if os.Getenv("HERALD_BOT_STRENGTH") == "" {
 		t.Skip("set HERALD_BOT_STRENGTH=1 to run the strength campaign (hours of CPU)")
@@ -162,57 +156,435 @@ func TestBotStrength(t *testing.T) {
 		v := os.Getenv(env)
 		return v == "" || slices.Contains(strings.Split(v, ","), name)
 	}
-	type cell struct {
-		name        string
-		hero, rival contestant
-		target      float64 // the share of 2-player games to win
+	path := resultsPath()
+	fp := strengthFingerprint(t)
+	if err := dropUnfinishedLine(path); err != nil {
+		t.Fatal(err)
 	}
-	for _, tb := range tables {
-		if !only("HERALD_BOT_TABLES", tb.String()) {
+	res, err := readResults(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(resultsHeader(fp)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: a new results file, for the bot of fingerprint %s", path, fp)
+		res = &results{fingerprint: fp}
+	case err != nil:
+		t.Fatal(err)
+	case res.fingerprint != fp:
+		t.Fatalf("%s holds the games of the bot of fingerprint %s, and this bot's is %s: its play has changed, and its games would be counted with another bot's. Begin a new file: move this one aside (git keeps it) or set HERALD_BOT_RESULTS to another path", path, res.fingerprint, fp)
+	default:
+		t.Logf("%s: %d games already played by this bot (fingerprint %s)", path, len(res.games), fp)
+	}
+	var cells []*campaignCell
+	for _, c := range campaignCells() {
+		if !only("HERALD_BOT_TABLES", c.tb.String()) || !only("HERALD_BOT_CELLS", c.kind) {
 			continue
 		}
-		var cells []cell
-		if tb.players == 1 {
-			for level := 1; level <= bot.MaxLevel; level++ {
-				cells = append(cells, cell{"henri", botAt(level), contestant{}, 0})
-			}
-		} else {
-			cells = []cell{
-				{"random", botAt(0), randomPlayer, 0.95},
-				{"greedy", botAt(0), greedyPlayer, 0.70},
-				{"levels", botAt(3), botAt(1), 0.60},
+		c.done = map[int]bool{}
+		for _, g := range res.games {
+			if g.table == c.tb.String() && g.cell == c.name {
+				c.done[g.game] = true
+				c.cpu += g.cpu
 			}
 		}
-		for _, c := range cells {
-			if !only("HERALD_BOT_CELLS", c.name) {
-				continue
-			}
-			t.Run(fmt.Sprintf("%s/%s-vs-%s", tb, c.hero.name, c.name), func(t *testing.T) {
+		cells = append(cells, c)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sched := &scheduler{cells: cells, games: games}
+	t.Run("workers", func(t *testing.T) {
+		for w := range envInt("HERALD_BOT_WORKERS", runtime.GOMAXPROCS(0)) {
+			t.Run(fmt.Sprint(w+1), func(t *testing.T) {
 				t.Parallel()
-				runtime.LockOSThread() // so that threadCPU is this cell's
+				runtime.LockOSThread() // so that threadCPU is this game's
 				defer runtime.UnlockOSThread()
-				var ty tally
-				for g := range games {
-					seed := fmt.Sprint("strength-", g/tb.players)
+				for {
+					c, g := sched.next()
+					if c == nil {
+						return
+					}
+					seed := fmt.Sprint("strength-", g/c.tb.players)
 					start, cpu := time.Now(), threadCPU()
-					o := duel(t, tb, seed, c.hero, c.rival, g%tb.players)
-					ty.add(o, time.Since(start), threadCPU()-cpu)
-					t.Logf("game %d (seed %s, seat %d): won %.2f, score %d to the others' best %d; so far %s", g+1, seed, g%tb.players+1, o.win, o.score, o.best, ty)
+					o := duel(t, c.tb, seed, c.hero, c.rival, g%c.tb.players)
+					r := gameResult{table: c.tb.String(), cell: c.name, game: g, seat: g%c.tb.players + 1, outcome: o, cpu: (threadCPU() - cpu).Seconds()}
+					sched.finish(t, f, c, r)
+					t.Logf("%s %s game %d (seed %s, seat %d): won %.2f, score %d to the others' best %d; %.1fs, %.1fs of CPU",
+						r.table, c.name, g+1, seed, r.seat, o.win, o.score, o.best, time.Since(start).Seconds(), r.cpu)
 				}
-				against := c.rival.name
-				if tb.players == 1 {
-					against = "Henri"
-				}
-				target := fmt.Sprintf("a fair share %.0f%%", 100/float64(tb.players))
-				if tb.players == 1 {
-					target = "solo"
-				} else if tb.players == 2 {
-					target = fmt.Sprintf("target %.0f%%", 100*c.target)
-				}
-				t.Logf("STRENGTH %s: %s against %s: %s (%s)", tb, c.hero.name, against, ty, target)
 			})
 		}
+	})
+	res, err = readResults(path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Logf("STRENGTH, %s:\n%s", path, res.summary(games))
+}
+
+// TestBotStrengthSummary checks the committed results file of the
+// strength campaign, line by line, and prints its table (with -v): the
+// games of each cell, those won, the mean scores, the CPU time spent and
+// what the rest of the campaign would cost at the speed measured.
+func TestBotStrengthSummary(t *testing.T) {
+	res, err := readResults(resultsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s, bot of fingerprint %s:\n%s", resultsPath(), res.fingerprint, res.summary(envInt("HERALD_BOT_GAMES", 200)))
+}
+
+// TestBotStrengthFingerprint, with HERALD_BOT_STRENGTH=1, checks that the
+// results file was begun by this bot: that a change meant to leave the
+// bot's play alone (a faster engine, a faster search) did.
+func TestBotStrengthFingerprint(t *testing.T) {
+	if os.Getenv("HERALD_BOT_STRENGTH") == "" {
+		t.Skip("set HERALD_BOT_STRENGTH=1 to check the bot's fingerprint against the results file (a minute of CPU)")
+	}
+	res, err := readResults(resultsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp := strengthFingerprint(t); fp != res.fingerprint {
+		t.Fatalf("this bot's fingerprint is %s; %s was begun by the bot of fingerprint %s", fp, resultsPath(), res.fingerprint)
+	}
+}
+
+func resultsPath() string {
+	if p := os.Getenv("HERALD_BOT_RESULTS"); p != "" {
+		return p
+	}
+	return filepath.Join("testdata", "strength", "results.tsv")
+}
+
+// A campaignCell is one contest of the campaign on one table.
+type campaignCell struct {
+	tb          table
+	kind        string // random, greedy, levels or henri
+	name        string // kind, and for henri the level: henri:2
+	hero, rival contestant
+	target      float64 // the share of 2-player games to win
+	done        map[int]bool
+	cpu         float64 // the CPU seconds of the games done
+	next        int     // the next game to hand out
+	running     int     // games handed out and not finished
+}
+
+// campaignOrder lists the tables cheapest first, by the CPU time of a
+// game of the default bot measured in the first runs: the order in which
+// the cells are begun.
+var campaignOrder = []table{
+	{"heritiers", 1}, {"heritiers", 2}, {"raubritter", 2}, {"lowenherz97", 4},
+	{"raubritter", 4}, {"lowenherz97", 2}, {"lowenherz", 3}, {"lowenherz", 2},
+}
+
+// campaignCells returns every cell of the campaign, in the order they are
+// begun: the cheap contests (against random, greedy players, Henri), each
+// over the tables cheapest first, then bot:3 against bot:1.
+func campaignCells() []*campaignCell {
+	var out []*campaignCell
+	for _, kind := range []string{"random", "greedy", "henri", "levels"} {
+		for _, tb := range campaignOrder {
+			switch {
+			case tb.players == 1 && kind == "henri":
+				for level := 1; level <= bot.MaxLevel; level++ {
+					out = append(out, &campaignCell{tb: tb, kind: kind, name: fmt.Sprint("henri:", level), hero: botAt(level)})
+				}
+			case tb.players == 1 || kind == "henri":
+			case kind == "random":
+				out = append(out, &campaignCell{tb: tb, kind: kind, name: kind, hero: botAt(0), rival: randomPlayer, target: 0.95})
+			case kind == "greedy":
+				out = append(out, &campaignCell{tb: tb, kind: kind, name: kind, hero: botAt(0), rival: greedyPlayer, target: 0.70})
+			case kind == "levels":
+				out = append(out, &campaignCell{tb: tb, kind: kind, name: kind, hero: botAt(3), rival: botAt(1), target: 0.60})
+			}
+		}
+	}
+	return out
+}
+
+// scheduler hands out the campaign's games to its workers.
+type scheduler struct {
+	mu    sync.Mutex
+	cells []*campaignCell
+	games int // a cell's games
+}
+
+// next returns the next game to play, nil when none is left: of the
+// cells with games left, one never begun (the first of them), else the
+// one whose CPU time, its running games counted at its mean, is least.
+func (s *scheduler) next() (*campaignCell, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var best *campaignCell
+	bestCost := math.Inf(1)
+	for _, c := range s.cells {
+		for c.next < s.games && c.done[c.next] {
+			c.next++
+		}
+		if c.next >= s.games {
+			continue
+		}
+		cost := c.cpu
+		switch {
+		case len(c.done) > 0:
+			cost += float64(c.running) * c.cpu / float64(len(c.done))
+		case c.running > 0:
+			cost = math.Inf(1) // begun, its cost not known yet
+		}
+		if best == nil || cost < bestCost {
+			best, bestCost = c, cost
+		}
+	}
+	if best == nil {
+		return nil, 0
+	}
+	g := best.next
+	best.next++
+	best.running++
+	return best, g
+}
+
+// finish appends r to the results file f and counts it in c.
+func (s *scheduler) finish(t *testing.T, f *os.File, c *campaignCell, r gameResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := f.WriteString(r.line()); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	c.running--
+	c.done[r.game] = true
+	c.cpu += r.cpu
+}
+
+// A gameResult is one line of the results file.
+type gameResult struct {
+	table, cell string
+	game, seat  int // the game's number in its cell from 0; the seat measured from 1
+	outcome
+	cpu float64 // seconds
+}
+
+const resultsColumns = "table\tcell\tgame\tseat\twon\tscore\tothers\tbest\tcpu"
+
+func resultsHeader(fp string) string {
+	return "# The bot's strength campaign (issue 30, TestBotStrength in package games): one line a finished game.\n" +
+		"# cell: random, greedy (the default bot against them), levels (bot:3 against bot:1), henri:N (bot:N alone against Henri).\n" +
+		"# game: from 0 (seed strength-game/players, the bot at seat game%players+1); won: the bot's share of the victory;\n" +
+		"# score, others, best: the bot's score, the others' mean and best; cpu: the game's CPU seconds.\n" +
+		"fingerprint\t" + fp + "\n" + resultsColumns + "\n"
+}
+
+func (r gameResult) line() string {
+	ff := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	return fmt.Sprintf("%s\t%s\t%d\t%d\t%s\t%d\t%s\t%d\t%.2f\n", r.table, r.cell, r.game, r.seat, ff(r.win), r.score, ff(r.others), r.best, r.cpu)
+}
+
+// results is a results file read.
+type results struct {
+	fingerprint string
+	games       []gameResult
+}
+
+// readResults reads the results file at path, each line checked.
+func readResults(path string) (*results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return nil, fmt.Errorf("%s ends in an unfinished line (a run stopped as it wrote it?): TestBotStrength drops it and plays that game again", path)
+	}
+	res := &results{}
+	seen := map[string]bool{}
+	for n, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s (the line: %q)", path, n+1, fmt.Sprintf(format, args...), line)
+		}
+		if strings.HasPrefix(line, "#") || line == resultsColumns {
+			continue
+		}
+		if fp, ok := strings.CutPrefix(line, "fingerprint\t"); ok {
+			if res.fingerprint != "" {
+				return nil, bad("a second fingerprint")
+			}
+			res.fingerprint = fp
+			continue
+		}
+		if res.fingerprint == "" {
+			return nil, bad("a game before the fingerprint line")
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 9 {
+			return nil, bad("%d fields, want 9 (%s)", len(f), strings.ReplaceAll(resultsColumns, "\t", ", "))
+		}
+		var r gameResult
+		r.table, r.cell = f[0], f[1]
+		var errs []error
+		num := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
+		flt := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+		r.game, r.seat, r.win, r.score, r.others, r.best, r.cpu = num(f[2]), num(f[3]), flt(f[4]), num(f[5]), flt(f[6]), num(f[7]), flt(f[8])
+		if err := errors.Join(errs...); err != nil {
+			return nil, bad("%v", err)
+		}
+		c := findCell(r.table, r.cell)
+		switch {
+		case c == nil:
+			return nil, bad("no cell %s on table %s in the campaign", r.cell, r.table)
+		case r.game < 0 || r.seat != r.game%c.tb.players+1:
+			return nil, bad("game %d is played from seat %d, not %d", r.game, r.game%c.tb.players+1, r.seat)
+		case r.win < 0 || r.win > 1:
+			return nil, bad("won %v is not a share of a victory", r.win)
+		}
+		key := r.table + "\t" + r.cell + "\t" + f[2]
+		if seen[key] {
+			return nil, bad("game %d of %s on %s a second time", r.game, r.cell, r.table)
+		}
+		seen[key] = true
+		res.games = append(res.games, r)
+	}
+	if res.fingerprint == "" {
+		return nil, fmt.Errorf("%s: no fingerprint line", path)
+	}
+	return res, nil
+}
+
+// dropUnfinishedLine cuts the results file at path after its last whole
+// line, so that a game whose line a stopped run left half written is
+// played again rather than read wrong.
+func dropUnfinishedLine(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 || data[len(data)-1] == '\n' {
+		return nil // a missing file is made by the caller
+	}
+	return os.WriteFile(path, data[:bytes.LastIndexByte(data, '\n')+1], 0o644)
+}
+
+func findCell(tb, name string) *campaignCell {
+	for _, c := range campaignCells() {
+		if c.tb.String() == tb && c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// gameNames are the games' names in the summary's table.
+var gameNames = map[string]string{"raubritter": "Raubritter", "lowenherz": "Löwenherz", "lowenherz97": "Löwenherz 1997", "heritiers": "Les Deux Héritiers"}
+
+// summary returns the table of res: a row a table (cells: won of played,
+// the bot's mean score to the best other's), the solo game's levels
+// against Henri, and the CPU time spent and left for games a cell.
+func (res *results) summary(games int) string {
+	type sum struct {
+		n                        int
+		won, score, best, others float64
+		cpu                      float64
+	}
+	sums := map[string]*sum{}
+	for _, g := range res.games {
+		k := g.table + " " + g.cell
+		if sums[k] == nil {
+			sums[k] = &sum{}
+		}
+		s := sums[k]
+		s.n++
+		s.won += g.win
+		s.score += float64(g.score)
+		s.best += float64(g.best)
+		s.others += g.others
+		s.cpu += g.cpu
+	}
+	cellText := func(tb table, name string) string {
+		s := sums[tb.String()+" "+name]
+		if s == nil {
+			return "—"
+		}
+		n := float64(s.n)
+		return fmt.Sprintf("%s of %d (%.0f%%), %.1f to %.1f", strconv.FormatFloat(s.won, 'f', -1, 64), s.n, 100*s.won/n, s.score/n, s.best/n)
+	}
+	var b strings.Builder
+	b.WriteString("| game | players | against random | against greedy | `bot:3` against `bot:1` |\n|---|---|---|---|---|\n")
+	for _, tb := range tables {
+		if tb.players == 1 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", gameNames[tb.game], tb.players, cellText(tb, "random"), cellText(tb, "greedy"), cellText(tb, "levels"))
+	}
+	b.WriteString("\nAlone against Henri (won of played, the bot's mean score to Henri's):")
+	for level := 1; level <= bot.MaxLevel; level++ {
+		fmt.Fprintf(&b, " `bot:%d` %s;", level, cellText(table{"heritiers", 1}, fmt.Sprint("henri:", level)))
+	}
+	var spent, left float64
+	var played, unknown int
+	for _, c := range campaignCells() {
+		s := sums[c.tb.String()+" "+c.name]
+		if s == nil {
+			unknown++
+			continue
+		}
+		played += s.n
+		spent += s.cpu
+		left += float64(max(0, games-s.n)) * s.cpu / float64(s.n)
+	}
+	fmt.Fprintf(&b, "\n\n%d games played, %.1f hours of CPU; %d games a cell would take %.1f hours more at the CPU time a game measured in each cell", played, spent/3600, games, left/3600)
+	if unknown > 0 {
+		fmt.Fprintf(&b, ", and %d cells not begun", unknown)
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// strengthFingerprint returns the fingerprint of the contestants of the
+// campaign: a hash of the steps each chooses (the bot at every level and
+// at the default with its ranking's visits, the random and greedy
+// players) on a few fixed positions of every table. Two bots with the
+// same fingerprint play the same games, short of a change that only
+// shows elsewhere.
+func strengthFingerprint(t testing.TB) string {
+	h := sha256.New()
+	contestants := []contestant{botAt(0), botAt(2), randomPlayer, greedyPlayer} // and the ranks of levels 1 and 3 below
+	for _, tb := range tables {
+		m := startMatch(t, tb, "fingerprint")
+		rng := adjudicator.NewRNG("fingerprint")
+		for _, walk := range []int{5, 35} {
+			randomSteps(t, m.State, walk, rng)
+			for len(m.State.ToMove()) > 0 && (botSeat(m.State) == "" || len(m.State.Legal(botSeat(m.State))) < 2) {
+				randomSteps(t, m.State, 1, rng)
+			}
+			seat := botSeat(m.State)
+			if seat == "" {
+				break
+			}
+			fmt.Fprintf(h, "%s %s %s\n", tb, seat, m.State.Legal(seat))
+			for _, c := range contestants {
+				mv, err := c.step(m.State, m.Seats(), seat, "fingerprint")
+				if err != nil {
+					t.Fatalf("%s, %s: %v", tb, c.name, err)
+				}
+				fmt.Fprintf(h, "%s: %s\n", c.name, mv)
+			}
+			for _, level := range []int{1, 3} {
+				ch, err := bot.Rank(m.State, m.Seats(), seat, bot.Options{Level: level, Seed: "fingerprint"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range ch {
+					fmt.Fprintf(h, "%s %d %.9f\n", c.Move, c.Visits, c.Reward)
+				}
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func envInt(name string, def int) int {
@@ -220,4 +592,84 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
+}
+
+// TestResultsFileRefusesBadLines: the results file is read line by line,
+// and a line that is not a game of the campaign is an error naming it.
+func TestResultsFileRefusesBadLines(t *testing.T) {
+	head := resultsHeader("f00d")
+	good := gameResult{table: "raubritter/4p", cell: "greedy", game: 5, seat: 2, outcome: outcome{win: 0.5, score: 20, others: 12.5, best: 20}, cpu: 3.25}
+	for _, tc := range []struct{ name, text, want string }{
+		{"good", head + good.line(), ""},
+		{"no fingerprint", resultsColumns + "\n" + good.line(), "before the fingerprint"},
+		{"two fingerprints", head + "fingerprint\tbeef\n", "a second fingerprint"},
+		{"fields", head + "raubritter/4p\tgreedy\t5\t2\n", "4 fields, want 9"},
+		{"number", head + strings.Replace(good.line(), "\t20\t", "\tmany\t", 1), "invalid syntax"},
+		{"cell", head + strings.Replace(good.line(), "greedy", "henri:1", 1), "no cell henri:1 on table raubritter/4p"},
+		{"seat", head + strings.Replace(good.line(), "\t5\t2\t", "\t5\t3\t", 1), "game 5 is played from seat 2, not 3"},
+		{"share", head + strings.Replace(good.line(), "\t0.5\t", "\t2\t", 1), "not a share"},
+		{"twice", head + good.line() + good.line(), "game 5 of greedy on raubritter/4p a second time"},
+		{"unfinished", head + strings.TrimSuffix(good.line(), "\n"), "unfinished line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "results.tsv")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := readResults(path)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want == "" && (res.fingerprint != "f00d" || len(res.games) != 1 || res.games[0] != good):
+				t.Fatalf("read %+v, want fingerprint f00d and %+v", res, good)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCampaignOrder: the scheduler begins every cell, in campaignCells'
+// order, before it plays any cell's second game; then the cell that has
+// used the least CPU plays, its running games counted at its mean; and it
+// skips the games the results file holds.
+func TestCampaignOrder(t *testing.T) {
+	cells := campaignCells()[:3]
+	for _, c := range cells {
+		c.done = map[int]bool{}
+	}
+	cells[1].done[0] = true // played in an earlier run
+	cells[1].cpu = 10
+	s := &scheduler{cells: cells, games: 3}
+	var got []string
+	take := func() *campaignCell {
+		c, g := s.next()
+		got = append(got, fmt.Sprint(c.name, "@", c.tb, "#", g))
+		return c
+	}
+	a := take() // cells[0], never begun
+	take()      // cells[2], never begun; cells[1] has begun
+	s.finish(t, discard(t), a, gameResult{game: 0, cpu: 1})
+	take() // cells[0]: 1s spent, cells[1] 10s, cells[2] running its first
+	take() // cells[0] again: 1s + 1 running at 1s < 10s
+	take() // cells[1]: cells[0] has no games left
+	want := []string{
+		fmt.Sprint(cells[0].name, "@", cells[0].tb, "#0"),
+		fmt.Sprint(cells[2].name, "@", cells[2].tb, "#0"),
+		fmt.Sprint(cells[0].name, "@", cells[0].tb, "#1"),
+		fmt.Sprint(cells[0].name, "@", cells[0].tb, "#2"),
+		fmt.Sprint(cells[1].name, "@", cells[1].tb, "#1"),
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("games handed out %v, want %v", got, want)
+	}
+}
+
+func discard(t *testing.T) *os.File {
+	f, err := os.Create(filepath.Join(t.TempDir(), "results.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
