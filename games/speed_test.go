@@ -117,3 +117,44 @@ func worstPosition(b *testing.B, m *adjudicator.Match) (adjudicator.State, int) 
 	}
 	return worst, worstAt
 }
+
+// TestAppendLegal holds every game's AppendLegal (bot.LegalAppender, the
+// rollouts' way to list steps without a new list each time) to Legal: at
+// every step of a random game of each table, for each player to move,
+// AppendLegal after a few steps already in the list appends Legal's
+// steps, in Legal's order, and leaves those before them alone.
+func TestAppendLegal(t *testing.T) {
+	for _, tb := range tables {
+		t.Run(tb.String(), func(t *testing.T) {
+			m := startMatch(t, tb, "append-legal")
+			la, ok := m.State.(bot.LegalAppender)
+			if !ok {
+				t.Fatalf("%T has no AppendLegal", m.State)
+			}
+			rng := adjudicator.NewRNG("append-legal")
+			buf := make([]adjudicator.Move, 0, 4)
+			for n := 0; len(m.State.ToMove()) > 0; n++ {
+				for _, p := range m.State.ToMove() {
+					prefix := []adjudicator.Move{nil, nil}
+					buf = la.AppendLegal(append(buf[:0], prefix...), p)
+					want := m.State.Legal(p)
+					if len(buf) != len(prefix)+len(want) || buf[0] != nil || buf[1] != nil {
+						t.Fatalf("step %d, %s: AppendLegal gave %d steps after the 2 given, or changed them; Legal %d", n, p, len(buf)-2, len(want))
+					}
+					for i, mv := range want {
+						if got := buf[len(prefix)+i]; got.String() != mv.String() {
+							t.Fatalf("step %d, %s: AppendLegal's step %d is %q, Legal's %q", n, p, i, got, mv)
+						}
+					}
+				}
+				randomSteps(t, m.State, 1, rng)
+				if n > 100_000 {
+					t.Fatalf("no end after %d steps", n)
+				}
+			}
+			if !m.State.Result().Finished {
+				t.Fatal("the game stopped with nobody to move, unfinished")
+			}
+		})
+	}
+}

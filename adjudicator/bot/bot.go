@@ -231,6 +231,27 @@ type search struct {
 	legal []adjudicator.Move // seat's legal steps at the root, the same in every redrawing
 	depth int
 	rng   *adjudicator.RNG
+	buf   []adjudicator.Move // a rollout's list of legal steps, reused from step to step
+}
+
+// A LegalAppender is a state that can list a player's legal steps into a
+// list it is given: AppendLegal(buf, player) returns append(buf,
+// Legal(player)...), the same steps in the same order, allocating no
+// list when buf has room. A search's rollouts, which list the legal steps
+// at every step to take one, use it where a game has it.
+type LegalAppender interface {
+	AppendLegal(buf []adjudicator.Move, player string) []adjudicator.Move
+}
+
+// legalOf returns p's legal steps in d, into s.buf where d can list them
+// there: valid until the next call.
+func (s *search) legalOf(d adjudicator.State, p string) []adjudicator.Move {
+	la, ok := d.(LegalAppender)
+	if !ok {
+		return d.Legal(p)
+	}
+	s.buf = la.AppendLegal(s.buf[:0], p)
+	return s.buf
 }
 
 // iterate runs one iteration on d, a determinization of the root.
@@ -252,7 +273,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			// every redrawing: listed once, not at each iteration.
 			legal = s.legal
 		} else {
-			legal = d.Legal(p)
+			legal = s.legalOf(d, p)
 		}
 		if len(legal) == 0 {
 			return fmt.Errorf("bot: %s is to move but has no legal step", p)
@@ -394,12 +415,15 @@ func (s *search) rollout(d adjudicator.State) error {
 				continue
 			}
 		}
-		cands := slices.DeleteFunc(slices.Clone(to), func(q string) bool { return adjudicator.SealedIn(d, q) })
+		cands := to
+		if slices.ContainsFunc(to, func(q string) bool { return adjudicator.SealedIn(d, q) }) {
+			cands = slices.DeleteFunc(slices.Clone(to), func(q string) bool { return adjudicator.SealedIn(d, q) })
+		}
 		if len(cands) == 0 {
 			return nil
 		}
 		p := cands[s.rng.IntN(len(cands))]
-		legal := d.Legal(p)
+		legal := s.legalOf(d, p)
 		if len(legal) == 0 {
 			return fmt.Errorf("bot: %s is to move but has no legal step", p)
 		}

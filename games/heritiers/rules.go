@@ -654,19 +654,22 @@ func (s *State) paySquares(seat int) []int {
 // Legal returns every step player may take now, in a stable order: take,
 // build (by tile in hand order, square, payment), open, camp, destroy,
 // move, deploy, withdraw, end. For Henri it is his next step.
-func (s *State) Legal(player string) []adjudicator.Move {
+func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
+
+// AppendLegal returns append(out, Legal(player)...), for a search that
+// lists steps into a list it reuses (bot.LegalAppender).
+func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator.Move {
 	seat := s.seat(player)
 	if seat < 0 || adjudicator.CanAct(s, player) != nil {
-		return nil
+		return out
 	}
 	if s.solo && seat == 1 {
 		steps, err := s.henriSteps(false)
 		if err != nil || len(steps) == 0 {
-			return nil
+			return out
 		}
-		return []adjudicator.Move{steps[0].Move}
+		return append(out, steps[0].Move)
 	}
-	var out []adjudicator.Move
 	if !s.taken && len(s.hands[seat]) < handLimit {
 		for p := 1; p <= 6; p++ {
 			if s.inReach(seat, p) {

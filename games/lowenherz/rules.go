@@ -1044,12 +1044,15 @@ func (s *State) take(p int, c Card) {
 }
 
 // Legal returns every step player may take now, in a stable order.
-func (s *State) Legal(player string) []adjudicator.Move {
+func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
+
+// AppendLegal returns append(out, Legal(player)...), for a search that
+// lists steps into a list it reuses (bot.LegalAppender).
+func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator.Move {
 	p := s.index(player)
 	if p < 0 || adjudicator.CanAct(s, player) != nil {
-		return nil
+		return out
 	}
-	var out []adjudicator.Move
 	if s.phase == phaseSetup {
 		c := s.order[s.setupAt].colour
 		gap := s.castleGap(c)
@@ -1097,7 +1100,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 					n++
 				}
 			}
-			out = make([]adjudicator.Move, 0, n+8)
+			out = slices.Grow(out, n+8)
 			for e, m := range borderSteps {
 				if ok[e] {
 					out = append(out, m)

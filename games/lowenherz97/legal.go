@@ -12,17 +12,20 @@ import (
 // cards, offers, walls, knights paid in ducats) come from tables made once
 // (steps); a list of bids holds pointers into one array, to allocate once,
 // and Apply takes a *Bid as the Bid it points to.
-func (s *State) Legal(player string) []adjudicator.Move {
+func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
+
+// AppendLegal returns append(out, Legal(player)...), for a search that
+// lists steps into a list it reuses (bot.LegalAppender).
+func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator.Move {
 	p := s.index(player)
 	if p < 0 || !s.toMove(p) {
-		return nil
+		return out
 	}
-	var out []adjudicator.Move
 	switch s.phase {
 	case phasePlace:
-		return s.placeMoves(s.places[0].colour, 0)
+		return s.placeMoves(out, s.places[0].colour, 0)
 	case phaseDecide:
-		out = make([]adjudicator.Move, 0, 9)
+		out = slices.Grow(out, 9)
 		var holds [4]bool
 		for _, c := range s.hands[p] {
 			holds[c.Kind] = true
@@ -46,7 +49,7 @@ func (s *State) Legal(player string) []adjudicator.Move {
 			}
 		}
 	case phaseNegotiate:
-		out = make([]adjudicator.Move, 0, max(0, s.money[p]-s.offer)+3)
+		out = slices.Grow(out, max(0, s.money[p]-s.offer)+3)
 		for n := s.offer + 1; n <= s.money[p]; n++ {
 			out = append(out, steps.offer[n])
 		}
@@ -83,13 +86,13 @@ func (s *State) Legal(player string) []adjudicator.Move {
 				bids = append(bids, Bid{Ducats: n, Treasures: sub})
 			}
 		}
-		out = make([]adjudicator.Move, len(bids))
+		out = slices.Grow(out, len(bids))
 		for i := range bids {
-			out[i] = &bids[i]
+			out = append(out, &bids[i])
 		}
 		return out
 	case phaseAct:
-		out = s.actMoves(p)
+		out = s.actMoves(out, p)
 	}
 	return append(out, s.breakMoves(p)...)
 }
@@ -142,16 +145,15 @@ func (s *State) breakMoves(p int) []adjudicator.Move {
 	return out
 }
 
-// actMoves lists the steps of the player carrying out an action.
-func (s *State) actMoves(p int) []adjudicator.Move {
+// actMoves appends to out the steps of the player carrying out an action.
+func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 	a := &s.act
 	if a.pol >= 0 { // a renegade, or an alliance under option alliance=action
 		if PolKind(a.pol) == Alliance {
-			return s.allianceMoves(p, 0)
+			return append(out, s.allianceMoves(p, 0)...)
 		}
-		return s.renegadeMoves(p, 0)
+		return append(out, s.renegadeMoves(p, 0)...)
 	}
-	var out []adjudicator.Move
 	switch a.action.Kind {
 	case Crown:
 		if a.looked < 0 {
@@ -180,7 +182,7 @@ func (s *State) actMoves(p int) []adjudicator.Move {
 					n++
 				}
 			}
-			out = make([]adjudicator.Move, 0, n+1)
+			out = slices.Grow(out, n+1)
 			for i, w := range steps.wall {
 				if ok[i] {
 					out = append(out, w)

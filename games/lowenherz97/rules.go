@@ -223,7 +223,7 @@ func (s *State) applyPlace(p int, m Place) error {
 // skipImpossiblePlaces drops placements for which no square is left
 // (ruling L97-6).
 func (s *State) skipImpossiblePlaces() {
-	for len(s.places) > 0 && len(s.placeMoves(s.places[0].colour, 1)) == 0 {
+	for len(s.places) > 0 && len(s.placeMoves(nil, s.places[0].colour, 1)) == 0 {
 		pl := s.places[0]
 		s.logf("no square is left for %s: %s places nothing", s.aCastle(pl.player, pl.colour), s.names[pl.player])
 		s.castles[pl.colour]--
@@ -231,12 +231,10 @@ func (s *State) skipImpossiblePlaces() {
 	}
 }
 
-// placeMoves lists up to limit legal placements of colour c (0: all).
-func (s *State) placeMoves(c, limit int) []adjudicator.Move {
-	var out []adjudicator.Move
-	if limit == 0 {
-		out = make([]adjudicator.Move, 0, 4*board.Len())
-	}
+// placeMoves appends to out up to limit legal placements of colour c (0:
+// all).
+func (s *State) placeMoves(out []adjudicator.Move, c, limit int) []adjudicator.Move {
+	start := len(out)
 	var nb [4]grid.Square
 	for q := range grid.Square(board.Len()) {
 		if fail, _ := s.castleSiteFail(c, q); fail != placeOK {
@@ -245,7 +243,7 @@ func (s *State) placeMoves(c, limit int) []adjudicator.Move {
 		for j, k := range board.Neighbours(nb[:0], q) {
 			if s.knightSiteFail(k) == placeOK {
 				out = append(out, steps.place[q][j])
-				if limit > 0 && len(out) >= limit {
+				if limit > 0 && len(out)-start >= limit {
 					return out
 				}
 			}

@@ -436,13 +436,16 @@ func (s *State) endTurn() {
 
 // Legal returns every step player may take now, in a stable order: keeps,
 // then knights, then tiles by hand order and square, then end.
-func (s *State) Legal(player string) []adjudicator.Move {
+func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
+
+// AppendLegal returns append(out, Legal(player)...), for a search that
+// lists steps into a list it reuses (bot.LegalAppender).
+func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator.Move {
 	p := s.index(player)
 	if p < 0 || adjudicator.CanAct(s, player) != nil {
-		return nil
+		return out
 	}
 	pl := s.players[p]
-	var out []adjudicator.Move
 	if s.phase == phaseSetup {
 		for _, k := range s.keepChoices(pl) {
 			out = append(out, Keep{Kind: k})
