@@ -284,33 +284,30 @@ type option struct {
 }
 
 // options returns the actions a card of kind k offers; a card with two
-// offers one or the other (lowenherz-2003-fr-scan.txt:136-139).
+// offers one or the other (lowenherz-2003-fr-scan.txt:136-139). The list
+// is shared: not to be changed.
 func (k CardKind) options() []option {
-	switch k {
-	case Border1:
-		return []option{{ActBorders, 1}}
-	case Borders2:
-		return []option{{ActBorders, 2}}
-	case Borders3:
-		return []option{{ActBorders, 3}}
-	case Knight1:
-		return []option{{ActKnights, 1}}
-	case Knights2:
-		return []option{{ActKnights, 2}}
-	case KnightOrBorders:
-		return []option{{ActKnights, 1}, {ActBorders, 2}}
-	case KnightOrExtension:
-		return []option{{ActKnights, 1}, {ActExtension, 2}}
-	case Extension:
-		return []option{{ActExtension, 2}}
-	case ExtensionOrBorders:
-		return []option{{ActExtension, 2}, {ActBorders, 2}}
-	case KnightsOrExtension:
-		return []option{{ActKnights, 2}, {ActExtension, 2}}
-	case Deserter:
-		return []option{{ActDeserter, 1}}
+	if k < numCardKinds {
+		return cardOptions[k]
 	}
-	return []option{{ActAlliance, 1}}
+	return cardOptions[Alliance]
+}
+
+// cardOptions are the options of each card kind, made once: Legal asks
+// for them at every step of a search.
+var cardOptions = [...][]option{
+	Border1:            {{ActBorders, 1}},
+	Borders2:           {{ActBorders, 2}},
+	Borders3:           {{ActBorders, 3}},
+	Knight1:            {{ActKnights, 1}},
+	Knights2:           {{ActKnights, 2}},
+	KnightOrBorders:    {{ActKnights, 1}, {ActBorders, 2}},
+	KnightOrExtension:  {{ActKnights, 1}, {ActExtension, 2}},
+	Extension:          {{ActExtension, 2}},
+	ExtensionOrBorders: {{ActExtension, 2}, {ActBorders, 2}},
+	KnightsOrExtension: {{ActKnights, 2}, {ActExtension, 2}},
+	Deserter:           {{ActDeserter, 1}},
+	Alliance:           {{ActAlliance, 1}},
 }
 
 // Card is one action card: its back letter and kind.

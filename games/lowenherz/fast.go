@@ -132,3 +132,30 @@ func (s *State) playOK(p int, m Play) bool {
 	}
 	return true
 }
+
+// cardSteps holds the steps of selling and of taking a card of each back
+// letter ('A' to 'D') and kind, made once for Legal.
+var cardSteps = func() (t struct {
+	sell, take [4][numCardKinds]adjudicator.Move
+}) { for l := range t.sell {
+	for k := range t.sell[l] {
+		c := Card{Letter: 'A' + byte(l), Kind: CardKind(k)}
+		t.sell[l][k], t.take[l][k] = Sell{Card: c}, Take{Card: c}
+	}
+}; return t }()
+
+// sellStep returns Sell{Card: c}, from cardSteps where it is.
+func sellStep(c Card) adjudicator.Move {
+	if l := int(c.Letter) - 'A'; l >= 0 && l < len(cardSteps.sell) && c.Kind < numCardKinds {
+		return cardSteps.sell[l][c.Kind]
+	}
+	return Sell{Card: c}
+}
+
+// takeStep returns Take{Card: c}, from cardSteps where it is.
+func takeStep(c Card) adjudicator.Move {
+	if l := int(c.Letter) - 'A'; l >= 0 && l < len(cardSteps.take) && c.Kind < numCardKinds {
+		return cardSteps.take[l][c.Kind]
+	}
+	return Take{Card: c}
+}

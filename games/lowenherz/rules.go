@@ -1079,7 +1079,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 				continue
 			}
 			seen = append(seen, c)
-			out = append(out, Sell{Card: c})
+			out = append(out, sellStep(c))
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
 				if s.playOK(p, m) {
@@ -1140,7 +1140,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	for i, c := range s.market {
 		if i != s.sold && !slices.Contains(seen, c) {
 			seen = append(seen, c)
-			out = append(out, Take{Card: c})
+			out = append(out, takeStep(c))
 		}
 	}
 	return out

@@ -405,11 +405,64 @@ func (s *State) extendFrom(p int, m Extend) (grid.Square, *adjudicator.RuleError
 // checkAnnex checks that p's region with castle from may annex q
 // (lowenherz-1997-fr.txt:172-196, rulings L97-9 and L97-10).
 func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
+	fail, n := s.annexFail(p, from, q)
+	switch fail {
+	case annexOK:
+		return nil
+	case annexSame:
+		return rulef(codeExtend, ruleOwnRegion, "%s is in that region already", "%s est déjà dans cette région", s.sq(q))
+	case annexApart:
+		return rulef(codeExtend, ruleExtend, "%s does not border the region of %s", "%s ne touche pas la région de %s", s.sq(q), s.sq(from))
+	case annexCastle:
+		// Another prince's castle is the rulebook's own case (:183); one's
+		// own, the ruling's (L97-9).
+		rule := ruleCastleAnn
+		if int(s.castle[q]) != p {
+			rule = ruleOccupied
+		}
+		return rulef(codeExtend, rule, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
+	case annexKnight:
+		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(int(s.knight[q])))
+	case annexOwn:
+		return rulef(codeExtend, ruleOwnRegion, "%s is in another of your regions: you do not extend into your own regions", "%s est dans une autre de vos régions : on ne s'étend pas dans ses propres régions", s.sq(q))
+	}
+	lab, ar := s.info()
+	rl, qa := lab[from], ar[lab[q]]
+	switch fail {
+	case annexAllied:
+		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle de %s en %s sont alliées", s.colourName(qa.owner), s.sq(qa.castle))
+	case annexWeaker:
+		mine, theirs := s.knightsIn(rl, p), s.knightsIn(lab[q], qa.owner)
+		return rulef(codeExtend, ruleStronger, "your region has %d knights and %s's has %d: you need more to extend into it",
+			"votre région a %d chevaliers et celle de %s %d : il en faut plus pour s'y étendre", mine, s.colourName(qa.owner), theirs)
+	case annexPair:
+		return rulef(codeExtend, ruleExtWalls, "the new border would separate two pieces of one prince (%s, %s)", "la nouvelle frontière séparerait deux pièces d'un même prince (%s, %s)", s.sq(q), s.sq(n))
+	}
+	return rulef(codeExtend, ruleWallStock, "there are not walls enough left for the new border", "il ne reste pas assez de murs pour la nouvelle frontière")
+}
+
+// Reasons a region may not annex a square, for annexFail.
+const (
+	annexOK = iota
+	annexSame
+	annexApart
+	annexCastle
+	annexKnight
+	annexOwn
+	annexAllied
+	annexWeaker
+	annexPair  // the new border would part two pieces of one prince, the second on the square returned
+	annexStock // walls run out
+)
+
+// annexFail says why p's region with castle from may not annex q, or
+// annexOK; it builds no error, for Legal.
+func (s *State) annexFail(p int, from, q grid.Square) (int, grid.Square) {
 	lab, ar := s.info()
 	rl := lab[from]
 	ql := lab[q]
 	if ql == rl {
-		return rulef(codeExtend, ruleOwnRegion, "%s is in that region already", "%s est déjà dans cette région", s.sq(q))
+		return annexSame, 0
 	}
 	near := false
 	var nb [4]grid.Square
@@ -419,31 +472,23 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 		}
 	}
 	if !near {
-		return rulef(codeExtend, ruleExtend, "%s does not border the region of %s", "%s ne touche pas la région de %s", s.sq(q), s.sq(from))
+		return annexApart, 0
 	}
-	if c := int(s.castle[q]); c >= 0 {
-		// Another prince's castle is the rulebook's own case (:183); one's
-		// own, the ruling's (L97-9).
-		rule := ruleCastleAnn
-		if c != p {
-			rule = ruleOccupied
-		}
-		return rulef(codeExtend, rule, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
+	if s.castle[q] >= 0 {
+		return annexCastle, 0
 	}
 	if k := int(s.knight[q]); k >= 0 && k != p {
-		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(k))
+		return annexKnight, 0
 	}
 	if qa := ar[ql]; qa.region() {
 		if qa.owner == p {
-			return rulef(codeExtend, ruleOwnRegion, "%s is in another of your regions: you do not extend into your own regions", "%s est dans une autre de vos régions : on ne s'étend pas dans ses propres régions", s.sq(q))
+			return annexOwn, 0
 		}
 		if s.allied(from, qa.castle) {
-			return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle de %s en %s sont alliées", s.colourName(qa.owner), s.sq(qa.castle))
+			return annexAllied, 0
 		}
-		mine, theirs := s.knightsIn(rl, p), s.knightsIn(ql, qa.owner)
-		if mine <= theirs {
-			return rulef(codeExtend, ruleStronger, "your region has %d knights and %s's has %d: you need more to extend into it",
-				"votre région a %d chevaliers et celle de %s %d : il en faut plus pour s'y étendre", mine, s.colourName(qa.owner), theirs)
+		if s.knightsIn(rl, p) <= s.knightsIn(ql, qa.owner) {
+			return annexWeaker, 0
 		}
 	}
 	added := 0
@@ -455,15 +500,15 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 			}
 		case !s.g.Wall(q, n):
 			if s.samePair(q, n) {
-				return rulef(codeExtend, ruleExtWalls, "the new border would separate two pieces of one prince (%s, %s)", "la nouvelle frontière séparerait deux pièces d'un même prince (%s, %s)", s.sq(q), s.sq(n))
+				return annexPair, n
 			}
 			added++
 		}
 	}
 	if s.g.CountWalls()+added > wallSupply {
-		return rulef(codeExtend, ruleWallStock, "there are not walls enough left for the new border", "il ne reste pas assez de murs pour la nouvelle frontière")
+		return annexStock, 0
 	}
-	return nil
+	return annexOK, 0
 }
 
 func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleError) {
@@ -699,21 +744,44 @@ func (s *State) applyRenegade(p int, m RenegadeMove) error {
 }
 
 func (s *State) checkAlliance(p int, m AllianceMove) *adjudicator.RuleError {
-	lab, ar := s.info()
-	ml, tl := lab[m.Mine], lab[m.Theirs]
-	if !ar[ml].region() || ar[ml].owner != p {
+	switch s.allianceFail(p, m) {
+	case allyNotMine:
 		return rulef(codePolitical, ruleAllyWhich, "%s is not in one of your regions", "%s n'est pas dans une de vos régions", s.sq(m.Mine)).At(m.pos[0])
-	}
-	if !ar[tl].region() || ar[tl].owner == p {
+	case allyNotTheirs:
 		return rulef(codePolitical, ruleAllyWhich, "%s is not in another prince's region", "%s n'est pas dans la région d'un autre prince", s.sq(m.Theirs)).At(m.pos[1])
-	}
-	if !s.bordering(ml, tl) {
+	case allyApart:
 		return rulef(codePolitical, ruleAllyWhich, "the regions of %s and %s are not neighbours", "les régions de %s et %s ne sont pas voisines", s.sq(m.Mine), s.sq(m.Theirs)).At(m.pos[1])
-	}
-	if s.allied(ar[ml].castle, ar[tl].castle) {
+	case allyAlready:
 		return rulef(codePolitical, ruleAllyWhich, "these regions are allied already", "ces régions sont déjà alliées").At(m.pos[0])
 	}
 	return nil
+}
+
+// Reasons an alliance may not be made, for allianceFail.
+const (
+	allyOK = iota
+	allyNotMine
+	allyNotTheirs
+	allyApart
+	allyAlready
+)
+
+// allianceFail says why p may not make the alliance m, or allyOK; it
+// builds no error, for Legal.
+func (s *State) allianceFail(p int, m AllianceMove) int {
+	lab, ar := s.info()
+	ml, tl := lab[m.Mine], lab[m.Theirs]
+	switch {
+	case !ar[ml].region() || ar[ml].owner != p:
+		return allyNotMine
+	case !ar[tl].region() || ar[tl].owner == p:
+		return allyNotTheirs
+	case !s.bordering(ml, tl):
+		return allyApart
+	case s.allied(ar[ml].castle, ar[tl].castle):
+		return allyAlready
+	}
+	return allyOK
 }
 
 // ally allies p's region of castle a with the region of castle b.

@@ -111,17 +111,17 @@ func (s *State) treasuresOf(p int) []int {
 
 // payVariants returns the treasure values (0 for ducats alone) p can pay
 // cost with.
-func (s *State) payVariants(p, cost int, rule string) []int {
+func (s *State) payVariants(p, cost int) []int {
 	if cost == 0 {
 		return []int{0}
 	}
 	var out []int
-	if s.checkPay(p, cost, 0, rule) == nil {
+	if s.payOK(p, cost, 0) {
 		out = append(out, 0)
 	}
 	if cost > 0 {
 		for _, v := range s.treasuresOf(p) {
-			if s.checkPay(p, cost, v, rule) == nil {
+			if s.payOK(p, cost, v) {
 				out = append(out, v)
 			}
 		}
@@ -138,7 +138,7 @@ func (s *State) breakMoves(p int) []adjudicator.Move {
 		if int(s.castle[al.a]) != p && int(s.castle[al.b]) != p {
 			continue
 		}
-		for _, v := range s.payVariants(p, breakCost, ruleBreak) {
+		for _, v := range s.payVariants(p, breakCost) {
 			out = append(out, Break{A: al.a, B: al.b, Treasure: v})
 		}
 	}
@@ -195,7 +195,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 				if s.knightFail(p, q) != knightOK {
 					continue
 				}
-				for _, v := range s.payVariants(p, s.knightCost(q), ruleTerrain) {
+				for _, v := range s.payVariants(p, s.knightCost(q)) {
 					if v == 0 {
 						out = append(out, steps.knight[q])
 					} else {
@@ -279,8 +279,10 @@ func (s *State) extendMoves(p int) []adjudicator.Move {
 			for _, n := range board.Neighbours(nb[:0], q) {
 				near = near || (lab[n] == lab[f] && lab[q] != lab[f])
 			}
-			if near && s.checkAnnex(p, f, q) == nil {
-				ok = append(ok, f)
+			if near {
+				if fail, _ := s.annexFail(p, f, q); fail == annexOK {
+					ok = append(ok, f)
+				}
 			}
 		}
 		for _, f := range ok {
@@ -314,7 +316,7 @@ func (s *State) renegadeMoves(p, limit int) []adjudicator.Move {
 				continue
 			}
 			m := RenegadeMove{Remove: grid.Square(x), Place: y}
-			for _, t := range s.payVariants(p, s.renegadeCost(m), ruleRenegade) {
+			for _, t := range s.payVariants(p, s.renegadeCost(m)) {
 				m.Treasure = t
 				out = append(out, m)
 				if limit > 0 && len(out) >= limit {
@@ -337,7 +339,7 @@ func (s *State) allianceMoves(p, limit int) []adjudicator.Move {
 		}
 		for _, b := range castles {
 			m := AllianceMove{Mine: a, Theirs: b}
-			if int(s.castle[b]) != p && s.checkAlliance(p, m) == nil {
+			if int(s.castle[b]) != p && s.allianceFail(p, m) == allyOK {
 				out = append(out, m)
 				if limit > 0 && len(out) >= limit {
 					return out

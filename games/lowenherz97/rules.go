@@ -472,6 +472,18 @@ func (s *State) checkPay(p, cost, tv int, rule string) *adjudicator.RuleError {
 	return nil
 }
 
+// payOK reports whether checkPay(p, cost, tv, …) passes, building no
+// error, for Legal.
+func (s *State) payOK(p, cost, tv int) bool {
+	if tv > 0 {
+		if cost == 0 || !slices.Contains(s.hands[p], Political{Treasure, tv}) {
+			return false
+		}
+		cost = max(0, cost-tv)
+	}
+	return cost <= s.money[p]
+}
+
 func (s *State) pay(p, cost, tv int) {
 	if tv > 0 {
 		i := slices.Index(s.hands[p], Political{Treasure, tv})

@@ -1,0 +1,86 @@
+package lowenherz97
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/grid"
+)
+
+// TestFastChecks holds the checks Legal makes without building an error
+// (placeFail, allianceFail, annexFail, payOK) to the checks that build
+// the error a player gets (checkPlace, checkAlliance, checkAnnex,
+// checkPay): over random games, at every step of the setup on every
+// placement, and every 7th step on every pair of regions for an
+// alliance, every square a region might annex and every payment, both
+// say yes or both no.
+func TestFastChecks(t *testing.T) {
+	names := []string{"gold", "purple", "rose", "blue"}
+	checked := map[string]int{}
+	for i := range 12 {
+		n := 2 + i%3
+		seed := fmt.Sprintf("fast-%d", i)
+		st0, err := newGame(adjudicator.Setup{Players: names[:n], Options: adjudicator.Options{"setup": "basic", "map": ""}, RNG: adjudicator.NewRNG(seed)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := st0.(*State)
+		rng := adjudicator.NewRNG("walk\x00" + seed)
+		for step := 0; len(st.ToMove()) > 0; step++ {
+			for c := range n {
+				if st.phase != phasePlace {
+					break
+				}
+				for q := range grid.Square(board.Len()) {
+					var nb [4]grid.Square
+					for _, k := range append(board.Neighbours(nb[:0], q), q, (q+7)%grid.Square(board.Len())) {
+						m := Place{Castle: q, Knight: k}
+						fail, _ := st.placeFail(c, m)
+						if ok := st.checkPlace(c, m) == nil; ok != (fail == placeOK) {
+							t.Fatalf("%s step %d: colour %d, %s: checkPlace passes %v, placeFail %d", seed, step, c, m, ok, fail)
+						}
+						checked["place"]++
+					}
+				}
+			}
+			if step%7 == 0 {
+				for p := range n {
+					for _, a := range st.regionCastles() {
+						for _, b := range st.regionCastles() {
+							m := AllianceMove{Mine: a, Theirs: b}
+							if ok := st.checkAlliance(p, m) == nil; ok != (st.allianceFail(p, m) == allyOK) {
+								t.Fatalf("%s step %d: %s for %d: checkAlliance passes %v, allianceFail %d", seed, step, m, p, ok, st.allianceFail(p, m))
+							}
+							checked["alliance"]++
+						}
+					}
+					for _, from := range st.regionCastles() {
+						for q := range grid.Square(board.Len()) {
+							fail, _ := st.annexFail(p, from, q)
+							if ok := st.checkAnnex(p, from, q) == nil; ok != (fail == annexOK) {
+								t.Fatalf("%s step %d: %d's region at %s annexing %s: checkAnnex passes %v, annexFail %d", seed, step, p, board.Name(from), board.Name(q), ok, fail)
+							}
+							checked["annex"]++
+						}
+					}
+					for cost := range 12 {
+						for tv := range 7 {
+							if ok := st.checkPay(p, cost, tv, ruleBreak) == nil; ok != st.payOK(p, cost, tv) {
+								t.Fatalf("%s step %d: %d pays %d with treasure %d: checkPay passes %v, payOK %v", seed, step, p, cost, tv, ok, !ok)
+							}
+							checked["pay"]++
+						}
+					}
+				}
+			}
+			to := st.ToMove()
+			pname := to[rng.IntN(len(to))]
+			legal := st.Legal(pname)
+			if err := st.Apply(pname, legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatalf("%s step %d: %v", seed, step, err)
+			}
+		}
+	}
+	t.Logf("checked %v", checked)
+}
