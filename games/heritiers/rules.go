@@ -733,7 +733,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 			out = append(out, Withdraw{From: int(t.at)})
 		}
 	}
-	if s.checkEnd(seat) == nil {
+	if !s.mustTake(seat) { // checkEnd(seat) == nil, without building its error
 		out = append(out, End{})
 	}
 	return out
