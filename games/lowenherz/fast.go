@@ -137,12 +137,15 @@ func (s *State) playOK(p int, m Play) bool {
 // letter ('A' to 'D') and kind, made once for Legal.
 var cardSteps = func() (t struct {
 	sell, take [4][numCardKinds]adjudicator.Move
-}) { for l := range t.sell {
-	for k := range t.sell[l] {
-		c := Card{Letter: 'A' + byte(l), Kind: CardKind(k)}
-		t.sell[l][k], t.take[l][k] = Sell{Card: c}, Take{Card: c}
+}) {
+	for l := range t.sell {
+		for k := range t.sell[l] {
+			c := Card{Letter: 'A' + byte(l), Kind: CardKind(k)}
+			t.sell[l][k], t.take[l][k] = Sell{Card: c}, Take{Card: c}
+		}
 	}
-}; return t }()
+	return t
+}()
 
 // sellStep returns Sell{Card: c}, from cardSteps where it is.
 func sellStep(c Card) adjudicator.Move {
@@ -158,4 +161,20 @@ func takeStep(c Card) adjudicator.Move {
 		return cardSteps.take[l][c.Kind]
 	}
 	return Take{Card: c}
+}
+
+// canAct reports whether adjudicator.CanAct(s, the player of index p)
+// passes: the game not over and p to move. It builds neither the list
+// of players to move nor an error, for Legal and Apply. TestCanAct holds
+// it to CanAct.
+func (s *State) canAct(p int) bool {
+	switch {
+	case p < 0:
+		return false
+	case s.phase == phaseSetup:
+		return s.order[s.setupAt].player == p
+	case s.phase == phasePlay:
+		return s.turn == p
+	}
+	return false
 }

@@ -25,10 +25,10 @@ func at(err *rerr, pos notation.Pos) *rerr {
 // Apply checks m against the rules and plays it. On error the state is
 // unchanged.
 func (s *State) Apply(player string, m adjudicator.Move) error {
-	if err := adjudicator.CanAct(s, player); err != nil {
-		return err
-	}
 	p := s.index(player)
+	if !s.canAct(p) {
+		return adjudicator.CanAct(s, player)
+	}
 	if b, ok := m.(*BorderStep); ok {
 		m = *b
 	}
@@ -1050,7 +1050,7 @@ func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(n
 // lists steps into a list it reuses (bot.LegalAppender).
 func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator.Move {
 	p := s.index(player)
-	if p < 0 || adjudicator.CanAct(s, player) != nil {
+	if !s.canAct(p) {
 		return out
 	}
 	if s.phase == phaseSetup {
