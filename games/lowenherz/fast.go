@@ -133,6 +133,17 @@ func (s *State) playOK(p int, m Play) bool {
 	return true
 }
 
+// borderNames holds the notation of the border on each edge of the
+// board, made once: a search names the steps it tries.
+var borderNames = func() (t [numEdges]string) {
+	for e := range t {
+		if Edge(e).valid() {
+			t[e] = "border " + Edge(e).String()
+		}
+	}
+	return t
+}()
+
 // cardSteps holds the steps of selling and of taking a card of each back
 // letter ('A' to 'D') and kind, made once for Legal.
 var cardSteps = func() (t struct {

@@ -42,7 +42,12 @@ type BorderStep struct {
 	pos  notation.Pos
 }
 
-func (m BorderStep) String() string { return "border " + m.Edge.String() }
+func (m BorderStep) String() string {
+	if m.Edge.valid() {
+		return borderNames[m.Edge]
+	}
+	return "border " + m.Edge.String()
+}
 
 // KnightStep places one knight.
 type KnightStep struct {
