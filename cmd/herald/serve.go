@@ -54,7 +54,8 @@ var cmdServe = &command{
 		fs.String("hints", "off", "on: a player may mail hint for the bot's suggestion for their own seat (RULINGS.md H-6)")
 		fs.String("send-rate", "", "send at most this many mails in a time, like 100/h, 30/min or 2000/d (default: no limit; see README's presets)")
 		fs.String("trust-authserv-id", "", "comma-separated authserv-ids of your provider's receiving servers: their Authentication-Results\nDMARC verdict is trusted (fail: refused as forged), every other such header ignored")
-		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass")
+		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass\n(nor, with --verify-dkim, has a valid DKIM signature of its From domain)")
+		fs.Bool("verify-dkim", false, "verify incoming mail's DKIM signatures (DNS lookups), for a provider that stamps no\nAuthentication-Results: a valid signature of the From domain proves the sender, a broken one is forged")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -305,8 +306,9 @@ func senderConfig(e *env, cfg *mail.RunConfig) error {
 		}
 	}
 	cfg.RequireDMARC = e.fs.Lookup("require-dmarc").Value.(flag.Getter).Get().(bool)
-	if cfg.RequireDMARC && len(cfg.TrustAuthservIDs) == 0 {
-		return usagef("--require-dmarc needs --trust-authserv-id: the servers whose DMARC verdict herald trusts")
+	cfg.VerifyDKIM = e.fs.Lookup("verify-dkim").Value.(flag.Getter).Get().(bool)
+	if cfg.RequireDMARC && len(cfg.TrustAuthservIDs) == 0 && !cfg.VerifyDKIM {
+		return usagef("--require-dmarc needs --trust-authserv-id (the servers whose DMARC verdict herald trusts) or --verify-dkim")
 	}
 	return nil
 }

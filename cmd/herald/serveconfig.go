@@ -88,6 +88,7 @@ var serveConfigKeys = []configKey{
 	{"send-rate", configString, "mails per time, like 100/h, 30/min or 2000/d"},
 	{"trust-authserv-id", configNames, "the authserv-id of your provider's receiving server, like mx.example.org, or a list of them"},
 	{"require-dmarc", configBool, "true or false"},
+	{"verify-dkim", configBool, "true or false"},
 }
 
 // applyServeConfig reads the serve config file path and sets each flag of fs
