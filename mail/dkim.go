@@ -26,8 +26,9 @@ import (
 //
 // The check is bounded whatever the mail: a mail without a DKIM-Signature
 // field costs no lookup, at most maxDKIMSignatures signatures are
-// verified (their keys looked up at once), and the whole check of one mail
-// has dkimTimeout, lookups included.
+// verified (their keys looked up at once), the whole check of one mail
+// has dkimTimeout, lookups included, and a domain whose DNS did not answer
+// in time is not asked again for dkimSilence.
 
 // maxDKIMSignatures is how many DKIM signatures of one mail herald
 // verifies, the first in the header: a mail rarely carries more than two
@@ -37,6 +38,22 @@ const maxDKIMSignatures = 8
 // dkimTimeout is how long the DKIM check of one mail may take, its DNS
 // lookups included (Service.dkimTimeout, shorter in tests).
 const dkimTimeout = 10 * time.Second
+
+// dkimSilence is how long herald asks no more for the DKIM keys of a
+// domain whose DNS did not answer within dkimTimeout: its mails then count
+// as unsigned at once (or wait, with require_dmarc), and a flood of mails
+// of a domain whose DNS hangs costs one wait a minute, not one a mail.
+const dkimSilence = time.Minute
+
+// orgDomain returns the organizational domain of d (the public suffix and
+// one label more), or d when it has none.
+func orgDomain(d string) string {
+	d = strings.ToLower(strings.TrimSuffix(d, "."))
+	if o, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
+		return o
+	}
+	return d
+}
 
 // DKIM is what herald's own check of a mail's DKIM signatures found for
 // its From domain (Config.VerifyDKIM).
@@ -149,8 +166,13 @@ func (s *Service) verifyDKIM(raw []byte, fromDomain string) DKIM {
 		if lookups.Add(1) > maxDKIMSignatures {
 			return nil, &net.DNSError{Err: "not looked up: too many lookups", Name: name, IsNotFound: true}
 		}
+		zone := orgDomain(fromDomain)
+		if until, ok := s.dkimSilent.Load(zone); ok && time.Now().Before(until.(time.Time)) {
+			return nil, &net.DNSError{Err: fmt.Sprintf("not asked: the DNS of %s gave no answer within %v less than %v ago", zone, s.dkimTimeout, dkimSilence), Name: name, IsTimeout: true}
+		}
 		txt, err := lookup(ctx, name)
 		if err != nil && ctx.Err() != nil {
+			s.dkimSilent.Store(zone, time.Now().Add(dkimSilence))
 			return nil, &net.DNSError{Err: fmt.Sprintf("no answer within %v", s.dkimTimeout), Name: name, IsTimeout: true}
 		}
 		return txt, err

@@ -145,7 +145,8 @@ func TestVerifyDKIM(t *testing.T) {
 // TestVerifyDKIMBounded: a hostile mail costs a bounded check: of a
 // thousand signatures of the From domain, at most maxDKIMSignatures keys
 // are looked up; a DNS server that never answers holds the check for
-// dkimTimeout at most, and that is a temporary failure.
+// dkimTimeout at most, and that is a temporary failure; it is not asked
+// again for dkimSilence.
 func TestVerifyDKIMBounded(t *testing.T) {
 	var hdr strings.Builder
 	for i := range 1000 {
@@ -175,6 +176,22 @@ func TestVerifyDKIMBounded(t *testing.T) {
 	}
 	if r.xerr != nil {
 		t.Errorf("without require_dmarc a temporary failure is no signature, yet: %v", r.xerr)
+	}
+	// The domain's DNS is not asked again for a while: the next mail of
+	// example.org (here from a subdomain) costs no wait; another domain's
+	// is looked up.
+	start = time.Now()
+	r = s.readOne(bytes.Replace(newDKIMKey("mail.example.org", "s9", 2).sign(t, []byte(dkimPlain)), []byte("alice@example.org"), []byte("alice@mail.example.org"), 1))
+	if n := len(dns.lookups()); n != 1 || r.msg.DKIM.Result != "temperror" || !strings.Contains(r.msg.DKIM.Detail, "not asked: the DNS of example.org gave no answer within 50ms less than 1m0s ago") {
+		t.Errorf("the next mail of a domain whose DNS hangs: %d lookups in all, DKIM = %+v", n, r.msg.DKIM)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the next mail of a domain whose DNS hangs waited %v", d)
+	}
+	other := strings.ReplaceAll(dkimPlain, "alice@example.org", "alice@example.net")
+	s.readOne(newDKIMKey("example.net", "s1", 1).sign(t, []byte(other)))
+	if l := dns.lookups(); len(l) != 2 || l[1] != "s1._domainkey.example.net" {
+		t.Errorf("lookups %q, want example.org's, then example.net's", l)
 	}
 }
 

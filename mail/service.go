@@ -138,8 +138,11 @@ type Service struct {
 	// outbox is the outbox running (Outbox.Run), if any: each batch hands
 	// it the mails it queued, claimed in the batch's transaction.
 	outbox atomic.Pointer[Outbox]
-	// dkimTimeout bounds the DKIM check of one mail (dkimTimeout).
+	// dkimTimeout bounds the DKIM check of one mail (dkimTimeout), and
+	// dkimSilent holds, by organizational domain, until when a domain
+	// whose DNS did not answer in time is not asked (dkimSilence).
 	dkimTimeout time.Duration
+	dkimSilent  sync.Map
 }
 
 // Outcome is what became of an incoming mail (host.Outcome).
