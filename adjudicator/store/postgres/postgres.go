@@ -64,6 +64,9 @@ type Store struct {
 	writing chan struct{}
 	closing sync.Once
 	closed  chan struct{}
+	// conflicts notes the connections on which a statement ended in a
+	// conflict with another transaction, whatever became of its error.
+	conflicts *conflictTracer
 }
 
 // IsURL reports whether s names a PostgreSQL database (postgres:// or
@@ -81,6 +84,8 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
 	}
 	cfg.MaxConns = max(cfg.MaxConns, 8)
+	conflicts := &conflictTracer{}
+	cfg.ConnConfig.Tracer = conflicts
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
@@ -89,7 +94,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
 	}
-	s := &Store{pool: pool, writing: make(chan struct{}, 1), closed: make(chan struct{})}
+	s := &Store{pool: pool, writing: make(chan struct{}, 1), closed: make(chan struct{}), conflicts: conflicts}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -241,6 +246,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		return b.err
 	}
 	ctx = context.WithoutCancel(ctx)
+	b.s.conflicts.take(b.tx.Conn())
 	if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -252,7 +258,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.rollbackMail(ctx)
-		return fmt.Errorf("store: %w", err)
+		return conflict(fmt.Errorf("store: %w", err))
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
@@ -273,10 +279,61 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.queued = b.queued[:queued]
+		// A conflict may have ended a statement whose error fn did not
+		// return (the statements after it then fail, the transaction
+		// being aborted): the conflict is the cause all the same.
+		seen := b.s.conflicts.take(b.tx.Conn())
 		b.rollbackMail(ctx)
+		if seen || isConflict(err) {
+			return fmt.Errorf("%w: %w", host.ErrConflict, err)
+		}
 		return err
 	}
 	return nil
+}
+
+// conflictTracer is the pool's query tracer: it notes the connections
+// on which a statement ended in a conflict (isConflict).
+type conflictTracer struct{ seen sync.Map } // *pgx.Conn to true
+
+// TraceQueryStart does nothing.
+func (c *conflictTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+// TraceQueryEnd notes conn when its statement ended in a conflict inside
+// a transaction (a batch's; a statement of its own has its error alone).
+func (c *conflictTracer) TraceQueryEnd(_ context.Context, conn *pgx.Conn, data pgx.TraceQueryEndData) {
+	if isConflict(data.Err) && conn.PgConn().TxStatus() != 'I' {
+		c.seen.Store(conn, true)
+	}
+}
+
+// take reports whether a conflict was noted on conn since the last take,
+// and forgets it.
+func (c *conflictTracer) take(conn *pgx.Conn) bool {
+	_, ok := c.seen.LoadAndDelete(conn)
+	return ok
+}
+
+// isConflict reports whether err is PostgreSQL's deadlock (40P01) or
+// serialization failure (40001).
+func isConflict(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+// conflict returns err marked as host.ErrConflict when PostgreSQL ended
+// a statement or a commit for a deadlock with another transaction (40P01)
+// or a serialization failure (40001, under REPEATABLE READ or SERIALIZABLE,
+// a database's default_transaction_isolation): the request is no worse for
+// it and goes again in a transaction of its own, once the batch ends and
+// the other transaction holds its locks no more.
+func conflict(err error) error {
+	if isConflict(err) {
+		return fmt.Errorf("%w: %w", host.ErrConflict, err)
+	}
+	return err
 }
 
 // rollbackMail undoes the current request's writes; when that fails, the
@@ -331,7 +388,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	err := b.tx.Commit(context.WithoutCancel(ctx))
 	<-b.s.writing
 	if err != nil {
-		return fmt.Errorf("store: commit: %w", err)
+		return conflict(fmt.Errorf("store: commit: %w", err))
 	}
 	return nil
 }
