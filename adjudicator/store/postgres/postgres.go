@@ -67,6 +67,9 @@ type Store struct {
 	// conflicts notes the connections on which a statement ended in a
 	// conflict with another transaction, whatever became of its error.
 	conflicts *conflictTracer
+	// worker is the name this process holds among the workers (Enlist),
+	// or nil.
+	worker *enlisted
 }
 
 // IsURL reports whether s names a PostgreSQL database (postgres:// or
@@ -116,6 +119,7 @@ func (s *Store) Close() error {
 	s.closing.Do(func() {
 		s.writing <- struct{}{} // after the batch under way, if any
 		close(s.closed)
+		s.discharge()
 		s.pool.Close()
 		<-s.writing
 	})
