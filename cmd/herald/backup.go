@@ -140,26 +140,8 @@ func checkBackup(ctx context.Context, path string) (int, error) {
 // (--config), for the flags the command line did not set; the file's other
 // keys are serve's alone.
 func backupConfig(e *env) error {
-	path := e.str("config")
-	if path == "" {
-		return nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return usagef("--config: %v", err)
-	}
-	vals, err := parseServeConfig(path, data)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	given := map[string]bool{}
-	e.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, k := range []string{"data", "store"} {
-		if v, ok := vals[k]; ok && !given[k] {
-			if err := e.fs.Set(k, v); err != nil {
-				return usagef("%s: %s: %v", path, k, err)
-			}
-		}
+	if path := e.str("config"); path != "" {
+		return applyConfigKeys(e.fs, path, []string{"data", "store"})
 	}
 	return nil
 }

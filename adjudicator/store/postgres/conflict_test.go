@@ -52,6 +52,18 @@ func newGames(t *testing.T, s *Store, n int) []int64 {
 	return ids
 }
 
+// begin begins a batch of s, rolled back when the test ends unless it
+// was committed.
+func begin(t *testing.T, s *Store) host.StoreBatch {
+	t.Helper()
+	b, err := s.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Rollback() })
+	return b
+}
+
 func intake(id string) host.Intake {
 	return host.Intake{MessageID: id, BodyHash: id, Sender: "a@x", Received: time.Unix(1e9, 0)}
 }
@@ -72,16 +84,7 @@ func TestDeadlockIsConflict(t *testing.T) {
 			a, b := open(t, url), open(t, url)
 			ctx := context.Background()
 			g := newGames(t, a, 2)
-			ba, err := a.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ba.Rollback()
-			bb, err := b.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bb.Rollback()
+			ba, bb := begin(t, a), begin(t, b)
 			lock := func(id int64) func(tx host.Tx) error {
 				return func(tx host.Tx) error {
 					_, err := tx.Game(ctx, id)
@@ -158,16 +161,7 @@ func TestSerializationFailureIsConflict(t *testing.T) {
 	a, b := open(t, url), open(t, url)
 	ctx := context.Background()
 	g := newGames(t, a, 1)[0]
-	ba, err := a.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ba.Rollback()
-	bb, err := b.Begin(ctx) // its snapshot: before ba's change
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bb.Rollback()
+	ba, bb := begin(t, a), begin(t, b) // bb's snapshot: before ba's change
 	change := func(tx host.Tx) error {
 		if _, err := tx.Game(ctx, g); err != nil {
 			return err
@@ -180,7 +174,7 @@ func TestSerializationFailureIsConflict(t *testing.T) {
 	if err := ba.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err = bb.Process(ctx, intake("<b@x>"), change)
+	err := bb.Process(ctx, intake("<b@x>"), change)
 	if !errors.Is(err, host.ErrConflict) {
 		t.Fatalf("a request on a game changed since its batch's snapshot: %v; want host.ErrConflict", err)
 	}
@@ -212,16 +206,7 @@ func TestCommitConflict(t *testing.T) {
 			return err
 		}
 	}
-	ba, err := a.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ba.Rollback()
-	bb, err := b.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bb.Rollback()
+	ba, bb := begin(t, a), begin(t, b)
 	if err := ba.Process(ctx, intake("<a@x>"), skew(g[0], g[1])); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +216,7 @@ func TestCommitConflict(t *testing.T) {
 	if err := ba.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err = bb.Commit(ctx)
+	err := bb.Commit(ctx)
 	if !errors.Is(err, host.ErrConflict) {
 		t.Fatalf("the second commit of a write skew: %v; want host.ErrConflict", err)
 	}
