@@ -36,8 +36,6 @@ package postgres
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,8 +43,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -129,11 +127,14 @@ func (s *Store) Close() error {
 // Sync does nothing: a PostgreSQL commit is durable when it returns.
 func (s *Store) Sync() error { return nil }
 
-// stampLayout is the SQLite store's: RFC 3339 in UTC with nine digits of
-// fraction, so that stamps compare as strings in time order.
-const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
-
-func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
+// The PostgreSQL store writes stamps, revisions and record headers as the
+// SQLite store does (package sqlform): herald migrate copies SQLite's rows
+// as they are.
+var (
+	stamp         = sqlform.Stamp
+	newRev        = sqlform.NewRev
+	marshalHeader = sqlform.MarshalHeader
+)
 
 // parseStamp reads a stamp back; the zero time for none.
 func parseStamp(s *string) time.Time {
@@ -142,24 +143,6 @@ func parseStamp(s *string) time.Time {
 	}
 	t, _ := time.Parse(time.RFC3339Nano, *s)
 	return t
-}
-
-// newRev returns a random positive revision, never reused.
-func newRev() int64 {
-	var b [8]byte
-	for {
-		rand.Read(b[:])
-		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
-			return r
-		}
-	}
-}
-
-// marshalHeader returns the YAML of rec without its moves.
-func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
-	h := *rec
-	h.Moves = nil
-	return h.Marshal()
 }
 
 // querier is a pool or a transaction.
@@ -546,31 +529,13 @@ func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
 
 // Games lists every game, newest first.
 func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
-	rows, err := s.pool.Query(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address, p.undeliverable FROM games g
+	rows, err := s.pool.Query(ctx, `SELECT `+sqlform.SummaryColumns+` FROM games g
 		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.GameSummary
-	for rows.Next() {
-		var id int64
-		var game, status, updated, addr, undeliverable string
-		if err := rows.Scan(&id, &game, &status, &updated, &addr, &undeliverable); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].ID != id {
-			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: parseStamp(&updated)})
-		}
-		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
-		if undeliverable != "" {
-			out[len(out)-1].Undeliverable = append(out[len(out)-1].Undeliverable, addr)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	return out, nil
+	return sqlform.Summaries(rows)
 }
 
 // DueClocks returns up to limit playing games whose clock has work due at
@@ -691,24 +656,10 @@ func (s *Store) SetAside(ctx context.Context, kind, ref string, now time.Time) e
 
 // SetAsideList returns what was set aside, the oldest first.
 func (s *Store) SetAsideList(ctx context.Context) ([]host.Failure, error) {
-	rows, err := s.pool.Query(ctx, `SELECT kind, ref, party, subject, reason, attempts, first, last, set_aside
-		FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
+	rows, err := s.pool.Query(ctx, `SELECT `+sqlform.FailureColumns+` FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.Failure
-	for rows.Next() {
-		var f host.Failure
-		var first, last, aside string
-		if err := rows.Scan(&f.Kind, &f.Ref, &f.Party, &f.Subject, &f.Reason, &f.Attempts, &first, &last, &aside); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		f.First, f.Last, f.SetAside = parseStamp(&first), parseStamp(&last), parseStamp(&aside)
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	return out, nil
+	return sqlform.Failures(rows)
 }
