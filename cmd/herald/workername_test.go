@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -178,7 +179,12 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 	}
 
 	second, out2 := serve(srv.SMTPAddr(), "second.log")
-	defer func() { second.Process.Kill(); second.Wait() }()
+	defer func() {
+		if second.ProcessState == nil {
+			second.Process.Kill()
+			second.Wait()
+		}
+	}()
 	took := wait("the restarted serve sends the welcomes", out2, time.Minute, func() bool {
 		return count(`SELECT COUNT(*) FROM outbox WHERE sent IS NULL`) == 0
 	})
@@ -204,6 +210,28 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 	if code := third.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out3), fmt.Sprintf("%q is the name of the worker on %s", name, hostName)) {
 		t.Errorf("a second serve under a live worker's name: exit %d\n%s", code, out3)
 	}
+
+	// The live serve stalls (SIGSTOP) past its name's lease: another takes
+	// the name, and the stalled one, resumed, finds it taken and stops.
+	second.Process.Signal(syscall.SIGSTOP)
+	fourth, out4 := serve(srv.SMTPAddr(), "fourth.log")
+	defer func() { fourth.Process.Kill(); fourth.Wait() }()
+	wait("a serve takes the name of one stalled", out4, 30*time.Second, func() bool {
+		log, _ := os.ReadFile(out4)
+		return strings.Contains(string(log), "this worker's name")
+	})
+	second.Process.Signal(syscall.SIGCONT)
+	exited := make(chan error, 1)
+	go func() { exited <- second.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stalled serve, resumed, still runs 30 s after another took its name")
+	}
+	if log, _ := os.ReadFile(out2); second.ProcessState.ExitCode() != 1 || !strings.Contains(string(log), "another serve took this worker's name") {
+		t.Errorf("the stalled serve, resumed: exit %d\n%s", second.ProcessState.ExitCode(), log)
+	}
+	second = fourth
 
 	// Each welcome reached its recipient once.
 	got := 0
