@@ -232,7 +232,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 	c := s.order[s.setupAt].colour
 	if s.terrain[m.Castle] != Meadow {
 		return at(rulef("castle-meadow", ruleSetup, "a castle goes on a meadow; %s is %s",
-			"un château se place sur un pré ; %s est %s", m.Castle, s.terrain[m.Castle].Words()), m.pos)
+			"un château se place sur un pré ; %s est %s", m.Castle, s.terrain[m.Castle].WordsA()), m.pos)
 	}
 	if s.piece[m.Castle] >= 0 {
 		return at(rulef("occupied", ruleSetup, "%s is taken", "%s est occupée", m.Castle), m.pos)
@@ -256,7 +256,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 	}
 	if !s.terrain[m.Knight].holdsKnight() {
 		return at(rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
-			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", m.Knight, s.terrain[m.Knight].Words()), m.kpos)
+			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", m.Knight, s.terrain[m.Knight].WordsA()), m.kpos)
 	}
 	if s.piece[m.Knight] >= 0 {
 		return at(rulef("occupied", ruleSetup, "%s is taken", "%s est occupée", m.Knight), m.kpos)
@@ -510,7 +510,7 @@ func (s *State) checkKnight(p int, q Square, ducats int) *rerr {
 		return rulef("no-knights", ruleKnightOut, "you have no knight left in your supply", "il ne vous reste aucun chevalier en réserve")
 	case !t.holdsKnight():
 		return rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
-			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.Words())
+			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.WordsA())
 	case s.piece[q] >= 0:
 		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%s est occupée par un pion de %s", q, s.colourName(int(s.piece[q])), s.pieceWords(q))
 	}
