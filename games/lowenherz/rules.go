@@ -381,8 +381,8 @@ func (s *State) checkPlay(p int, m Play) *rerr {
 	}
 	left := s.players[p].ducats - m.Card.Cost()
 	if left < 0 {
-		return at(rulef("cost", rulePlay, "the %s card costs %d ducats and you have %d",
-			"la carte %s coûte %d ducats et vous en avez %d", m.Card.Words(), m.Card.Cost(), s.players[p].ducats), m.pos)
+		return at(rulef("cost", rulePlay, "the %s card costs %s and you have %d",
+			"la carte %s coûte %s et vous en avez %d", m.Card.Words(), counted(m.Card.Cost(), "ducat", "ducats", "ducat", "ducats"), s.players[p].ducats), m.pos)
 	}
 	if err := s.canCarryOut(p, opt, left); err != nil {
 		return at(err, m.pos)
@@ -400,8 +400,8 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 				"il ne vous reste aucun chevalier en réserve : vous ne pouvez pas jouer l'action chevaliers")
 		}
 		if !s.anyKnightSquare(p, left) {
-			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %d ducats left after the cost for a forest's 1), so the card cannot be played",
-				"aucune case ne peut recevoir de chevalier à vous (avec %d ducats après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", left)
+			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %s left after the cost for a forest's 1), so the card cannot be played",
+				"aucune case ne peut recevoir de chevalier à vous (avec %s après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", counted(left, "ducat", "ducats", "ducat", "ducats"))
 		}
 	case ActExtension:
 		if !s.anyExtension(p) {
@@ -668,14 +668,14 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 			return rulef("allied", ruleAllied, "your domain of %s and %s's domain of %s are allied: neither extends into the other",
 				"votre domaine de %s et le domaine de %s en %s sont alliés : aucun ne s'étend dans l'autre", d, s.colourName(r.owner), r.castle)
 		case dom.knights <= r.knights:
-			return rulef("extend-knights", ruleExtendMore, "your domain of %s has %d knights and %s's domain of %s has %d: you extend into an opponent's domain only with strictly more",
-				"votre domaine de %s a %d chevaliers et le domaine de %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
-				d, dom.knights, s.colourName(r.owner), r.castle, r.knights)
+			return rulef("extend-knights", ruleExtendMore, "your domain of %s has %s and %s's domain of %s has %d: you extend into an opponent's domain only with strictly more",
+				"votre domaine de %s a %s et le domaine de %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
+				d, counted(dom.knights, "knight", "knights", "chevalier", "chevaliers"), s.colourName(r.owner), r.castle, r.knights)
 		}
 	}
 	if need := s.bordersFor(q, d); s.bordersOnBoard+need > bordersTotal {
-		return rulef("no-borders", ruleSupply, "annexing %s takes %d borders and only %d are left",
-			"annexer %s demande %d frontières et il n'en reste que %d", q, need, bordersTotal-s.bordersOnBoard)
+		return rulef("no-borders", ruleSupply, "annexing %s takes %s and only %d are left",
+			"annexer %s demande %s et il n'en reste que %d", q, counted(need, "border", "borders", "frontière", "frontières"), bordersTotal-s.bordersOnBoard)
 	}
 	return nil
 }
@@ -1138,4 +1138,13 @@ func (s *State) Legal(player string) []adjudicator.Move {
 		}
 	}
 	return out
+}
+
+// counted returns "1 knight", "3 knights" in English and French: n with
+// the noun's singular when n is 1, its plural otherwise.
+func counted(n int, en1, en, fr1, fr string) adjudicator.Words {
+	if n == 1 {
+		en, fr = en1, fr1
+	}
+	return adjudicator.Words{EN: fmt.Sprintf("%d %s", n, en), FR: fmt.Sprintf("%d %s", n, fr)}
 }
