@@ -442,8 +442,8 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 		}
 		mine, theirs := s.knightsIn(rl, p), s.knightsIn(ql, qa.owner)
 		if mine <= theirs {
-			return rulef(codeExtend, ruleStronger, "your region has %d knights and %s's has %d: you need more to extend into it",
-				"votre région a %d chevaliers et celle de %s %d : il en faut plus pour s'y étendre", mine, s.colourName(qa.owner), theirs)
+			return rulef(codeExtend, ruleStronger, "your region has %s and %s's has %d: you need more to extend into it",
+				"votre région a %s et celle de %s %d : il en faut plus pour s'y étendre", counted(mine, "knight", "knights", "chevalier", "chevaliers"), s.colourName(qa.owner), theirs)
 		}
 	}
 	added := 0
