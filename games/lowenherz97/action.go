@@ -614,6 +614,20 @@ func (s *State) connected(c int, skip grid.Square) bool {
 	return true
 }
 
+// between reports whether the knight on q stands between two knights of
+// prince c, one on each side of it in its row or its column, with no wall
+// between them and q: « un chevalier [...] placé entre deux chevaliers du
+// même prince, ne peut pas être enlevé » (lowenherz-1997-fr.txt:263,
+// RULINGS.md L97-17), even where the others stay linked to a castle.
+func (s *State) between(c int, q grid.Square) bool {
+	col, row := board.Col(q), board.Row(q)
+	own := func(dc, dr int) bool {
+		n, ok := board.At(col+dc, row+dr)
+		return ok && int(s.knight[n]) == c && s.g.Open(q, n)
+	}
+	return own(-1, 0) && own(1, 0) || own(0, -1) && own(0, 1)
+}
+
 // bordering reports whether areas l1 and l2 share an edge.
 func (s *State) bordering(l1, l2 int) bool {
 	lab, _ := s.info()
@@ -644,6 +658,10 @@ func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
 	if !s.connected(v, m.Remove) {
 		return rulef(codePolitical, ruleRenLink, "the knight on %s links other knights of %s to their castle and cannot be removed",
 			"le chevalier en %s relie d'autres chevaliers de %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
+	}
+	if s.between(v, m.Remove) {
+		return rulef(codePolitical, ruleRenLink, "the knight on %s stands between two knights of %s and cannot be removed",
+			"le chevalier en %s est placé entre deux chevaliers de %s et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
 	}
 	pl := lab[m.Place]
 	if !ar[pl].region() || ar[pl].owner != p {
