@@ -512,7 +512,7 @@ func (s *State) checkKnight(p int, q Square, ducats int) *rerr {
 		return rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
 			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.WordsA())
 	case s.piece[q] >= 0:
-		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%s est occupée par un pion de %s", q, s.colourName(int(s.piece[q])), s.pieceWords(q))
+		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%[1]s est occupée par un %[3]s de %[2]s", q, s.colourName(int(s.piece[q])), s.pieceWords(q))
 	}
 	if !s.linked(p, q) {
 		return rulef("knight-next", ruleKnightNext, "a knight goes beside one of your castles or knights, not diagonally and not across a border; %s is not",
@@ -653,7 +653,7 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 	}
 	if c := s.piece[q]; c >= 0 && int(c) != p {
 		return rulef("extend-piece", ruleExtendPcs, "%s holds %s's %s: a square with an opponent's piece cannot be annexed",
-			"%s porte un pion de %s : une case occupée par un pion adverse ne peut être annexée", q, s.colourName(int(c)), s.pieceWords(q))
+			"%[1]s porte un %[3]s de %[2]s : une case occupée par un pion adverse ne peut être annexée", q, s.colourName(int(c)), s.pieceWords(q))
 	}
 	if s.castle[q] {
 		return rulef("extend-castle", ruleOwnCastle, "%s holds your own castle: annexing it would put two castles in one region",
