@@ -201,10 +201,10 @@ func (s *State) knightCost(q grid.Square) int {
 func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return rulef(codeAction, ruleShields, "%s does not place knights", "%s ne place pas de chevalier", a.action).At(m.pos)
+		return rulef(codeAction, ruleShields, "%s does not place knights", "l'action %s ne place pas de chevalier", a.action.Named()).At(m.pos)
 	}
 	if a.knights >= a.budget() || a.uses() >= a.budget() {
-		return rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
 	}
 	if err := s.checkKnightAt(p, m.Square); err != nil {
 		return err.At(m.pos)
@@ -369,7 +369,7 @@ func (s *State) extendFrom(p int, m Extend) (grid.Square, *adjudicator.RuleError
 	a := &s.act
 	if a.ext > 0 {
 		if !a.extOpen {
-			return 0, rulef(codeExtend, ruleShields, "%s allows one extension only", "%s ne permet qu'une extension", a.action).At(m.pos)
+			return 0, rulef(codeExtend, ruleShields, "%s allows one extension only", "l'action %s ne permet qu'une extension", a.action.Named()).At(m.pos)
 		}
 		l := lab[a.extFrom]
 		if m.HasFrom && lab[m.From] != l {
@@ -472,7 +472,7 @@ func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleErro
 		return 0, rulef(codeAction, ruleShields, "%s does not extend regions", "%s n'étend pas de région", a.action).At(m.pos)
 	}
 	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
-		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
 	}
 	from, err := s.extendFrom(p, m)
 	if err != nil {
@@ -626,6 +626,13 @@ func (s *State) between(c int, q grid.Square) bool {
 		return ok && int(s.knight[n]) == c && s.g.Open(q, n)
 	}
 	return own(-1, 0) && own(1, 0) || own(0, -1) && own(0, 1)
+}
+
+// Named returns the action's name in English and French for a refusal:
+// "2 shields", "2 boucliers".
+func (a Action) Named() adjudicator.Words {
+	en, fr := a.Words()
+	return adjudicator.Words{EN: en, FR: fr}
 }
 
 // bordering reports whether areas l1 and l2 share an edge.
