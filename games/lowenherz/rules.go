@@ -512,7 +512,7 @@ func (s *State) checkKnight(p int, q Square, ducats int) *rerr {
 		return rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
 			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.WordsA())
 	case s.piece[q] >= 0:
-		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%[1]s est occupée par un %[3]s de %[2]s", q, s.colourName(int(s.piece[q])), s.pieceWords(q))
+		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%[1]s est occupée par un %[3]s %[2]s", q, adjudicator.OfName(s.colourName(int(s.piece[q]))), s.pieceWords(q))
 	}
 	if !s.linked(p, q) {
 		return rulef("knight-next", ruleKnightNext, "a knight goes beside one of your castles or knights, not diagonally and not across a border; %s is not",
@@ -653,7 +653,7 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 	}
 	if c := s.piece[q]; c >= 0 && int(c) != p {
 		return rulef("extend-piece", ruleExtendPcs, "%s holds %s's %s: a square with an opponent's piece cannot be annexed",
-			"%[1]s porte un %[3]s de %[2]s : une case occupée par un pion adverse ne peut être annexée", q, s.colourName(int(c)), s.pieceWords(q))
+			"%[1]s porte un %[3]s %[2]s : une case occupée par un pion adverse ne peut être annexée", q, adjudicator.OfName(s.colourName(int(c))), s.pieceWords(q))
 	}
 	if s.castle[q] {
 		return rulef("extend-castle", ruleOwnCastle, "%s holds your own castle: annexing it would put two castles in one region",
@@ -666,11 +666,11 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 				"%s est dans un autre de vos domaines (château %s) : on ne s'étend jamais dans son propre domaine", q, r.castle)
 		case s.allied(d, r.castle):
 			return rulef("allied", ruleAllied, "your domain of %s and %s's domain of %s are allied: neither extends into the other",
-				"votre domaine de %s et le domaine de %s en %s sont alliés : aucun ne s'étend dans l'autre", d, s.colourName(r.owner), r.castle)
+				"votre domaine de %s et le domaine %s en %s sont alliés : aucun ne s'étend dans l'autre", d, adjudicator.OfName(s.colourName(r.owner)), r.castle)
 		case dom.knights <= r.knights:
 			return rulef("extend-knights", ruleExtendMore, "your domain of %s has %s and %s's domain of %s has %d: you extend into an opponent's domain only with strictly more",
-				"votre domaine de %s a %s et le domaine de %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
-				d, counted(dom.knights, "knight", "knights", "chevalier", "chevaliers"), s.colourName(r.owner), r.castle, r.knights)
+				"votre domaine de %s a %s et le domaine %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
+				d, counted(dom.knights, "knight", "knights", "chevalier", "chevaliers"), adjudicator.OfName(s.colourName(r.owner)), r.castle, r.knights)
 		}
 	}
 	if need := s.bordersFor(q, d); s.bordersOnBoard+need > bordersTotal {
@@ -793,7 +793,7 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 	e := s.regionOf(m.From)
 	if !e.domain() || e.owner != o {
 		return at(rulef("deserter-domain", ruleDeserter, "the knight on %s is not in a domain of %s's",
-			"le chevalier en %s n'est pas dans un domaine de %s", m.From, s.colourName(o)), m.pos)
+			"le chevalier en %s n'est pas dans un domaine %s", m.From, adjudicator.OfName(s.colourName(o))), m.pos)
 	}
 	if !s.removable(m.From) {
 		return at(rulef("end-of-line", ruleEndLine, "the knight on %s links other knights to their castle on %s: only a knight at the end of a line may leave",
@@ -806,7 +806,7 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 	}
 	if !s.adjacentRegions(s.region[m.To], s.region[m.From]) {
 		return at(rulef("deserter-adjacent", ruleDeserter, "your domain of %s does not touch %s's domain of %s",
-			"votre domaine de %s ne touche pas le domaine de %s en %s", d.castle, s.colourName(o), e.castle), m.tpos)
+			"votre domaine de %s ne touche pas le domaine %s en %s", d.castle, adjudicator.OfName(s.colourName(o)), e.castle), m.tpos)
 	}
 	if d.knights == 0 {
 		return at(rulef("deserter-empty", ruleDeserter, "your domain of %s holds none of your knights: both domains need at least one",
@@ -935,7 +935,7 @@ func (s *State) checkAlliance(p int, e Edge) *rerr {
 		return rulef("alliance-neutral", ruleNeutral, "the neutral colour makes no alliance", "la couleur neutre ne s'allie pas")
 	case s.allied(ra.castle, rb.castle):
 		return rulef("alliance-again", ruleAllied, "your domain of %s and %s's domain of %s are allied already",
-			"votre domaine de %s et le domaine de %s en %s sont déjà alliés", ra.castle, s.colourName(rb.owner), rb.castle)
+			"votre domaine de %s et le domaine %s en %s sont déjà alliés", ra.castle, adjudicator.OfName(s.colourName(rb.owner)), rb.castle)
 	}
 	return nil
 }

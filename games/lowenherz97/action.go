@@ -291,8 +291,8 @@ func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
 			"un mur ne sépare jamais un chevalier d'un château ou d'un chevalier du même prince (%s, %s)", s.sq(e.A), s.sq(e.B))
 	case wallRegion:
 		_, o := s.regionOf(e.A)
-		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région de %s : aucun mur ne se pose dans une région",
-			s.sq(e.A), s.sq(e.B), s.colourName(o))
+		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région %s : aucun mur ne se pose dans une région",
+			s.sq(e.A), s.sq(e.B), adjudicator.OfName(s.colourName(o)))
 	case wallStock:
 		return rulef(codeWall, ruleWallStock, "all 100 walls are on the board", "les 100 murs sont sur le plateau")
 	}
@@ -431,19 +431,19 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 		return rulef(codeExtend, rule, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
 	}
 	if k := int(s.knight[q]); k >= 0 && k != p {
-		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(k))
+		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier %s et ne peut pas être annexée", s.sq(q), adjudicator.OfName(s.colourName(k)))
 	}
 	if qa := ar[ql]; qa.region() {
 		if qa.owner == p {
 			return rulef(codeExtend, ruleOwnRegion, "%s is in another of your regions: you do not extend into your own regions", "%s est dans une autre de vos régions : on ne s'étend pas dans ses propres régions", s.sq(q))
 		}
 		if s.allied(from, qa.castle) {
-			return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle de %s en %s sont alliées", s.colourName(qa.owner), s.sq(qa.castle))
+			return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle %s en %s sont alliées", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
 		}
 		mine, theirs := s.knightsIn(rl, p), s.knightsIn(ql, qa.owner)
 		if mine <= theirs {
 			return rulef(codeExtend, ruleStronger, "your region has %s and %s's has %d: you need more to extend into it",
-				"votre région a %s et celle de %s %d : il en faut plus pour s'y étendre", counted(mine, "knight", "knights", "chevalier", "chevaliers"), s.colourName(qa.owner), theirs)
+				"votre région a %s et celle %s %d : il en faut plus pour s'y étendre", counted(mine, "knight", "knights", "chevalier", "chevaliers"), adjudicator.OfName(s.colourName(qa.owner)), theirs)
 		}
 	}
 	added := 0
@@ -664,11 +664,11 @@ func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
 	}
 	if !s.connected(v, m.Remove) {
 		return rulef(codePolitical, ruleRenLink, "the knight on %s links other knights of %s to their castle and cannot be removed",
-			"le chevalier en %s relie d'autres chevaliers de %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
+			"le chevalier en %s relie d'autres chevaliers %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), adjudicator.OfName(s.colourName(v))).At(m.pos[0])
 	}
 	if s.between(v, m.Remove) {
 		return rulef(codePolitical, ruleRenLink, "the knight on %s stands between two knights of %s and cannot be removed",
-			"le chevalier en %s est placé entre deux chevaliers de %s et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
+			"le chevalier en %s est placé entre deux chevaliers %s et ne peut pas être enlevé", s.sq(m.Remove), adjudicator.OfName(s.colourName(v))).At(m.pos[0])
 	}
 	pl := lab[m.Place]
 	if !ar[pl].region() || ar[pl].owner != p {
