@@ -32,10 +32,8 @@ package store
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,6 +46,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -315,13 +314,6 @@ func hashKeys(ctx context.Context, tx *sql.Tx) error {
 
 const insertMove = `INSERT INTO moves (game_id, n, player, text, time, source) VALUES (?, ?, ?, ?, ?, ?)`
 
-// marshalHeader returns the YAML of rec without its moves.
-func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
-	h := *rec
-	h.Moves = nil
-	return h.Marshal()
-}
-
 // Store is an open database.
 type Store struct {
 	db      *sql.DB
@@ -578,13 +570,6 @@ type Tx struct {
 	outcome string
 	gameID  int64
 }
-
-// stampLayout is RFC 3339 in UTC with all nine digits of the fraction, so
-// that stamps compare as strings in time order (RFC3339Nano drops trailing
-// zeros: "…:05Z" would sort after "…:05.5Z"). time.RFC3339Nano parses it.
-const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
-
-func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
 // Process runs fn in one transaction that also records in as processed.
 // When in's Message-ID is already recorded it returns host.ErrDuplicate without
@@ -956,18 +941,6 @@ func (p *prepared) QueryRowContext(ctx context.Context, query string, args ...an
 	return st.QueryRowContext(ctx, args...)
 }
 
-// newRev returns a random positive revision: a rolled-back write never
-// hands its revision to a later one.
-func newRev() int64 {
-	var b [8]byte
-	for {
-		rand.Read(b[:])
-		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
-			return r
-		}
-	}
-}
-
 // SetOutcome records what became of the mail (applied, rejected, ...) and
 // the game it concerned.
 func (t *Tx) SetOutcome(outcome string, gameID int64) {
@@ -1037,20 +1010,13 @@ func readRecord(ctx context.Context, q querier, id int64, data []byte) (*adjudic
 	if err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? ORDER BY n`, id)
+	rows, err := q.QueryContext(ctx, `SELECT `+sqlform.MoveColumns+` FROM moves WHERE game_id = ? ORDER BY n`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var mv adjudicator.RecordMove
-		if err := rows.Scan(&mv.Player, &mv.Text, &mv.Time, &mv.Source); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		rec.Moves = append(rec.Moves, mv)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+	if err := sqlform.AppendMoves(rec, rows); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
@@ -1547,29 +1513,13 @@ func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
 
 // Games lists every game, newest first.
 func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address, p.undeliverable FROM games g
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlform.SummaryColumns+` FROM games g
 		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.GameSummary
-	for rows.Next() {
-		var id int64
-		var game, status, updated, addr, undeliverable string
-		if err := rows.Scan(&id, &game, &status, &updated, &addr, &undeliverable); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].ID != id {
-			t, _ := time.Parse(time.RFC3339Nano, updated)
-			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: t})
-		}
-		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
-		if undeliverable != "" {
-			out[len(out)-1].Undeliverable = append(out[len(out)-1].Undeliverable, addr)
-		}
-	}
-	return out, rows.Err()
+	return sqlform.Summaries(rows)
 }
 
 // stmt returns query prepared on the database (database/sql prepares it
