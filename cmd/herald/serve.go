@@ -35,7 +35,7 @@ var cmdServe = &command{
 	flags: func(fs *flag.FlagSet) {
 		fs.String("config", "", "read flags from this YAML `file` (command-line flags win)")
 		fs.String("data", "herald-data", "data `directory`: the database herald.db (and the embedded mail)")
-		fs.String("worker", "", "this worker's `name` among the serve workers sharing a --store: a worker restarted under its name\nsends at once the mails it had claimed (default: the host's name, and with --store its process id)")
+		fs.String("worker", "", "this worker's `name` among the serve workers sharing a --store: a worker restarted under its name\ntakes back at once the mails it had claimed; two live workers never share one (default with --store:\nthe host's name and the data directory, HOST:DIR)")
 		fs.String("store", "", "where games are kept: empty for herald.db (SQLite) in the data directory, or a PostgreSQL `URL`\n(postgres://USER@HOST/DATABASE) that several serve workers share")
 		fs.String("address", "", "herald's mail `address` (default herald@herald.local on the embedded setup; required with a provider)")
 		fs.String("imap-host", "", "the provider's IMAP server `host:port`; empty runs the embedded servers")
@@ -74,8 +74,11 @@ var cmdServe = &command{
 			return err
 		}
 		if cfg.SMTP.Worker = e.str("worker"); cfg.SMTP.Worker == "" && e.str("store") != "" {
-			cfg.SMTP.Worker = workerName()
+			cfg.SMTP.Worker = workerName(cfg.Dir)
 		}
+		ctx, lose := context.WithCancelCause(ctx)
+		defer lose(nil)
+		cfg.OpenStore = enlisting(cfg.OpenStore, cfg.SMTP.Worker, cfg.Logger, lose)
 		// HERALD_CLOCK_SHIFT runs serve's clock ahead by a duration: the
 		// deadlines of days come at once (for tests, never for a host).
 		if d := os.Getenv("HERALD_CLOCK_SHIFT"); d != "" {
@@ -118,7 +121,13 @@ var cmdServe = &command{
 			fmt.Fprintf(e.stdout, "start a game: mail %s the line\n  new raubritter players alice@herald.local bob@herald.local\n", r.Address)
 		}
 		fmt.Fprintf(e.stdout, "interrupt (Ctrl-C) to stop\n")
-		return r.Wait(ctx)
+		if err := r.Wait(ctx); err != nil {
+			return err
+		}
+		if cause := context.Cause(ctx); errors.Is(cause, errNameLost) {
+			return cause
+		}
+		return nil
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,12 @@ var serveConfigKeys = []configKey{
 // it names, unless the command line set that flag. Its errors are usage
 // errors: a bad value in the file is a bad flag.
 func applyServeConfig(fs *flag.FlagSet, path string) error {
+	return applyConfigKeys(fs, path, nil)
+}
+
+// applyConfigKeys is applyServeConfig for the keys only (all when nil):
+// a command other than serve reads the keys it has flags for.
+func applyConfigKeys(fs *flag.FlagSet, path string, only []string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return usagef("--config: %v", err)
@@ -106,7 +113,7 @@ func applyServeConfig(fs *flag.FlagSet, path string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, k := range sortedKeys(vals) {
-		if given[k] {
+		if given[k] || only != nil && !slices.Contains(only, k) {
 			continue
 		}
 		if err := fs.Set(k, vals[k]); err != nil {
