@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/notation"
 )
@@ -81,6 +82,17 @@ func JoinWords(list []Words, sep string) Words {
 		en[i], fr[i] = w.EN, w.In(notation.French)
 	}
 	return Words{EN: strings.Join(en, sep), FR: strings.Join(fr, sep)}
+}
+
+// OfName returns a player's name as an argument of [Rulef] after "of": in
+// French "de blue", elided before a vowel or an h, "d'orange", "d'henri";
+// in English the name alone, for a format that writes "%s's".
+func OfName(name string) Words {
+	fr := "de " + name
+	if r, _ := utf8.DecodeRuneInString(name); strings.ContainsRune("aeiouyhàâéèêëîïôûAEIOUYHÀÂÉÈÊÎÔÛ", r) {
+		fr = "d'" + name
+	}
+	return Words{EN: name, FR: fr}
 }
 
 // wordsIn returns args with every Words replaced by its text in lang.

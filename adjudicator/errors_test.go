@@ -62,6 +62,20 @@ func TestWords(t *testing.T) {
 	}
 }
 
+// TestOfName checks the French "of" before a player's name, elided before
+// a vowel or an h, and the English name alone.
+func TestOfName(t *testing.T) {
+	for _, tt := range []struct{ name, fr string }{
+		{"blue", "de blue"}, {"orange", "d'orange"}, {"alice", "d'alice"},
+		{"henri", "d'henri"}, {"Émile", "d'Émile"}, {"yellow", "d'yellow"}, {"gold", "de gold"},
+	} {
+		w := adjudicator.OfName(tt.name)
+		if w.EN != tt.name || w.FR != tt.fr {
+			t.Errorf("OfName(%q) = %+v, want EN %q, FR %q", tt.name, w, tt.name, tt.fr)
+		}
+	}
+}
+
 // TestStepErrorLocalize checks the one-line forms: Go quotes in English,
 // « » and a space before the colon in French, the line:column unchanged.
 func TestStepErrorLocalize(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
@@ -26,6 +27,14 @@ type Match struct {
 	// long as the record still has beforeMoves moves.
 	before      State
 	beforeMoves int
+
+	// drawn is the picture PictureAt last drew of State, unmarked, when
+	// the record had drawnMoves moves; the next SubmitSteps keeps it as
+	// beforePicture, the picture of before, when no automaton moved after
+	// the player: PictureAt need not draw the board before the move again
+	// (a move mail would draw it twice).
+	drawn, beforePicture *picture.Board
+	drawnMoves           int
 
 	// subs holds, in a game with sealed steps, the submission of each
 	// record move this match applied itself (Start's replay, SubmitSteps
@@ -263,12 +272,16 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 		return nil, err
 	}
 	prev := m.State // try played on a clone: the state before the move
+	var prevPicture *picture.Board
+	if m.drawn != nil && m.drawnMoves == len(m.Record.Moves) {
+		prevPicture = m.drawn
+	}
 	auto, last, st, err := m.playAutomata(st, sub.Number+1)
 	if err != nil {
 		return nil, err
 	}
 	if last != nil {
-		prev = last
+		prev, prevPicture = last, nil
 	}
 	m.State = st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: sub.Text(), Time: time, Source: source})
@@ -277,6 +290,7 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 	}
 	sub.Auto = auto
 	m.before, m.beforeMoves = prev, len(m.Record.Moves)
+	m.beforePicture, m.drawn = prevPicture, nil
 	if _, ok := st.(Sealer); ok {
 		m.subs = append(append(m.subs, sub), auto...)
 	}
@@ -302,6 +316,7 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 	m.before, m.State = m.State, st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
 	m.beforeMoves = len(m.Record.Moves)
+	m.beforePicture, m.drawn = nil, nil
 	if _, ok := st.(Sealer); ok {
 		m.subs = append(m.subs, sub)
 	}

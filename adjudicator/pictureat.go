@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 )
@@ -14,7 +15,9 @@ import (
 // moves are replayed from the record, which must hold the seed (the
 // host's copy). It is an error when n is not a move of m or the game
 // draws no picture. The picture after the last move of a match that
-// applied it (Match.SubmitSteps, or the replay of Start) needs no replay.
+// applied it (Match.SubmitSteps, or the replay of Start) needs no replay,
+// and when the match drew the board after the move before (as a host
+// does after every move), the board before it is not drawn again.
 func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 	if _, ok := m.State.(Picturer); !ok {
 		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
@@ -23,10 +26,11 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 		return nil, fmt.Errorf("there is no move %d: the game has %d", n, len(m.Record.Moves))
 	}
 	var before, at State
+	kept := false // before is m.before
 	if n == len(m.Record.Moves) {
 		at = m.State
 		if n > 0 && m.before != nil && m.beforeMoves == n {
-			before = m.before // the match applied its last move: no replay
+			before, kept = m.before, true // the match applied its last move: no replay
 		}
 	}
 	if before == nil && (n > 0 || at == nil) {
@@ -53,8 +57,18 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 		}
 	}
 	b := at.(Picturer).Picture()
+	if n == len(m.Record.Moves) {
+		// Kept, unmarked, as the picture before the next move.
+		c := *b
+		c.Cells, c.Walls = slices.Clone(b.Cells), slices.Clone(b.Walls)
+		m.drawn, m.drawnMoves = &c, n
+	}
 	if before != nil {
-		b.MarkChanges(before.(Picturer).Picture())
+		was := m.beforePicture
+		if !kept || was == nil {
+			was = before.(Picturer).Picture()
+		}
+		b.MarkChanges(was)
 	}
 	b.Title = title
 	switch res := at.Result(); {

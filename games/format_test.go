@@ -3,6 +3,7 @@ package games_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,6 +92,50 @@ func checkFormatVerbs(t *testing.T, g *adjudicator.Game, n int, seed string) {
 		}
 		if _, err := m.Submit(mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
 			t.Fatalf("move %d of the self-played game refused: %v", i+1, err)
+		}
+	}
+}
+
+// TestScenarioRefusalsNoFormatVerbs checks every refusal the scenario
+// files of testdata/ trigger, in English and in French, for a misused
+// format verb: a scenario reaches refusals self-play seldom does (an
+// extension onto an opponent's knight, a square already taken).
+func TestScenarioRefusalsNoFormatVerbs(t *testing.T) {
+	files, err := filepath.Glob("../testdata/*/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		sc, err := adjudicator.LoadScenario(f)
+		if err != nil || len(sc.Moves) == 0 {
+			continue // not a scenario (a record, a turn file) or nothing refused
+		}
+		g, err := games.All.Lookup(sc.Game)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		seed := sc.Seed
+		if seed == "" {
+			seed = "scenario"
+		}
+		rec, err := adjudicator.NewRecord(g, sc.Players, sc.Options, seed, sc.Position)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		m, err := adjudicator.Start(games.All, rec)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, mv := range sc.Moves {
+			_, err := m.Submit(mv.Player, mv.Steps, "", "scenario")
+			if err == nil {
+				continue
+			}
+			for _, lang := range []notation.Lang{notation.English, notation.French} {
+				if text := adjudicator.Localize(err, lang); strings.Contains(text, "%!") {
+					t.Errorf("%s, line %d, %q refused with a misused format verb: %s", f, mv.Line, mv.Steps, text)
+				}
+			}
 		}
 	}
 }

@@ -446,32 +446,58 @@ func describeResult(r AuthResult) string {
 	return b.String()
 }
 
-// senderCheck returns why msg is refused by the provider's verdict on its
-// sender (Config.TrustAuthservIDs, Config.RequireDMARC), with the verdict,
-// or "" when it is not refused.
-func (s *Service) senderCheck(msg *Message) (string, DMARC) {
-	if len(s.cfg.TrustAuthservIDs) == 0 {
-		return "", DMARC{}
-	}
-	_, domain, _ := strings.Cut(msg.From, "@")
-	v := dmarcVerdict(msg.AuthResults, s.cfg.TrustAuthservIDs, domain)
-	switch {
-	case v.Result == "fail":
-		return fmt.Sprintf("forged: %s says %s", v.By, v.Detail), v
-	case s.cfg.RequireDMARC && v.Result == "":
-		return "no DMARC result from " + strings.Join(s.cfg.TrustAuthservIDs, " or ") + " (require_dmarc)", v
-	case s.cfg.RequireDMARC && v.Result != "pass":
-		return fmt.Sprintf("DMARC not passed: %s says %s (require_dmarc)", v.By, v.Detail), v
-	}
-	return "", v
+// senderVerdict is what herald knows of the sender of a mail: its
+// provider's DMARC verdict (Config.TrustAuthservIDs) and herald's own DKIM
+// check (Config.VerifyDKIM).
+type senderVerdict struct {
+	DMARC DMARC
+	DKIM  DKIM
 }
 
-// forged refuses msg, judged forged by the provider (senderCheck says
-// why). Its sender is not answered: its From is the one address it does
+// senderCheck returns why msg is refused by what is known of its sender
+// (Config.TrustAuthservIDs, Config.VerifyDKIM, Config.RequireDMARC), with
+// the verdict, or "" when it is not refused. The provider's verdict comes
+// first, as it judged the mail as it arrived: its fail is forged, its
+// pass proves the sender. Else herald's own DKIM pass proves it, and its
+// fail (no signature of the From domain verifies) is forged. A mail with
+// neither proof nor forgery is refused only with RequireDMARC.
+func (s *Service) senderCheck(msg *Message) (string, senderVerdict) {
+	if len(s.cfg.TrustAuthservIDs) == 0 && !s.cfg.VerifyDKIM {
+		return "", senderVerdict{}
+	}
+	_, domain, _ := strings.Cut(msg.From, "@")
+	var v senderVerdict
+	if len(s.cfg.TrustAuthservIDs) > 0 {
+		v.DMARC = dmarcVerdict(msg.AuthResults, s.cfg.TrustAuthservIDs, domain)
+	}
+	if s.cfg.VerifyDKIM {
+		v.DKIM = msg.DKIM
+	}
+	switch {
+	case v.DMARC.Result == "fail":
+		return fmt.Sprintf("forged: %s says %s", v.DMARC.By, v.DMARC.Detail), v
+	case v.DMARC.Result == "pass" || v.DKIM.Result == "pass":
+		return "", v
+	case v.DKIM.Result == "fail":
+		return "forged: herald's DKIM check says " + v.DKIM.Detail, v
+	case !s.cfg.RequireDMARC:
+		return "", v
+	case v.DMARC.Result != "":
+		return fmt.Sprintf("DMARC not passed: %s says %s (require_dmarc)", v.DMARC.By, v.DMARC.Detail), v
+	case len(s.cfg.TrustAuthservIDs) == 0:
+		return "no valid DKIM signature of " + domain + " (require_dmarc)", v
+	case s.cfg.VerifyDKIM:
+		return "no DMARC result from " + strings.Join(s.cfg.TrustAuthservIDs, " or ") + ", no valid DKIM signature of " + domain + " (require_dmarc)", v
+	}
+	return "no DMARC result from " + strings.Join(s.cfg.TrustAuthservIDs, " or ") + " (require_dmarc)", v
+}
+
+// forged refuses msg, judged forged by the provider or by herald's DKIM
+// check, or not proven where that is required (senderCheck says why). Its sender is not answered: its From is the one address it does
 // not come from. The host of the game it is about, when it names one of
 // the address's games, is told what came in whose name, at most once an
 // hour (Config.TrustAuthservIDs): a forger cannot flood them.
-func (s *Service) forged(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, why string, v DMARC, now time.Time) (Outcome, int64, string, error) {
+func (s *Service) forged(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, why string, v senderVerdict, now time.Time) (Outcome, int64, string, error) {
 	if env.Game == "" && notation.SubjectGame(msg.Subject) == "" {
 		if id, _ := s.replyToken(msg); id != 0 {
 			env.Game = gameTag(id)
@@ -498,13 +524,22 @@ func (s *Service) forged(ctx context.Context, ses *host.Session, msg *Message, e
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "herald refused a mail about game %s that claims to come from\n%s.\n\n", gameTag(g.ID), who)
-	switch v.Result {
-	case "fail":
-		fmt.Fprintf(&b, "Your mail provider's server %s checked it and found that it does not\ncome from there: its DMARC check failed (%s).\nSo it was treated as forged, whatever key it carried.\n", v.By, v.Detail)
-	case "":
-		fmt.Fprintf(&b, "Your mail provider's servers (%s) gave no DMARC result for it,\nand this herald accepts only mail whose DMARC check passed (require_dmarc).\n", strings.Join(s.cfg.TrustAuthservIDs, ", "))
+	_, domain, _ := strings.Cut(msg.From, "@")
+	switch {
+	case v.DMARC.Result == "fail":
+		fmt.Fprintf(&b, "Your mail provider's server %s checked it and found that it does not\ncome from there: its DMARC check failed (%s).\nSo it was treated as forged, whatever key it carried.\n", v.DMARC.By, v.DMARC.Detail)
+	case v.DKIM.Result == "fail":
+		fmt.Fprintf(&b, "herald checked its DKIM signature itself (verify-dkim): the signature\nof %s on it does not verify (%s).\nSo it was treated as forged, whatever key it carried.\n", v.DKIM.Domain, v.DKIM.Detail)
+	case v.DMARC.Result != "":
+		fmt.Fprintf(&b, "Your mail provider's server %s gave it the DMARC result %q (%s),\nand this herald accepts only mail whose DMARC check passed (require_dmarc).\n", v.DMARC.By, v.DMARC.Result, v.DMARC.Detail)
+	case len(s.cfg.TrustAuthservIDs) == 0:
+		fmt.Fprintf(&b, "It carries no DKIM signature of %s that herald could verify\n(verify-dkim), and this herald accepts only mail whose sender is\nproven (require_dmarc).\n", domain)
 	default:
-		fmt.Fprintf(&b, "Your mail provider's server %s gave it the DMARC result %q (%s),\nand this herald accepts only mail whose DMARC check passed (require_dmarc).\n", v.By, v.Result, v.Detail)
+		fmt.Fprintf(&b, "Your mail provider's servers (%s) gave no DMARC result for it,\n", strings.Join(s.cfg.TrustAuthservIDs, ", "))
+		if s.cfg.VerifyDKIM {
+			fmt.Fprintf(&b, "it carries no DKIM signature of %s that herald could verify,\n", domain)
+		}
+		b.WriteString("and this herald accepts only mail whose DMARC check passed (require_dmarc).\n")
 	}
 	fmt.Fprintf(&b, "\nNothing in it was done, and its sender was not answered.\nSubject: %q\n\n", clipText(msg.Subject, 60))
 	b.WriteString("If that player did send it, their own provider's settings for their\ndomain (SPF, DKIM) are at fault: ask them to write from another address,\nor ask herald's operator.\n")

@@ -656,6 +656,9 @@ func TestGameCacheStale(t *testing.T) {
 // (the least of three), and "cpu-batch-ratio" the second over the first:
 // the batch-ratio the intake would have if it had no more cores than the
 // raw pass uses. Where the CPU time cannot be read they are not reported.
+// "statements/mail" is the SQL statements the store ran per mail, those
+// of each batch (its BEGIN, COMMIT, claims) shared among its mails
+// (TestMoveMailStatements guards the count).
 func BenchmarkIntake(b *testing.B) {
 	var sum intakeTimes
 	n := 0
@@ -666,6 +669,7 @@ func BenchmarkIntake(b *testing.B) {
 		sum.rawBatch += t.rawBatch
 		sum.e2eCPU += t.e2eCPU
 		sum.rawBatchCPU += t.rawBatchCPU
+		sum.statements += t.statements
 		n += intakeMails
 	}
 	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
@@ -674,6 +678,7 @@ func BenchmarkIntake(b *testing.B) {
 	b.ReportMetric(rate(sum.e2e)/rate(sum.raw), "ratio")
 	b.ReportMetric(rate(sum.rawBatch), "raw-batch-mails/s")
 	b.ReportMetric(rate(sum.e2e)/rate(sum.rawBatch), "batch-ratio")
+	b.ReportMetric(float64(sum.statements)/float64(n), "statements/mail")
 	if sum.e2eCPU > 0 && sum.rawBatchCPU > 0 {
 		perMail := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(n) }
 		b.ReportMetric(perMail(sum.e2eCPU), "cpu-us/mail")
@@ -692,6 +697,7 @@ const intakeMails = 2048
 type intakeTimes struct {
 	e2e, raw, rawBatch  time.Duration
 	e2eCPU, rawBatchCPU time.Duration
+	statements          int64 // the SQL statements the intake ran
 }
 
 // intakeRun is one op of BenchmarkIntake: it returns how long the intake
@@ -743,12 +749,14 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	}
 	b.StartTimer()
 	cpu0, cpuOK := cpuTime()
+	stmts0 := f.st.Statements()
 	start := time.Now()
 	in.session(ctx)
 	t.e2e = time.Since(start)
 	// The pictures drawn ahead for the outbox are the intake's work too:
 	// their CPU time counts, though the intake did not wait for them.
 	f.svc.drawing.Wait()
+	t.statements = f.st.Statements() - stmts0
 	if cpu1, ok := cpuTime(); cpuOK && ok {
 		t.e2eCPU = cpu1 - cpu0
 	}

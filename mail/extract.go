@@ -173,6 +173,10 @@ type Message struct {
 	// herald sent (ParseBounce), set by the service; nil for any other
 	// mail.
 	Bounce *Bounce
+
+	// DKIM is what herald's own check of the DKIM signatures found
+	// (Config.VerifyDKIM), set by the service.
+	DKIM DKIM
 }
 
 // Line is one line of [Message].Body.

@@ -73,6 +73,7 @@ func TestRealmail(t *testing.T) {
 	t.Run("host-features", testRealmailHostFeatures)
 	t.Run("set-aside", testRealmailSetAside)
 	t.Run("refused-recipient", testRealmailRefusedRecipient)
+	t.Run("bounce", testRealmailBounce)
 	t.Run("lowenherz-3p", func(t *testing.T) {
 		if os.Getenv("HERALD_REALMAIL_LONG") == "" {
 			t.Skip("a whole Löwenherz game by real mail takes about 4 minutes; HERALD_REALMAIL_LONG=1 runs it (.ci/run does)")

@@ -58,9 +58,10 @@ type RunConfig struct {
 	// Hints: see Config.Hints.
 	Hints bool
 
-	// TrustAuthservIDs and RequireDMARC: see Config.
+	// TrustAuthservIDs, RequireDMARC and VerifyDKIM: see Config.
 	TrustAuthservIDs []string
 	RequireDMARC     bool
+	VerifyDKIM       bool
 
 	// Now is the service's clock; default time.Now. (serve's
 	// HERALD_CLOCK_SHIFT moves it, for tests of time-driven work.)
@@ -186,7 +187,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
 		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Hints: cfg.Hints, Now: cfg.Now,
-		TrustAuthservIDs: cfg.TrustAuthservIDs, RequireDMARC: cfg.RequireDMARC,
+		TrustAuthservIDs: cfg.TrustAuthservIDs, RequireDMARC: cfg.RequireDMARC, VerifyDKIM: cfg.VerifyDKIM,
 	})
 	if err != nil {
 		return fail(err)

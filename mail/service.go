@@ -100,8 +100,19 @@ type Config struct {
 	TrustAuthservIDs []string
 
 	// RequireDMARC refuses, as forged, every mail whose DMARC result from
-	// a trusted server is not pass (none, an error, or no result).
+	// a trusted server is not pass (none, an error, or no result), unless
+	// herald's own DKIM check (VerifyDKIM) passes.
 	RequireDMARC bool
+
+	// VerifyDKIM has herald verify the DKIM signatures of incoming mail
+	// itself (dkim.go), for a provider that stamps no
+	// Authentication-Results: a valid signature of the From domain proves
+	// the sender, one that does not verify marks the mail forged.
+	VerifyDKIM bool
+
+	// LookupTXT looks up the DNS TXT records of a name, for the DKIM keys
+	// of VerifyDKIM; default net.DefaultResolver.LookupTXT.
+	LookupTXT func(ctx context.Context, name string) ([]string, error)
 
 	// OnNewPlayer, if set, is called for every player address of a game
 	// created by mail, and for its host, before the welcome mails are
@@ -127,6 +138,11 @@ type Service struct {
 	// outbox is the outbox running (Outbox.Run), if any: each batch hands
 	// it the mails it queued, claimed in the batch's transaction.
 	outbox atomic.Pointer[Outbox]
+	// dkimTimeout bounds the DKIM check of one mail (dkimTimeout), and
+	// dkimSilent holds, by organizational domain, until when a domain
+	// whose DNS did not answer in time is not asked (dkimSilence).
+	dkimTimeout time.Duration
+	dkimSilent  sync.Map
 }
 
 // Outcome is what became of an incoming mail (host.Outcome).
@@ -191,7 +207,7 @@ func NewService(cfg Config) (*Service, error) {
 			return nil, err
 		}
 	}
-	svc := &Service{cfg: cfg, domain: domain, log: log, host: h}
+	svc := &Service{cfg: cfg, domain: domain, log: log, host: h, dkimTimeout: dkimTimeout}
 	svc.pictures.m = map[[32]byte]*pictureJob{}
 	return svc, nil
 }
@@ -405,6 +421,7 @@ func (s *Service) readOne(raw []byte) readMail {
 	if r.msg != nil && r.msg.Auto == AutoBounce {
 		r.msg.Bounce = ParseBounce(raw)
 	}
+	s.checkDKIM(raw, &r)
 	return r
 }
 

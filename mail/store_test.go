@@ -2,14 +2,69 @@ package mail
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"testing"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games/raubritter"
 )
 
 // openSQLite is RunConfig.OpenStore for the tests: SQLite in dir, as
 // herald serve's default.
 func openSQLite(ctx context.Context, dir string) (host.Store, error) {
 	return store.Open(ctx, filepath.Join(dir, "herald.db"))
+}
+
+// maxMoveMailStatements is the most SQL statements the store may run for
+// a mail that plays a move, as a mail of a burst: the duplicate check, the
+// savepoint, the game read (its players, clock, observers and undo
+// request with it), the game's row and the move written, the notices
+// queued in one insert, the mail recorded and the savepoint released
+// (issue 29: 13 before, a third of a move mail's cost).
+const maxMoveMailStatements = 8
+
+// TestMoveMailStatements counts the SQL statements move mails cost, in a
+// batch (as the intake handles a burst) and one by one, so that a change
+// that adds one to every mail is seen: at most maxMoveMailStatements a
+// mail, and the batch's BEGIN, schema check and COMMIT.
+func TestMoveMailStatements(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	m, err := adjudicator.SelfPlay(raubritter.Game, f.svc.cfg.Registry, 2, "fixture", nil, func() string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]string{"p1": "alice@herald.test", "p2": "bob@herald.test"}
+	var raws [][]byte
+	for _, mv := range m.Record.Moves[:12] {
+		raws = append(raws, f.mail(who[mv.Player], "Re: [herald G1]", fmt.Sprintf("game G1\nkey %s\n%s", f.keys[who[mv.Player]], mv.Text)))
+	}
+	const perBatch = 3 // BEGIN, the schema's version, COMMIT
+	// count handles raws in one batch and returns the statements it took.
+	count := func(raws [][]byte) int64 {
+		t.Helper()
+		before := f.st.Statements()
+		outs, err := f.svc.HandleBatch(context.Background(), raws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range outs {
+			if o != Applied {
+				t.Fatalf("mail %d: %s, want applied", i+1, o)
+			}
+		}
+		return f.st.Statements() - before
+	}
+	// The first mail reads the record and replays it (no game in memory
+	// yet); then a burst, then one mail alone.
+	count(raws[:1])
+	if got, want := count(raws[1:11]), int64(10*maxMoveMailStatements+perBatch); got > want {
+		t.Errorf("a batch of 10 move mails ran %d statements, want at most %d (%d a mail)", got, want, maxMoveMailStatements)
+	}
+	if got, want := count(raws[11:12]), int64(maxMoveMailStatements+perBatch); got > want {
+		t.Errorf("a move mail alone ran %d statements, want at most %d", got, want)
+	}
 }

@@ -164,10 +164,11 @@ func (in *Intake) Run(ctx context.Context) error {
 		if time.Since(start) > time.Minute {
 			backoff = time.Second
 		}
-		if errors.Is(err, errMailFailed) {
+		if errors.Is(err, errMailFailed) || errors.Is(err, host.ErrConflict) {
 			// A mail failed for its own sake (noteFailure): again soon, on
-			// a new connection, until it is set aside. The connection is
-			// fine: no backoff.
+			// a new connection, until it is set aside; or its transaction
+			// conflicted with another worker's: again soon, not counted
+			// against it. The connection is fine: no backoff.
 			select {
 			case <-ctx.Done():
 				return nil
@@ -368,7 +369,7 @@ func (in *Intake) drain(ctx context.Context, c *imapclient.Client) (err error) {
 		default:
 		}
 		p, err := in.batch(ctx, f)
-		if k := len(p.outcomes); err != nil && k < len(f.uids) && ctx.Err() == nil && !errors.Is(err, errCrash) {
+		if k := len(p.outcomes); err != nil && k < len(f.uids) && ctx.Err() == nil && !errors.Is(err, errCrash) && !errors.Is(err, host.ErrConflict) {
 			if aside, noted := in.noteFailure(ctx, f, k, err); noted {
 				if aside {
 					p.aside = f.uids[k]

@@ -407,6 +407,13 @@ type Intake struct {
 // ErrDuplicate is returned by Process for a mail already processed.
 var ErrDuplicate = errors.New("store: mail already processed")
 
+// ErrConflict is matched (errors.Is) by the error of a request, or of a
+// batch's commit, that the database ended because it conflicted with
+// another worker's transaction (PostgreSQL's deadlock, 40P01, or
+// serialization failure, 40001). Nothing of the request was written; it is
+// no fault of the request, which goes again in a transaction of its own.
+var ErrConflict = errors.New("store: a conflict with another worker's transaction")
+
 // ErrNoGame is matched (errors.Is) by the error of reading a game that does
 // not exist.
 var ErrNoGame = errors.New("store: no such game")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 )
 
 // NoteFailure notes that f.Ref failed with f.Reason at now and returns how
@@ -43,23 +44,10 @@ func (s *Store) SetAside(ctx context.Context, kind, ref string, now time.Time) e
 
 // SetAsideList returns what was set aside, the oldest first.
 func (s *Store) SetAsideList(ctx context.Context) ([]host.Failure, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, ref, party, subject, reason, attempts, first, last, set_aside
-		FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlform.FailureColumns+` FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.Failure
-	for rows.Next() {
-		var f host.Failure
-		var first, last, aside string
-		if err := rows.Scan(&f.Kind, &f.Ref, &f.Party, &f.Subject, &f.Reason, &f.Attempts, &first, &last, &aside); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		f.First, _ = time.Parse(time.RFC3339Nano, first)
-		f.Last, _ = time.Parse(time.RFC3339Nano, last)
-		f.SetAside, _ = time.Parse(time.RFC3339Nano, aside)
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return sqlform.Failures(rows)
 }

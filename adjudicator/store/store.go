@@ -32,10 +32,8 @@ package store
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,6 +46,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -315,13 +314,6 @@ func hashKeys(ctx context.Context, tx *sql.Tx) error {
 
 const insertMove = `INSERT INTO moves (game_id, n, player, text, time, source) VALUES (?, ?, ?, ?, ?, ?)`
 
-// marshalHeader returns the YAML of rec without its moves.
-func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
-	h := *rec
-	h.Moves = nil
-	return h.Marshal()
-}
-
 // Store is an open database.
 type Store struct {
 	db      *sql.DB
@@ -354,7 +346,14 @@ type Store struct {
 	// them for every mail, and preparing costs as much as running them.
 	stmtsMu sync.Mutex
 	stmts   map[string]*sql.Stmt
+	// statements counts the statements batches ran (Statements).
+	statements atomic.Int64
 }
+
+// Statements returns how many SQL statements the store's batches have run
+// since it opened, their BEGIN and COMMIT included: what a request costs
+// in statements, which tests and benchmarks guard.
+func (s *Store) Statements() int64 { return s.statements.Load() }
 
 // Open opens (creating if needed) the database at path and brings its
 // schema up to date.
@@ -577,14 +576,40 @@ type Tx struct {
 	now     time.Time
 	outcome string
 	gameID  int64
+	// known is what the transaction learnt of the games it read and
+	// wrote, so as not to ask the database again (see known).
+	known map[int64]known
+	// queue are the mails Queue was given and not yet inserted: a mail's
+	// notices go into the outbox in one statement (flush).
+	queue []host.Mail
 }
 
-// stampLayout is RFC 3339 in UTC with all nine digits of the fraction, so
-// that stamps compare as strings in time order (RFC3339Nano drops trailing
-// zeros: "…:05Z" would sort after "…:05.5Z"). time.RFC3339Nano parses it.
-const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
+// known is what a Tx knows of a game it read, true until the Tx itself
+// changes it (nothing else writes while it runs): its observers and
+// request to take moves back (whether there are any), and its stored
+// number of moves (-1: unknown).
+type known struct {
+	gameFlags
+	moves int
+}
 
-func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
+// unknown forgets what forget says of game id: the transaction is about
+// to change it, and asks the database next time. (An observer flag or an
+// undo flag set to true means "ask"; moves -1 the same.)
+func (t *Tx) unknown(id int64, forget func(k *known)) {
+	if k, ok := t.known[id]; ok {
+		forget(&k)
+		t.known[id] = k
+	}
+}
+
+// learn records what a read of game g taught the transaction.
+func (t *Tx) learn(g *host.Game, flags gameFlags) {
+	if t.known == nil {
+		t.known = map[int64]known{}
+	}
+	t.known[g.ID] = known{gameFlags: flags, moves: g.Moves}
+}
 
 // Process runs fn in one transaction that also records in as processed.
 // When in's Message-ID is already recorded it returns host.ErrDuplicate without
@@ -639,8 +664,9 @@ func (s *Store) Begin(ctx context.Context) (host.StoreBatch, error) {
 			<-s.writing
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}}
+		s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}, count: &s.statements}
 	}
+	s.statements.Add(2) // BEGIN and the schema's version, below
 	if _, err := s.writer.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
 		s.release(true)
 		return nil, fmt.Errorf("store: %w", err)
@@ -694,6 +720,9 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
 	err = fn(t)
+	if err == nil {
+		err = t.flush(ctx)
+	}
 	if err == nil {
 		var gid any
 		if t.gameID != 0 {
@@ -902,6 +931,7 @@ func (b *Batch) Rollback() error {
 type prepared struct {
 	conn  *sql.Conn
 	cache map[string]*sql.Stmt
+	count *atomic.Int64 // every statement run
 }
 
 // close closes the statements and gives the connection back to the pool,
@@ -918,6 +948,7 @@ func (p *prepared) close(bad bool) {
 }
 
 func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	p.count.Add(1)
 	if st, ok := p.cache[query]; ok {
 		return st, nil
 	}
@@ -956,18 +987,6 @@ func (p *prepared) QueryRowContext(ctx context.Context, query string, args ...an
 	return st.QueryRowContext(ctx, args...)
 }
 
-// newRev returns a random positive revision: a rolled-back write never
-// hands its revision to a later one.
-func newRev() int64 {
-	var b [8]byte
-	for {
-		rand.Read(b[:])
-		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
-			return r
-		}
-	}
-}
-
 // SetOutcome records what became of the mail (applied, rejected, ...) and
 // the game it concerned.
 func (t *Tx) SetOutcome(outcome string, gameID int64) {
@@ -1004,17 +1023,26 @@ func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adju
 
 // Game reads a game inside the transaction, with its record.
 func (t *Tx) Game(ctx context.Context, id int64) (*host.Game, error) {
-	return readGame(ctx, t.b.stmts, id, true)
+	g, flags, err := readGame(ctx, t.b.stmts, id, true)
+	if err != nil {
+		return nil, err
+	}
+	t.learn(g, flags)
+	return g, nil
 }
 
 // GameInfo reads a game inside the transaction without its record: Record
 // is nil. It returns nil and no error when there is no game id.
 func (t *Tx) GameInfo(ctx context.Context, id int64) (*host.Game, error) {
-	g, err := readGame(ctx, t.b.stmts, id, false)
+	g, flags, err := readGame(ctx, t.b.stmts, id, false)
 	if errors.Is(err, host.ErrNoGame) {
 		return nil, nil
 	}
-	return g, err
+	if err != nil {
+		return nil, err
+	}
+	t.learn(g, flags)
+	return g, nil
 }
 
 // Record reads the record of game id inside the transaction.
@@ -1037,20 +1065,13 @@ func readRecord(ctx context.Context, q querier, id int64, data []byte) (*adjudic
 	if err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = ? ORDER BY n`, id)
+	rows, err := q.QueryContext(ctx, `SELECT `+sqlform.MoveColumns+` FROM moves WHERE game_id = ? ORDER BY n`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var mv adjudicator.RecordMove
-		if err := rows.Scan(&mv.Player, &mv.Text, &mv.Time, &mv.Source); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		rec.Moves = append(rec.Moves, mv)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+	if err := sqlform.AppendMoves(rec, rows); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
@@ -1074,16 +1095,11 @@ func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		ids = append(ids, id)
+	ids, err := scanIDs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // SaveGame writes a game's record and status.
@@ -1097,6 +1113,12 @@ func (t *Tx) SaveGame(ctx context.Context, id int64, rec *adjudicator.Record, st
 // (its header never changes after CreateGame), so a record with fewer moves
 // than stored is refused.
 func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error) {
+	if k, ok := t.known[id]; ok && k.moves >= 0 && k.moves <= len(rec.Moves) {
+		rev, done, err := t.saveKnown(ctx, id, rec, status, k.moves)
+		if done || err != nil {
+			return rev, err
+		}
+	}
 	// The stored number of moves, and the last stored move: the record
 	// must go on from it (a cheap check that catches a record of another
 	// game, or one that changed its history).
@@ -1125,21 +1147,61 @@ func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status
 		status, stamp(t.now), rev, len(rec.Moves), id); err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
+	t.unknown(id, func(k *known) { k.moves = -1 })
+	if err := t.saveRest(ctx, id, rec, stored); err != nil {
+		return 0, err
+	}
+	return rev, nil
+}
+
+// saveKnown is Save when the transaction read game id and learnt it had
+// stored moves: one statement checks that the game still has them, the
+// last the same as rec's, and updates the game; done is false, and
+// nothing written, when it does not (Save then reads what is stored, and
+// says what is wrong).
+func (t *Tx) saveKnown(ctx context.Context, id int64, rec *adjudicator.Record, status string, stored int) (rev int64, done bool, err error) {
+	var last adjudicator.RecordMove
+	if stored > 0 {
+		last = rec.Moves[stored-1]
+	}
+	rev = newRev()
+	res, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET status = ?, updated = ?, rev = ?, moves = ? WHERE id = ? AND moves = ?
+		AND (moves = 0 OR EXISTS (SELECT 1 FROM moves m WHERE m.game_id = games.id AND m.n = games.moves
+			AND m.player = ? AND m.text = ? AND m.time = ? AND m.source = ?))`,
+		status, stamp(t.now), rev, len(rec.Moves), id, stored, last.Player, last.Text, last.Time, last.Source)
+	if err != nil {
+		return 0, false, fmt.Errorf("store: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return 0, false, err
+	}
+	t.unknown(id, func(k *known) { k.moves = -1 })
+	if err := t.saveRest(ctx, id, rec, stored); err != nil {
+		return 0, true, err
+	}
+	return rev, true, nil
+}
+
+// saveRest writes what Save writes once the game's row is updated: the
+// header when the game ended early, and the moves beyond stored; then
+// the transaction knows the game has rec's moves.
+func (t *Tx) saveRest(ctx context.Context, id int64, rec *adjudicator.Record, stored int) error {
 	if rec.Ended != nil {
 		// The ending (a resignation, an abandon) is part of the header:
 		// written once, when the game ends early.
 		header, err := marshalHeader(rec)
 		if err != nil {
-			return 0, fmt.Errorf("store: game %d: %w", id, err)
+			return fmt.Errorf("store: game %d: %w", id, err)
 		}
 		if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, header, id); err != nil {
-			return 0, fmt.Errorf("store: %w", err)
+			return fmt.Errorf("store: %w", err)
 		}
 	}
 	if err := t.insertMoves(ctx, id, rec.Moves[stored:], stored); err != nil {
-		return 0, err
+		return err
 	}
-	return rev, nil
+	t.unknown(id, func(k *known) { k.moves = len(rec.Moves) })
+	return nil
 }
 
 // insertMoves stores moves as game id's moves after the first `after`.
@@ -1152,40 +1214,80 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 	return nil
 }
 
-// Queue adds a mail to the outbox, due at once.
+// Queue adds a mail to the outbox, due at once. The mails a request
+// queues are inserted together when it ends (flush), or before the
+// outbox is read inside it.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
 		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
 	}
-	var gid, draft any
-	if m.GameID != 0 {
-		gid = m.GameID
-	}
-	raw := m.Raw
-	if raw == nil {
-		raw = []byte{}
-	}
-	if len(m.Draft) > 0 {
-		draft = m.Draft
-	}
-	reply := m.Kind
-	switch {
-	case m.AuthNotice:
-		reply = host.AuthAnswer
-	case m.Reply:
-		reply = host.KeyedAnswer
-	}
-	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now), stamp(t.now))
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	t.b.queued = append(t.b.queued, id)
+	t.queue = append(t.queue, m)
 	return nil
+}
+
+// flush inserts the mails queued so far into the outbox, up to
+// queueChunk in one statement, and notes their ids for ClaimQueued.
+func (t *Tx) flush(ctx context.Context) error {
+	for ms := range slices.Chunk(t.queue, queueChunk) {
+		args := make([]any, 0, 7*len(ms))
+		for _, m := range ms {
+			var gid, draft any
+			if m.GameID != 0 {
+				gid = m.GameID
+			}
+			raw := m.Raw
+			if raw == nil {
+				raw = []byte{}
+			}
+			if len(m.Draft) > 0 {
+				draft = m.Draft
+			}
+			reply := m.Kind
+			switch {
+			case m.AuthNotice:
+				reply = host.AuthAnswer
+			case m.Reply:
+				reply = host.KeyedAnswer
+			}
+			args = append(args, gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now), stamp(t.now))
+		}
+		rows, err := t.b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`+strings.Repeat(", (?, ?, ?, ?, ?, ?, ?)", len(ms)-1)+` RETURNING id`, args...)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		ids, err := scanIDs(rows)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if len(ids) != len(ms) {
+			return fmt.Errorf("store: %d mails queued, %d inserted", len(ms), len(ids))
+		}
+		// Inserted in order, so in the order of their ids (RETURNING
+		// gives them in no promised order).
+		slices.Sort(ids)
+		t.b.queued = append(t.b.queued, ids...)
+	}
+	t.queue = t.queue[:0]
+	return nil
+}
+
+// queueChunk is how many mails flush inserts in one statement: each count
+// is a statement of its own, prepared once.
+const queueChunk = 16
+
+// scanIDs reads the one integer column of rows and closes them.
+func scanIDs(rows *sql.Rows) ([]int64, error) {
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // ReplacePlayer gives seat of game id to address, with secret as its key
@@ -1204,6 +1306,9 @@ func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, sec
 
 // Observers returns the addresses that observe game id, in order.
 func (t *Tx) Observers(ctx context.Context, id int64) ([]string, error) {
+	if k, ok := t.known[id]; ok && !k.observers {
+		return nil, nil
+	}
 	rows, err := t.b.stmts.QueryContext(ctx, `SELECT address FROM observers WHERE game_id = ? ORDER BY address`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -1227,6 +1332,7 @@ func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bo
 	if !on {
 		q = `DELETE FROM observers WHERE game_id = ? AND address = ?`
 	}
+	t.unknown(id, func(k *known) { k.observers = true })
 	res, err := t.b.stmts.ExecContext(ctx, q, id, strings.ToLower(address))
 	if err != nil {
 		return false, fmt.Errorf("store: %w", err)
@@ -1345,6 +1451,7 @@ func (t *Tx) TakeBack(ctx context.Context, id int64, rec *adjudicator.Record) (i
 		return 0, fmt.Errorf("store: game %d: %w", id, err)
 	}
 	rev := newRev()
+	t.unknown(id, func(k *known) { k.moves = -1 })
 	res, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET record = ?, moves = ?, rev = ?, updated = ? WHERE id = ?`,
 		header, len(rec.Moves), rev, stamp(t.now), id)
 	if err != nil {
@@ -1361,6 +1468,9 @@ func (t *Tx) TakeBack(ctx context.Context, id int64, rec *adjudicator.Record) (i
 
 // UndoRequest returns the request to take moves back of game id, or nil.
 func (t *Tx) UndoRequest(ctx context.Context, id int64) (*host.UndoRequest, error) {
+	if k, ok := t.known[id]; ok && !k.undo {
+		return nil, nil
+	}
 	u := &host.UndoRequest{}
 	var accepted, until string
 	err := t.b.stmts.QueryRowContext(ctx, `SELECT asked_by, keep, moves, accepted, until, source FROM undo_requests WHERE game_id = ?`, id).
@@ -1381,6 +1491,7 @@ func (t *Tx) UndoRequest(ctx context.Context, id int64) (*host.UndoRequest, erro
 // SetUndoRequest writes the request to take moves back of game id, or
 // removes it (nil).
 func (t *Tx) SetUndoRequest(ctx context.Context, id int64, u *host.UndoRequest) error {
+	t.unknown(id, func(k *known) { k.undo = true })
 	var err error
 	if u == nil {
 		_, err = t.b.stmts.ExecContext(ctx, `DELETE FROM undo_requests WHERE game_id = ?`, id)
@@ -1419,6 +1530,9 @@ func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 // t, for the rate limit that keeps two robots from looping. Other mail to
 // them, such as the news of a move, does not count.
 func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
 	var n int
 	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 1 AND created >= ?`,
 		strings.ToLower(recipient), stamp(since)).Scan(&n)
@@ -1431,6 +1545,9 @@ func (t *Tx) RepliesSince(ctx context.Context, recipient string, since time.Time
 // AuthNoticesSince counts the answers to mails that failed
 // authentication (Mail.AuthNotice) queued to recipient since t.
 func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.Time) (int, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
 	var n int
 	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE recipient = ? AND reply = 2 AND created >= ?`,
 		strings.ToLower(recipient), stamp(since)).Scan(&n)
@@ -1443,6 +1560,9 @@ func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.
 // AnswersSince returns when the answers of kind were queued to recipient
 // since t, oldest first.
 func (t *Tx) AnswersSince(ctx context.Context, recipient string, kind host.AnswerKind, since time.Time) ([]time.Time, error) {
+	if err := t.flush(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := t.b.stmts.QueryContext(ctx, `SELECT created FROM outbox WHERE recipient = ? AND reply = ? AND created >= ? ORDER BY created, id`,
 		strings.ToLower(recipient), int(kind), stamp(since))
 	if err != nil {
@@ -1472,61 +1592,40 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// readGame reads game id, with its record decoded when withRecord.
-func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.Game, error) {
+// readGame reads game id, with its record decoded when withRecord, in one
+// query: the game's row, its clock, its players and whether it has
+// observers and a request to take moves back (gameFlags, which a Tx keeps
+// so as not to ask again).
+func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.Game, gameFlags, error) {
 	g := &host.Game{ID: id}
+	var flags gameFlags
 	var data []byte
 	var updated string
-	var err error
-	var c struct {
-		deadline, grace, remind, stage, vacation sql.NullInt64
-		policy, since, toMove, next              sql.NullString
-	}
-	clock := []any{&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation}
-	const clockCols = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
+	var c clockScan
+	var p host.Player
+	var next, away sql.NullString
+	var used int64
+	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
+		&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
+		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable}
+	query := readGameQuery
 	if withRecord {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, g.record, `+clockCols+`
-			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page, &data}, clock...)...)
-	} else {
-		err = q.QueryRowContext(ctx, `SELECT g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, `+clockCols+`
-			FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-			Scan(append([]any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page}, clock...)...)
+		query = readGameRecordQuery
+		dest = append(dest, &data)
 	}
-	if err == nil && c.deadline.Valid && c.deadline.Int64 > 0 {
-		g.Clock = &host.Clock{
-			Deadline: time.Duration(c.deadline.Int64) * time.Second, Grace: time.Duration(c.grace.Int64) * time.Second,
-			Remind: int(c.remind.Int64), Policy: c.policy.String, ToMove: c.toMove.String, Stage: int(c.stage.Int64),
-			Vacation: time.Duration(c.vacation.Int64) * time.Second,
-		}
-		g.Clock.Since, _ = time.Parse(time.RFC3339Nano, c.since.String)
-		if c.next.Valid {
-			g.Clock.Next, _ = time.Parse(time.RFC3339Nano, c.next.String)
-		}
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, host.NoGame(id)
-	}
+	rows, err := q.QueryContext(ctx, query, id)
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
-	if withRecord {
-		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
-			return nil, err
-		}
-	}
-	rows, err := q.QueryContext(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable FROM players WHERE game_id = ? ORDER BY seat`, id)
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, flags, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
+	first := true
 	for rows.Next() {
-		var p host.Player
-		var next, away sql.NullString
-		var used int64
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
+		if !first && withRecord {
+			dest[len(dest)-1] = new(sql.RawBytes) // the record once
+		}
+		p = host.Player{}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, flags, fmt.Errorf("store: %w", err)
 		}
 		p.AwayUsed = time.Duration(used) * time.Second
 		if away.Valid {
@@ -1536,40 +1635,112 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 			p.DigestNext, _ = time.Parse(time.RFC3339Nano, next.String)
 		}
 		g.Players = append(g.Players, p)
+		first = false
 	}
-	return g, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, flags, fmt.Errorf("store: %w", err)
+	}
+	if first {
+		// No game, or a game without players, which the query above
+		// (a join) does not return.
+		return readGameAlone(ctx, q, id, withRecord)
+	}
+	g.Clock = c.clock()
+	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	if withRecord {
+		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
+			return nil, flags, err
+		}
+	}
+	return g, flags, nil
+}
+
+// clockScan is a game's clock as readGame scans it (clockColumns): NULL
+// without a clock.
+type clockScan struct {
+	deadline, grace, remind, stage, vacation sql.NullInt64
+	policy, since, toMove, next              sql.NullString
+}
+
+// clock returns the game's clock, or nil when it has none.
+func (c *clockScan) clock() *host.Clock {
+	if !c.deadline.Valid || c.deadline.Int64 <= 0 {
+		return nil
+	}
+	k := &host.Clock{
+		Deadline: time.Duration(c.deadline.Int64) * time.Second, Grace: time.Duration(c.grace.Int64) * time.Second,
+		Remind: int(c.remind.Int64), Policy: c.policy.String, ToMove: c.toMove.String, Stage: int(c.stage.Int64),
+		Vacation: time.Duration(c.vacation.Int64) * time.Second,
+	}
+	k.Since, _ = time.Parse(time.RFC3339Nano, c.since.String)
+	if c.next.Valid {
+		k.Next, _ = time.Parse(time.RFC3339Nano, c.next.String)
+	}
+	return k
+}
+
+// gameFlags are what readGame learns of a game beside its row: whether
+// it has observers and a request to take moves back.
+type gameFlags struct {
+	observers, undo bool
+}
+
+// The columns of readGame's query, and of readGameAlone's.
+const (
+	gameColumns  = `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page`
+	clockColumns = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
+	flagColumns  = `EXISTS (SELECT 1 FROM observers o WHERE o.game_id = g.id), EXISTS (SELECT 1 FROM undo_requests u WHERE u.game_id = g.id)`
+	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable`
+	readGameFrom = ` FROM games g LEFT JOIN clocks c ON c.game_id = g.id JOIN players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat`
+
+	readGameQuery       = `SELECT ` + gameColumns + `, ` + clockColumns + `, ` + flagColumns + `, ` + playerCols + readGameFrom
+	readGameRecordQuery = `SELECT ` + gameColumns + `, ` + clockColumns + `, ` + flagColumns + `, ` + playerCols + `, g.record` + readGameFrom
+)
+
+// readGameAlone reads game id when it has no players: host.NoGame when
+// there is no such game either.
+func readGameAlone(ctx context.Context, q querier, id int64, withRecord bool) (*host.Game, gameFlags, error) {
+	g := &host.Game{ID: id}
+	var flags gameFlags
+	var data []byte
+	var updated string
+	var c clockScan
+	err := q.QueryRowContext(ctx, `SELECT `+gameColumns+`, `+clockColumns+`, `+flagColumns+`, g.record
+		FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
+		Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
+			&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
+			&flags.observers, &flags.undo, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, flags, host.NoGame(id)
+	}
+	if err != nil {
+		return nil, flags, fmt.Errorf("store: %w", err)
+	}
+	g.Clock = c.clock()
+	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	if withRecord {
+		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
+			return nil, flags, err
+		}
+	}
+	return g, flags, nil
 }
 
 // Game reads a game outside any transaction (for CLI reads).
 func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
-	return readGame(ctx, s.db, id, true)
+	g, _, err := readGame(ctx, s.db, id, true)
+	return g, err
 }
 
 // Games lists every game, newest first.
 func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address, p.undeliverable FROM games g
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlform.SummaryColumns+` FROM games g
 		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.GameSummary
-	for rows.Next() {
-		var id int64
-		var game, status, updated, addr, undeliverable string
-		if err := rows.Scan(&id, &game, &status, &updated, &addr, &undeliverable); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].ID != id {
-			t, _ := time.Parse(time.RFC3339Nano, updated)
-			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: t})
-		}
-		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
-		if undeliverable != "" {
-			out[len(out)-1].Undeliverable = append(out[len(out)-1].Undeliverable, addr)
-		}
-	}
-	return out, rows.Err()
+	return sqlform.Summaries(rows)
 }
 
 // stmt returns query prepared on the database (database/sql prepares it
@@ -1716,7 +1887,8 @@ func (s *Store) GameByPage(ctx context.Context, token string) (*host.Game, error
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return readGame(ctx, s.db, id, true)
+	g, _, err := readGame(ctx, s.db, id, true)
+	return g, err
 }
 
 // PublicPages lists the games whose host made their page public, newest

@@ -35,7 +35,7 @@ var cmdServe = &command{
 	flags: func(fs *flag.FlagSet) {
 		fs.String("config", "", "read flags from this YAML `file` (command-line flags win)")
 		fs.String("data", "herald-data", "data `directory`: the database herald.db (and the embedded mail)")
-		fs.String("worker", "", "this worker's `name` among the serve workers sharing a --store: a worker restarted under its name\nsends at once the mails it had claimed (default: the host's name, and with --store its process id)")
+		fs.String("worker", "", "this worker's `name` among the serve workers sharing a --store: a worker restarted under its name\ntakes back at once the mails it had claimed; two live workers never share one (default with --store:\nthe host's name and the data directory, HOST:DIR)")
 		fs.String("store", "", "where games are kept: empty for herald.db (SQLite) in the data directory, or a PostgreSQL `URL`\n(postgres://USER@HOST/DATABASE) that several serve workers share")
 		fs.String("address", "", "herald's mail `address` (default herald@herald.local on the embedded setup; required with a provider)")
 		fs.String("imap-host", "", "the provider's IMAP server `host:port`; empty runs the embedded servers")
@@ -54,7 +54,8 @@ var cmdServe = &command{
 		fs.String("hints", "off", "on: a player may mail hint for the bot's suggestion for their own seat (RULINGS.md H-6)")
 		fs.String("send-rate", "", "send at most this many mails in a time, like 100/h, 30/min or 2000/d (default: no limit; see README's presets)")
 		fs.String("trust-authserv-id", "", "comma-separated authserv-ids of your provider's receiving servers: their Authentication-Results\nDMARC verdict is trusted (fail: refused as forged), every other such header ignored")
-		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass")
+		fs.Bool("require-dmarc", false, "refuse every mail whose DMARC result from --trust-authserv-id is not pass\n(nor, with --verify-dkim, has a valid DKIM signature of its From domain)")
+		fs.Bool("verify-dkim", false, "verify incoming mail's DKIM signatures (DNS lookups), for a provider that stamps no\nAuthentication-Results: a valid signature of the From domain proves the sender, a broken one is forged")
 		fs.String("reply-tokens", "on", "on: every mail to a player has a Reply-To herald+gN.TOKEN@ that authenticates their replies;\noff for a provider without plus-addressing (the key line still works)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -73,8 +74,11 @@ var cmdServe = &command{
 			return err
 		}
 		if cfg.SMTP.Worker = e.str("worker"); cfg.SMTP.Worker == "" && e.str("store") != "" {
-			cfg.SMTP.Worker = workerName()
+			cfg.SMTP.Worker = workerName(cfg.Dir)
 		}
+		ctx, lose := context.WithCancelCause(ctx)
+		defer lose(nil)
+		cfg.OpenStore = enlisting(cfg.OpenStore, cfg.SMTP.Worker, cfg.Logger, lose)
 		// HERALD_CLOCK_SHIFT runs serve's clock ahead by a duration: the
 		// deadlines of days come at once (for tests, never for a host).
 		if d := os.Getenv("HERALD_CLOCK_SHIFT"); d != "" {
@@ -117,7 +121,13 @@ var cmdServe = &command{
 			fmt.Fprintf(e.stdout, "start a game: mail %s the line\n  new raubritter players alice@herald.local bob@herald.local\n", r.Address)
 		}
 		fmt.Fprintf(e.stdout, "interrupt (Ctrl-C) to stop\n")
-		return r.Wait(ctx)
+		if err := r.Wait(ctx); err != nil {
+			return err
+		}
+		if cause := context.Cause(ctx); errors.Is(cause, errNameLost) {
+			return cause
+		}
+		return nil
 	},
 }
 
@@ -305,8 +315,9 @@ func senderConfig(e *env, cfg *mail.RunConfig) error {
 		}
 	}
 	cfg.RequireDMARC = e.fs.Lookup("require-dmarc").Value.(flag.Getter).Get().(bool)
-	if cfg.RequireDMARC && len(cfg.TrustAuthservIDs) == 0 {
-		return usagef("--require-dmarc needs --trust-authserv-id: the servers whose DMARC verdict herald trusts")
+	cfg.VerifyDKIM = e.fs.Lookup("verify-dkim").Value.(flag.Getter).Get().(bool)
+	if cfg.RequireDMARC && len(cfg.TrustAuthservIDs) == 0 && !cfg.VerifyDKIM {
+		return usagef("--require-dmarc needs --trust-authserv-id (the servers whose DMARC verdict herald trusts) or --verify-dkim")
 	}
 	return nil
 }

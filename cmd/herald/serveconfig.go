@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,12 +89,19 @@ var serveConfigKeys = []configKey{
 	{"send-rate", configString, "mails per time, like 100/h, 30/min or 2000/d"},
 	{"trust-authserv-id", configNames, "the authserv-id of your provider's receiving server, like mx.example.org, or a list of them"},
 	{"require-dmarc", configBool, "true or false"},
+	{"verify-dkim", configBool, "true or false"},
 }
 
 // applyServeConfig reads the serve config file path and sets each flag of fs
 // it names, unless the command line set that flag. Its errors are usage
 // errors: a bad value in the file is a bad flag.
 func applyServeConfig(fs *flag.FlagSet, path string) error {
+	return applyConfigKeys(fs, path, nil)
+}
+
+// applyConfigKeys is applyServeConfig for the keys only (all when nil):
+// a command other than serve reads the keys it has flags for.
+func applyConfigKeys(fs *flag.FlagSet, path string, only []string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return usagef("--config: %v", err)
@@ -105,7 +113,7 @@ func applyServeConfig(fs *flag.FlagSet, path string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, k := range sortedKeys(vals) {
-		if given[k] {
+		if given[k] || only != nil && !slices.Contains(only, k) {
 			continue
 		}
 		if err := fs.Set(k, vals[k]); err != nil {

@@ -61,6 +61,10 @@ local-smtp: "[::1]:1025"
 		want: map[string]string{"send-rate": "100/h", "trust-authserv-id": "mx.example.org", "require-dmarc": "true"}},
 	{name: "several authserv-ids", file: "trust-authserv-id: [mx1.example.org, mx2.example.org]\nrequire-dmarc: false\n",
 		want: map[string]string{"trust-authserv-id": "mx1.example.org,mx2.example.org", "require-dmarc": "false"}},
+	{name: "own DKIM check", file: "verify-dkim: true\nrequire-dmarc: true\n",
+		want: map[string]string{"verify-dkim": "true", "require-dmarc": "true"}},
+	{name: "verify-dkim not a boolean", file: "verify-dkim: on\n",
+		err: `conf/serve.yaml:1:14: verify-dkim: expected true or false, got "on"`},
 	{name: "require-dmarc not a boolean", file: "require-dmarc: yes please\n",
 		err: `conf/serve.yaml:1:16: require-dmarc: expected true or false, got "yes please"`},
 	{name: "send_rate", file: "send_rate: 100/h\n",
@@ -75,7 +79,7 @@ local-smtp: "[::1]:1025"
 	{name: "store with a password", file: "store: postgres://herald:s3cret@db.example.org/herald\n",
 		err: `conf/serve.yaml:1:8: store: herald takes no password from a config file, which is easily shared or committed; leave it out of the URL and put it in ~/.pgpass (or PGPASSFILE), which PostgreSQL's clients read`},
 	{name: "unknown key far from all", file: "frobnicate: 1\n",
-		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, store, worker, address, imap-host, smtp-host, user, password-file, auth, oauth-token-url, oauth-client-id, oauth-client-secret-file, oauth-refresh-token-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, hints, http, http-url, send-rate, trust-authserv-id, require-dmarc)`},
+		err: `conf/serve.yaml:1:1: unknown key "frobnicate" (keys: data, store, worker, address, imap-host, smtp-host, user, password-file, auth, oauth-token-url, oauth-client-id, oauth-client-secret-file, oauth-refresh-token-file, security, poll, hosts, local-imap, local-smtp, reply-tokens, pictures, hints, http, http-url, send-rate, trust-authserv-id, require-dmarc, verify-dkim)`},
 	{name: "password", file: "address: herald@example.org\n  # secret\npassword: hunter2\n",
 		err: "conf/serve.yaml:3:1: password: herald takes no password from a config file, which is easily shared or committed; " +
 			"put it alone in a file only you can read and give that file as password-file"},
@@ -352,8 +356,8 @@ func TestServeConfigREADME(t *testing.T) {
 	}
 }
 
-// TestServeSenderFlags: send-rate, trust-authserv-id and require-dmarc
-// reach the mail service; a bad value is a usage error saying why.
+// TestServeSenderFlags: send-rate, trust-authserv-id, require-dmarc and
+// verify-dkim reach the mail service; a bad value is a usage error saying why.
 func TestServeSenderFlags(t *testing.T) {
 	run := func(args ...string) (mail.RunConfig, error) {
 		fs := flag.NewFlagSet("herald serve", flag.ContinueOnError)
@@ -368,12 +372,20 @@ func TestServeSenderFlags(t *testing.T) {
 	if err != nil || cfg.SMTP.Rate != (mail.Rate{N: 30, Per: time.Minute}) || !slices.Equal(cfg.TrustAuthservIDs, []string{"mx1.example.org", "mx2.example.org"}) || !cfg.RequireDMARC {
 		t.Errorf("serveConfig = rate %v, trust %q, require %v, %v", cfg.SMTP.Rate, cfg.TrustAuthservIDs, cfg.RequireDMARC, err)
 	}
+	if cfg.VerifyDKIM {
+		t.Errorf("serveConfig: verify-dkim without the flag")
+	}
+	// herald's own DKIM check is a proof require-dmarc can ask for, without
+	// a provider's verdict.
+	if cfg, err := run("--verify-dkim", "--require-dmarc"); err != nil || !cfg.VerifyDKIM || !cfg.RequireDMARC || len(cfg.TrustAuthservIDs) != 0 {
+		t.Errorf("serve --verify-dkim --require-dmarc = verify %v, require %v, trust %q, %v", cfg.VerifyDKIM, cfg.RequireDMARC, cfg.TrustAuthservIDs, err)
+	}
 	for _, c := range []struct {
 		args []string
 		err  string
 	}{
 		{[]string{"--send-rate", "100 an hour"}, "--send-rate: mail: send rate \"100 an hour\": expected mails/unit"},
-		{[]string{"--require-dmarc"}, "--require-dmarc needs --trust-authserv-id"},
+		{[]string{"--require-dmarc"}, "--require-dmarc needs --trust-authserv-id (the servers whose DMARC verdict herald trusts) or --verify-dkim"},
 		{[]string{"--trust-authserv-id", "mx.example.org; dmarc=pass"}, "is not an authserv-id"},
 	} {
 		_, err := run(c.args...)

@@ -41,6 +41,19 @@ func (t Terrain) Words() adjudicator.Words {
 	return adjudicator.Words{EN: terrainNames[t], FR: terrainNamesFR[t]}
 }
 
+// WordsA returns the terrain's name with its article, for a sentence such
+// as "b3 is a village" or "b3 est un village".
+func (t Terrain) WordsA() adjudicator.Words {
+	en, fr := "a ", "un "
+	switch t {
+	case City:
+		en, fr = "the ", "la "
+	case Forest, Gold, Silver, Copper, Stones:
+		fr = "une "
+	}
+	return adjudicator.Words{EN: en + terrainNames[t], FR: fr + terrainNamesFR[t]}
+}
+
 // Points returns what the terrain scores in a domain: forest 1, village 3,
 // the king's city 5 (lowenherz-2003-fr.txt:92-95).
 func (t Terrain) Points() int {

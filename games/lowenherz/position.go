@@ -284,7 +284,7 @@ func (l *posLoader) pieces() error {
 			pl := &s.players[c]
 			if f[1] == "castle" {
 				if s.terrain[q] != Meadow {
-					return yamldoc.Errorf(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q])
+					return yamldoc.Errorf(val, "%s: a castle stands on a meadow, not on %s", q, s.terrain[q].WordsA().EN)
 				}
 				if pl.castles == 0 {
 					return yamldoc.Errorf(val, "%s: %s has only %d castles", q, f[0], colourCastles(len(s.names), c))
@@ -293,7 +293,7 @@ func (l *posLoader) pieces() error {
 				s.castle[q] = true
 			} else {
 				if !s.terrain[q].holdsKnight() {
-					return yamldoc.Errorf(val, "%s: a knight stands on meadow or forest, not on %s", q, s.terrain[q])
+					return yamldoc.Errorf(val, "%s: a knight stands on meadow or forest, not on %s", q, s.terrain[q].WordsA().EN)
 				}
 				if pl.knights == 0 {
 					return yamldoc.Errorf(val, "%s: %s has only %d knights", q, f[0], knightsEach)

@@ -149,7 +149,7 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 	for i := range s.regions {
 		r := &s.regions[i]
 		if r.domain() {
-			doms = append(doms, fmt.Sprintf("%c %s (%d pts, %d kn)", sym[r.owner], r.castle, r.points, r.knights))
+			doms = append(doms, fmt.Sprintf("%c %s (%d %s, %d kn)", sym[r.owner], r.castle, r.points, plural(r.points, "pt", "pts"), r.knights))
 		}
 	}
 	if len(doms) > 0 {

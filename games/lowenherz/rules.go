@@ -232,7 +232,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 	c := s.order[s.setupAt].colour
 	if s.terrain[m.Castle] != Meadow {
 		return at(rulef("castle-meadow", ruleSetup, "a castle goes on a meadow; %s is %s",
-			"un château se place sur un pré ; %s est %s", m.Castle, s.terrain[m.Castle].Words()), m.pos)
+			"un château se place sur un pré ; %s est %s", m.Castle, s.terrain[m.Castle].WordsA()), m.pos)
 	}
 	if s.piece[m.Castle] >= 0 {
 		return at(rulef("occupied", ruleSetup, "%s is taken", "%s est occupée", m.Castle), m.pos)
@@ -256,7 +256,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 	}
 	if !s.terrain[m.Knight].holdsKnight() {
 		return at(rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
-			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", m.Knight, s.terrain[m.Knight].Words()), m.kpos)
+			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", m.Knight, s.terrain[m.Knight].WordsA()), m.kpos)
 	}
 	if s.piece[m.Knight] >= 0 {
 		return at(rulef("occupied", ruleSetup, "%s is taken", "%s est occupée", m.Knight), m.kpos)
@@ -381,8 +381,8 @@ func (s *State) checkPlay(p int, m Play) *rerr {
 	}
 	left := s.players[p].ducats - m.Card.Cost()
 	if left < 0 {
-		return at(rulef("cost", rulePlay, "the %s card costs %d ducats and you have %d",
-			"la carte %s coûte %d ducats et vous en avez %d", m.Card.Words(), m.Card.Cost(), s.players[p].ducats), m.pos)
+		return at(rulef("cost", rulePlay, "the %s card costs %s and you have %d",
+			"la carte %s coûte %s et vous en avez %d", m.Card.Words(), counted(m.Card.Cost(), "ducat", "ducats", "ducat", "ducats"), s.players[p].ducats), m.pos)
 	}
 	if err := s.canCarryOut(p, opt, left); err != nil {
 		return at(err, m.pos)
@@ -400,8 +400,8 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 				"il ne vous reste aucun chevalier en réserve : vous ne pouvez pas jouer l'action chevaliers")
 		}
 		if !s.anyKnightSquare(p, left) {
-			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %d ducats left after the cost for a forest's 1), so the card cannot be played",
-				"aucune case ne peut recevoir de chevalier à vous (avec %d ducats après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", left)
+			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %s left after the cost for a forest's 1), so the card cannot be played",
+				"aucune case ne peut recevoir de chevalier à vous (avec %s après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", counted(left, "ducat", "ducats", "ducat", "ducats"))
 		}
 	case ActExtension:
 		if !s.anyExtension(p) {
@@ -510,9 +510,9 @@ func (s *State) checkKnight(p int, q Square, ducats int) *rerr {
 		return rulef("no-knights", ruleKnightOut, "you have no knight left in your supply", "il ne vous reste aucun chevalier en réserve")
 	case !t.holdsKnight():
 		return rulef("knight-land", ruleKnightLand, "knights stand only on meadow or forest; %s is %s",
-			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.Words())
+			"les chevaliers ne se placent que sur un pré ou une forêt ; %s est %s", q, t.WordsA())
 	case s.piece[q] >= 0:
-		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%s est occupée par un pion de %s", q, s.colourName(int(s.piece[q])), s.pieceWords(q))
+		return rulef("occupied", ruleKnightNext, "%s is taken by %s's %s", "%[1]s est occupée par un %[3]s %[2]s", q, adjudicator.OfName(s.colourName(int(s.piece[q]))), s.pieceWords(q))
 	}
 	if !s.linked(p, q) {
 		return rulef("knight-next", ruleKnightNext, "a knight goes beside one of your castles or knights, not diagonally and not across a border; %s is not",
@@ -653,7 +653,7 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 	}
 	if c := s.piece[q]; c >= 0 && int(c) != p {
 		return rulef("extend-piece", ruleExtendPcs, "%s holds %s's %s: a square with an opponent's piece cannot be annexed",
-			"%s porte un pion de %s : une case occupée par un pion adverse ne peut être annexée", q, s.colourName(int(c)), s.pieceWords(q))
+			"%[1]s porte un %[3]s %[2]s : une case occupée par un pion adverse ne peut être annexée", q, adjudicator.OfName(s.colourName(int(c))), s.pieceWords(q))
 	}
 	if s.castle[q] {
 		return rulef("extend-castle", ruleOwnCastle, "%s holds your own castle: annexing it would put two castles in one region",
@@ -666,16 +666,16 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 				"%s est dans un autre de vos domaines (château %s) : on ne s'étend jamais dans son propre domaine", q, r.castle)
 		case s.allied(d, r.castle):
 			return rulef("allied", ruleAllied, "your domain of %s and %s's domain of %s are allied: neither extends into the other",
-				"votre domaine de %s et le domaine de %s en %s sont alliés : aucun ne s'étend dans l'autre", d, s.colourName(r.owner), r.castle)
+				"votre domaine de %s et le domaine %s en %s sont alliés : aucun ne s'étend dans l'autre", d, adjudicator.OfName(s.colourName(r.owner)), r.castle)
 		case dom.knights <= r.knights:
-			return rulef("extend-knights", ruleExtendMore, "your domain of %s has %d knights and %s's domain of %s has %d: you extend into an opponent's domain only with strictly more",
-				"votre domaine de %s a %d chevaliers et le domaine de %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
-				d, dom.knights, s.colourName(r.owner), r.castle, r.knights)
+			return rulef("extend-knights", ruleExtendMore, "your domain of %s has %s and %s's domain of %s has %d: you extend into an opponent's domain only with strictly more",
+				"votre domaine de %s a %s et le domaine %s en %s en a %d : on ne s'étend dans un domaine adverse qu'avec strictement plus",
+				d, counted(dom.knights, "knight", "knights", "chevalier", "chevaliers"), adjudicator.OfName(s.colourName(r.owner)), r.castle, r.knights)
 		}
 	}
 	if need := s.bordersFor(q, d); s.bordersOnBoard+need > bordersTotal {
-		return rulef("no-borders", ruleSupply, "annexing %s takes %d borders and only %d are left",
-			"annexer %s demande %d frontières et il n'en reste que %d", q, need, bordersTotal-s.bordersOnBoard)
+		return rulef("no-borders", ruleSupply, "annexing %s takes %s and only %d are left",
+			"annexer %s demande %s et il n'en reste que %d", q, counted(need, "border", "borders", "frontière", "frontières"), bordersTotal-s.bordersOnBoard)
 	}
 	return nil
 }
@@ -793,7 +793,7 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 	e := s.regionOf(m.From)
 	if !e.domain() || e.owner != o {
 		return at(rulef("deserter-domain", ruleDeserter, "the knight on %s is not in a domain of %s's",
-			"le chevalier en %s n'est pas dans un domaine de %s", m.From, s.colourName(o)), m.pos)
+			"le chevalier en %s n'est pas dans un domaine %s", m.From, adjudicator.OfName(s.colourName(o))), m.pos)
 	}
 	if !s.removable(m.From) {
 		return at(rulef("end-of-line", ruleEndLine, "the knight on %s links other knights to their castle on %s: only a knight at the end of a line may leave",
@@ -806,7 +806,7 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 	}
 	if !s.adjacentRegions(s.region[m.To], s.region[m.From]) {
 		return at(rulef("deserter-adjacent", ruleDeserter, "your domain of %s does not touch %s's domain of %s",
-			"votre domaine de %s ne touche pas le domaine de %s en %s", d.castle, s.colourName(o), e.castle), m.tpos)
+			"votre domaine de %s ne touche pas le domaine %s en %s", d.castle, adjudicator.OfName(s.colourName(o)), e.castle), m.tpos)
 	}
 	if d.knights == 0 {
 		return at(rulef("deserter-empty", ruleDeserter, "your domain of %s holds none of your knights: both domains need at least one",
@@ -935,7 +935,7 @@ func (s *State) checkAlliance(p int, e Edge) *rerr {
 		return rulef("alliance-neutral", ruleNeutral, "the neutral colour makes no alliance", "la couleur neutre ne s'allie pas")
 	case s.allied(ra.castle, rb.castle):
 		return rulef("alliance-again", ruleAllied, "your domain of %s and %s's domain of %s are allied already",
-			"votre domaine de %s et le domaine de %s en %s sont déjà alliés", ra.castle, s.colourName(rb.owner), rb.castle)
+			"votre domaine de %s et le domaine %s en %s sont déjà alliés", ra.castle, adjudicator.OfName(s.colourName(rb.owner)), rb.castle)
 	}
 	return nil
 }
@@ -1144,4 +1144,13 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		}
 	}
 	return out
+}
+
+// counted returns "1 knight", "3 knights" in English and French: n with
+// the noun's singular when n is 1, its plural otherwise.
+func counted(n int, en1, en, fr1, fr string) adjudicator.Words {
+	if n == 1 {
+		en, fr = en1, fr1
+	}
+	return adjudicator.Words{EN: fmt.Sprintf("%d %s", n, en), FR: fmt.Sprintf("%d %s", n, fr)}
 }

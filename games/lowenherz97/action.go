@@ -201,10 +201,10 @@ func (s *State) knightCost(q grid.Square) int {
 func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return rulef(codeAction, ruleShields, "%s does not place knights", "%s ne place pas de chevalier", a.action).At(m.pos)
+		return rulef(codeAction, ruleShields, "%s does not place knights", "l'action %s ne place pas de chevalier", a.action.Named()).At(m.pos)
 	}
 	if a.knights >= a.budget() || a.uses() >= a.budget() {
-		return rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
 	}
 	if err := s.checkKnightAt(p, m.Square); err != nil {
 		return err.At(m.pos)
@@ -291,8 +291,8 @@ func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
 			"un mur ne sépare jamais un chevalier d'un château ou d'un chevalier du même prince (%s, %s)", s.sq(e.A), s.sq(e.B))
 	case wallRegion:
 		_, o := s.regionOf(e.A)
-		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région de %s : aucun mur ne se pose dans une région",
-			s.sq(e.A), s.sq(e.B), s.colourName(o))
+		return rulef(codeWall, ruleWallRegion, "%s and %s are inside %s's region: no wall is placed in a region", "%s et %s sont dans la région %s : aucun mur ne se pose dans une région",
+			s.sq(e.A), s.sq(e.B), adjudicator.OfName(s.colourName(o)))
 	case wallStock:
 		return rulef(codeWall, ruleWallStock, "all 100 walls are on the board", "les 100 murs sont sur le plateau")
 	}
@@ -369,7 +369,7 @@ func (s *State) extendFrom(p int, m Extend) (grid.Square, *adjudicator.RuleError
 	a := &s.act
 	if a.ext > 0 {
 		if !a.extOpen {
-			return 0, rulef(codeExtend, ruleShields, "%s allows one extension only", "%s ne permet qu'une extension", a.action).At(m.pos)
+			return 0, rulef(codeExtend, ruleShields, "%s allows one extension only", "l'action %s ne permet qu'une extension", a.action.Named()).At(m.pos)
 		}
 		l := lab[a.extFrom]
 		if m.HasFrom && lab[m.From] != l {
@@ -422,7 +422,7 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 		}
 		return rulef(codeExtend, rule, "%s holds a castle and cannot be annexed", "%s porte un château et ne peut pas être annexée", s.sq(q))
 	case annexKnight:
-		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier de %s et ne peut pas être annexée", s.sq(q), s.colourName(int(s.knight[q])))
+		return rulef(codeExtend, ruleOccupied, "%s holds a knight of %s and cannot be annexed", "%s porte un chevalier %s et ne peut pas être annexée", s.sq(q), adjudicator.OfName(s.colourName(int(s.knight[q]))))
 	case annexOwn:
 		return rulef(codeExtend, ruleOwnRegion, "%s is in another of your regions: you do not extend into your own regions", "%s est dans une autre de vos régions : on ne s'étend pas dans ses propres régions", s.sq(q))
 	}
@@ -430,11 +430,11 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 	rl, qa := lab[from], ar[lab[q]]
 	switch fail {
 	case annexAllied:
-		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle de %s en %s sont alliées", s.colourName(qa.owner), s.sq(qa.castle))
+		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle %s en %s sont alliées", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
 	case annexWeaker:
 		mine, theirs := s.knightsIn(rl, p), s.knightsIn(lab[q], qa.owner)
-		return rulef(codeExtend, ruleStronger, "your region has %d knights and %s's has %d: you need more to extend into it",
-			"votre région a %d chevaliers et celle de %s %d : il en faut plus pour s'y étendre", mine, s.colourName(qa.owner), theirs)
+		return rulef(codeExtend, ruleStronger, "your region has %s and %s's has %d: you need more to extend into it",
+			"votre région a %s et celle %s %d : il en faut plus pour s'y étendre", counted(mine, "knight", "knights", "chevalier", "chevaliers"), adjudicator.OfName(s.colourName(qa.owner)), theirs)
 	case annexPair:
 		return rulef(codeExtend, ruleExtWalls, "the new border would separate two pieces of one prince (%s, %s)", "la nouvelle frontière séparerait deux pièces d'un même prince (%s, %s)", s.sq(q), s.sq(n))
 	}
@@ -517,7 +517,7 @@ func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleErro
 		return 0, rulef(codeAction, ruleShields, "%s does not extend regions", "%s n'étend pas de région", a.action).At(m.pos)
 	}
 	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
-		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "%s est épuisé", a.action).At(m.pos)
+		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
 	}
 	from, err := s.extendFrom(p, m)
 	if err != nil {
@@ -659,6 +659,27 @@ func (s *State) connected(c int, skip grid.Square) bool {
 	return true
 }
 
+// between reports whether the knight on q stands between two knights of
+// prince c, one on each side of it in its row or its column, with no wall
+// between them and q: « un chevalier [...] placé entre deux chevaliers du
+// même prince, ne peut pas être enlevé » (lowenherz-1997-fr.txt:263,
+// RULINGS.md L97-17), even where the others stay linked to a castle.
+func (s *State) between(c int, q grid.Square) bool {
+	col, row := board.Col(q), board.Row(q)
+	own := func(dc, dr int) bool {
+		n, ok := board.At(col+dc, row+dr)
+		return ok && int(s.knight[n]) == c && s.g.Open(q, n)
+	}
+	return own(-1, 0) && own(1, 0) || own(0, -1) && own(0, 1)
+}
+
+// Named returns the action's name in English and French for a refusal:
+// "2 shields", "2 boucliers".
+func (a Action) Named() adjudicator.Words {
+	en, fr := a.Words()
+	return adjudicator.Words{EN: en, FR: fr}
+}
+
 // bordering reports whether areas l1 and l2 share an edge.
 func (s *State) bordering(l1, l2 int) bool {
 	lab, _ := s.info()
@@ -688,7 +709,11 @@ func (s *State) checkRenegade(p int, m RenegadeMove) *adjudicator.RuleError {
 	}
 	if !s.connected(v, m.Remove) {
 		return rulef(codePolitical, ruleRenLink, "the knight on %s links other knights of %s to their castle and cannot be removed",
-			"le chevalier en %s relie d'autres chevaliers de %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), s.colourName(v)).At(m.pos[0])
+			"le chevalier en %s relie d'autres chevaliers %s à leur château et ne peut pas être enlevé", s.sq(m.Remove), adjudicator.OfName(s.colourName(v))).At(m.pos[0])
+	}
+	if s.between(v, m.Remove) {
+		return rulef(codePolitical, ruleRenLink, "the knight on %s stands between two knights of %s and cannot be removed",
+			"le chevalier en %s est placé entre deux chevaliers %s et ne peut pas être enlevé", s.sq(m.Remove), adjudicator.OfName(s.colourName(v))).At(m.pos[0])
 	}
 	pl := lab[m.Place]
 	if !ar[pl].region() || ar[pl].owner != p {

@@ -307,7 +307,7 @@ func (s *State) renegadeMoves(p, limit int) []adjudicator.Move {
 		if v < 0 || int(v) == p || !ar[lab[x]].region() || ar[lab[x]].owner != int(v) {
 			continue
 		}
-		if !s.connected(int(v), grid.Square(x)) {
+		if !s.connected(int(v), grid.Square(x)) || s.between(int(v), grid.Square(x)) {
 			continue
 		}
 		for y := range grid.Square(board.Len()) {

@@ -31,6 +31,15 @@ func rulef(code, rule, en, fr string, args ...any) *adjudicator.RuleError {
 
 func (s *State) sq(q grid.Square) string { return board.Name(q) }
 
+// counted returns "1 knight", "3 knights" in English and French: n with
+// the noun's singular when n is 1, its plural otherwise.
+func counted(n int, en1, en, fr1, fr string) adjudicator.Words {
+	if n == 1 {
+		en, fr = en1, fr1
+	}
+	return adjudicator.Words{EN: fmt.Sprintf("%d %s", n, en), FR: fmt.Sprintf("%d %s", n, fr)}
+}
+
 // Apply checks m against the rules and plays it; on error nothing changes.
 func (s *State) Apply(player string, m adjudicator.Move) error {
 	p := s.index(player)
@@ -321,9 +330,9 @@ func (s *State) checkOffer(p int, m Offer) *adjudicator.RuleError {
 	case m.N < 1:
 		return rulef(codeNegotiate, ruleNegotiate, "an offer is at least 1 ducat; to let the other act for nothing, yield", "une offre est d'au moins 1 ducat ; pour laisser l'autre agir pour rien, cédez").At(m.pos)
 	case m.N <= s.offer:
-		return rulef(codeNegotiate, ruleCounter, "a counter-offer must beat the standing offer of %d ducats", "une contre-offre doit dépasser l'offre de %d ducats", s.offer).At(m.pos)
+		return rulef(codeNegotiate, ruleCounter, "a counter-offer must beat the standing offer of %s", "une contre-offre doit dépasser l'offre de %s", counted(s.offer, "ducat", "ducats", "ducat", "ducats")).At(m.pos)
 	case m.N > s.money[p]:
-		return rulef(codeMoney, ruleNegotiate, "you have only %d ducats; treasures and political cards cannot be offered", "vous n'avez que %d ducats ; trésors et cartes politiques ne s'offrent pas", s.money[p]).At(m.pos)
+		return rulef(codeMoney, ruleNegotiate, "you have only %s; treasures and political cards cannot be offered", "vous n'avez que %s ; trésors et cartes politiques ne s'offrent pas", counted(s.money[p], "ducat", "ducats", "ducat", "ducats")).At(m.pos)
 	}
 	return nil
 }
@@ -354,7 +363,7 @@ func (s *State) applyAccept(p int) error {
 
 func (s *State) checkBid(p int, m Bid) *adjudicator.RuleError {
 	if m.Ducats > s.money[p] {
-		return rulef(codeMoney, ruleConfront, "you have only %d ducats", "vous n'avez que %d ducats", s.money[p]).At(m.pos)
+		return rulef(codeMoney, ruleConfront, "you have only %s", "vous n'avez que %s", counted(s.money[p], "ducat", "ducats", "ducat", "ducats")).At(m.pos)
 	}
 	hand := slices.Clone(s.hands[p])
 	for i, v := range m.Treasures {

@@ -26,3 +26,18 @@ func BenchmarkLegalApply(b *testing.B) { gametest.BenchLegalApply(b, benchState(
 // BenchmarkText renders the board of a game in progress as one player
 // sees it: one board per op, the text of every mail herald sends.
 func BenchmarkText(b *testing.B) { gametest.BenchText(b, benchState(b)) }
+
+// BenchmarkPicture draws the picture's board of a game in progress, as a
+// move mail does twice (after the move, and before it to mark what it
+// changed): one board per op.
+func BenchmarkPicture(b *testing.B) {
+	states := make([]adjudicator.State, 16)
+	for i := range states {
+		states[i] = benchState(b)(i)
+	}
+	i := 0
+	for b.Loop() {
+		_ = states[i%len(states)].(adjudicator.Picturer).Picture()
+		i++
+	}
+}

@@ -39,6 +39,18 @@ func (s *State) Picture() *picture.Board {
 			spot[q.Row*s.w+q.Col] = true
 		}
 	}
+	// The cells and their pieces, each in one allocation: a move mail
+	// draws the board twice.
+	b.Cells = make([]picture.Cell, 0, b.Cols*b.Rows)
+	knights := 0
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			if cl := &s.cells[r*s.w+c]; cl.placed {
+				knights += int(cl.n)
+			}
+		}
+	}
+	pieces := make([]picture.Piece, 0, knights)
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
 			i := r*s.w + c
@@ -47,12 +59,16 @@ func (s *State) Picture() *picture.Board {
 			if cl.placed {
 				cell.Fill = terrainFill[cl.kind.Terrain]
 				cell.Label = buildingCode[cl.kind.Building]
+				from := len(pieces)
 				for j := 0; j < int(cl.n); j++ {
 					letter := string(sym[cl.k[j]])
 					if j == int(cl.n)-1 {
 						letter = string(sym[cl.k[j]] - ('a' - 'A'))
 					}
-					cell.Pieces = append(cell.Pieces, picture.Piece{Owner: int(cl.k[j]), Letter: letter})
+					pieces = append(pieces, picture.Piece{Owner: int(cl.k[j]), Letter: letter})
+				}
+				if len(pieces) > from {
+					cell.Pieces = pieces[from:len(pieces):len(pieces)]
 				}
 			}
 			b.Cells = append(b.Cells, cell)

@@ -409,7 +409,11 @@ func (s *State) withLongest(p int, m Knights, err *adjudicator.RuleError) *adjud
 		}
 		w := knightsWords(North, stay.Counts)
 		c.Msg += fmt.Sprintf("; no march %s is legal, but the knights may stay on the castle: %s", m.Dir, w.EN)
-		c.MsgFR += fmt.Sprintf(" ; aucune marche vers %s n'est permise, mais les chevaliers peuvent rester sur le château : %s", m.Dir.Words().FR, w.FR)
+		to := "le " + m.Dir.Words().FR // vers le nord, vers l'est
+		if to[3] == 'e' || to[3] == 'o' {
+			to = "l'" + to[3:]
+		}
+		c.MsgFR += fmt.Sprintf(" ; aucune marche vers %s n'est permise, mais les chevaliers peuvent rester sur le château : %s", to, w.FR)
 		return &c
 	}
 	w := knightsWords(best.Dir, best.Counts)

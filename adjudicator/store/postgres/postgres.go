@@ -36,8 +36,6 @@ package postgres
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,8 +43,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -64,6 +62,12 @@ type Store struct {
 	writing chan struct{}
 	closing sync.Once
 	closed  chan struct{}
+	// conflicts notes the connections on which a statement ended in a
+	// conflict with another transaction, whatever became of its error.
+	conflicts *conflictTracer
+	// worker is the name this process holds among the workers (Enlist),
+	// or nil.
+	worker *enlisted
 }
 
 // IsURL reports whether s names a PostgreSQL database (postgres:// or
@@ -81,6 +85,8 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
 	}
 	cfg.MaxConns = max(cfg.MaxConns, 8)
+	conflicts := &conflictTracer{}
+	cfg.ConnConfig.Tracer = conflicts
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
@@ -89,7 +95,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: %s: %w", redact(url), err)
 	}
-	s := &Store{pool: pool, writing: make(chan struct{}, 1), closed: make(chan struct{})}
+	s := &Store{pool: pool, writing: make(chan struct{}, 1), closed: make(chan struct{}), conflicts: conflicts}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -111,6 +117,7 @@ func (s *Store) Close() error {
 	s.closing.Do(func() {
 		s.writing <- struct{}{} // after the batch under way, if any
 		close(s.closed)
+		s.discharge()
 		s.pool.Close()
 		<-s.writing
 	})
@@ -120,11 +127,14 @@ func (s *Store) Close() error {
 // Sync does nothing: a PostgreSQL commit is durable when it returns.
 func (s *Store) Sync() error { return nil }
 
-// stampLayout is the SQLite store's: RFC 3339 in UTC with nine digits of
-// fraction, so that stamps compare as strings in time order.
-const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
-
-func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
+// The PostgreSQL store writes stamps, revisions and record headers as the
+// SQLite store does (package sqlform): herald migrate copies SQLite's rows
+// as they are.
+var (
+	stamp         = sqlform.Stamp
+	newRev        = sqlform.NewRev
+	marshalHeader = sqlform.MarshalHeader
+)
 
 // parseStamp reads a stamp back; the zero time for none.
 func parseStamp(s *string) time.Time {
@@ -133,24 +143,6 @@ func parseStamp(s *string) time.Time {
 	}
 	t, _ := time.Parse(time.RFC3339Nano, *s)
 	return t
-}
-
-// newRev returns a random positive revision, never reused.
-func newRev() int64 {
-	var b [8]byte
-	for {
-		rand.Read(b[:])
-		if r := int64(binary.BigEndian.Uint64(b[:]) >> 1); r != 0 {
-			return r
-		}
-	}
-}
-
-// marshalHeader returns the YAML of rec without its moves.
-func marshalHeader(rec *adjudicator.Record) ([]byte, error) {
-	h := *rec
-	h.Moves = nil
-	return h.Marshal()
 }
 
 // querier is a pool or a transaction.
@@ -241,6 +233,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		return b.err
 	}
 	ctx = context.WithoutCancel(ctx)
+	b.s.conflicts.take(b.tx.Conn())
 	if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -252,7 +245,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.rollbackMail(ctx)
-		return fmt.Errorf("store: %w", err)
+		return conflict(fmt.Errorf("store: %w", err))
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
@@ -273,10 +266,61 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.queued = b.queued[:queued]
+		// A conflict may have ended a statement whose error fn did not
+		// return (the statements after it then fail, the transaction
+		// being aborted): the conflict is the cause all the same.
+		seen := b.s.conflicts.take(b.tx.Conn())
 		b.rollbackMail(ctx)
+		if seen || isConflict(err) {
+			return fmt.Errorf("%w: %w", host.ErrConflict, err)
+		}
 		return err
 	}
 	return nil
+}
+
+// conflictTracer is the pool's query tracer: it notes the connections
+// on which a statement ended in a conflict (isConflict).
+type conflictTracer struct{ seen sync.Map } // *pgx.Conn to true
+
+// TraceQueryStart does nothing.
+func (c *conflictTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+// TraceQueryEnd notes conn when its statement ended in a conflict inside
+// a transaction (a batch's; a statement of its own has its error alone).
+func (c *conflictTracer) TraceQueryEnd(_ context.Context, conn *pgx.Conn, data pgx.TraceQueryEndData) {
+	if isConflict(data.Err) && conn.PgConn().TxStatus() != 'I' {
+		c.seen.Store(conn, true)
+	}
+}
+
+// take reports whether a conflict was noted on conn since the last take,
+// and forgets it.
+func (c *conflictTracer) take(conn *pgx.Conn) bool {
+	_, ok := c.seen.LoadAndDelete(conn)
+	return ok
+}
+
+// isConflict reports whether err is PostgreSQL's deadlock (40P01) or
+// serialization failure (40001).
+func isConflict(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+// conflict returns err marked as host.ErrConflict when PostgreSQL ended
+// a statement or a commit for a deadlock with another transaction (40P01)
+// or a serialization failure (40001, under REPEATABLE READ or SERIALIZABLE,
+// a database's default_transaction_isolation): the request is no worse for
+// it and goes again in a transaction of its own, once the batch ends and
+// the other transaction holds its locks no more.
+func conflict(err error) error {
+	if isConflict(err) {
+		return fmt.Errorf("%w: %w", host.ErrConflict, err)
+	}
+	return err
 }
 
 // rollbackMail undoes the current request's writes; when that fails, the
@@ -331,7 +375,7 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	err := b.tx.Commit(context.WithoutCancel(ctx))
 	<-b.s.writing
 	if err != nil {
-		return fmt.Errorf("store: commit: %w", err)
+		return conflict(fmt.Errorf("store: commit: %w", err))
 	}
 	return nil
 }
@@ -485,31 +529,13 @@ func (s *Store) Game(ctx context.Context, id int64) (*host.Game, error) {
 
 // Games lists every game, newest first.
 func (s *Store) Games(ctx context.Context) ([]host.GameSummary, error) {
-	rows, err := s.pool.Query(ctx, `SELECT g.id, g.game, g.status, g.updated, p.address, p.undeliverable FROM games g
+	rows, err := s.pool.Query(ctx, `SELECT `+sqlform.SummaryColumns+` FROM games g
 		JOIN players p ON p.game_id = g.id ORDER BY g.id DESC, p.seat`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.GameSummary
-	for rows.Next() {
-		var id int64
-		var game, status, updated, addr, undeliverable string
-		if err := rows.Scan(&id, &game, &status, &updated, &addr, &undeliverable); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].ID != id {
-			out = append(out, host.GameSummary{ID: id, Game: game, Status: status, Updated: parseStamp(&updated)})
-		}
-		out[len(out)-1].Players = append(out[len(out)-1].Players, addr)
-		if undeliverable != "" {
-			out[len(out)-1].Undeliverable = append(out[len(out)-1].Undeliverable, addr)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	return out, nil
+	return sqlform.Summaries(rows)
 }
 
 // DueClocks returns up to limit playing games whose clock has work due at
@@ -630,24 +656,10 @@ func (s *Store) SetAside(ctx context.Context, kind, ref string, now time.Time) e
 
 // SetAsideList returns what was set aside, the oldest first.
 func (s *Store) SetAsideList(ctx context.Context) ([]host.Failure, error) {
-	rows, err := s.pool.Query(ctx, `SELECT kind, ref, party, subject, reason, attempts, first, last, set_aside
-		FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
+	rows, err := s.pool.Query(ctx, `SELECT `+sqlform.FailureColumns+` FROM failures WHERE set_aside IS NOT NULL ORDER BY set_aside, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	var out []host.Failure
-	for rows.Next() {
-		var f host.Failure
-		var first, last, aside string
-		if err := rows.Scan(&f.Kind, &f.Ref, &f.Party, &f.Subject, &f.Reason, &f.Attempts, &first, &last, &aside); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		f.First, f.Last, f.SetAside = parseStamp(&first), parseStamp(&last), parseStamp(&aside)
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	return out, nil
+	return sqlform.Failures(rows)
 }

@@ -153,6 +153,16 @@ var migrations = []string{
 	// herald last read for it ('' while mail reaches it), as the SQLite
 	// store's version 14.
 	`ALTER TABLE players ADD COLUMN undeliverable TEXT NOT NULL DEFAULT '';`,
+	// 4: the workers running, each under a name of its own (Store.Enlist):
+	// the process holding a name renews its row while it lives.
+	`CREATE TABLE workers (
+		name    TEXT PRIMARY KEY,             -- the worker's name (serve --worker)
+		token   TEXT NOT NULL,                -- drawn by the process holding the name
+		host    TEXT NOT NULL,                -- where that process runs
+		pid     INTEGER NOT NULL,
+		started TIMESTAMPTZ NOT NULL,
+		until   TIMESTAMPTZ NOT NULL          -- when the name lapses unless renewed, by the database's clock
+	);`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that

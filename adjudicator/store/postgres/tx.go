@@ -9,6 +9,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/internal/sqlform"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -162,20 +163,13 @@ func readRecord(ctx context.Context, q querier, id int64, data []byte) (*adjudic
 	if err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
-	rows, err := q.Query(ctx, `SELECT player, text, time, source FROM moves WHERE game_id = $1 ORDER BY n`, id)
+	rows, err := q.Query(ctx, `SELECT `+sqlform.MoveColumns+` FROM moves WHERE game_id = $1 ORDER BY n`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var mv adjudicator.RecordMove
-		if err := rows.Scan(&mv.Player, &mv.Text, &mv.Time, &mv.Source); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		rec.Moves = append(rec.Moves, mv)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+	if err := sqlform.AppendMoves(rec, rows); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -47,6 +48,7 @@ var tests = []struct {
 	{"BatchRollback", testBatchRollback},
 	{"BeginAfterClose", testBeginAfterClose},
 	{"SaveChecksHistory", testSaveChecksHistory},
+	{"TxSeesItsWrites", testTxSeesItsWrites},
 	{"StoredRecordVerifies", testStoredRecordVerifies},
 	{"ClaimIsExclusive", testClaimIsExclusive},
 	{"ClaimQueued", testClaimQueued},
@@ -464,6 +466,117 @@ func testSaveChecksHistory(t *testing.T, db DB) {
 	}
 	if g, _ := s.Game(ctx, gid); len(g.Record.Moves) != 3 || g.Record.Moves[2].Text != "c" {
 		t.Errorf("moves %+v", g.Record.Moves)
+	}
+}
+
+// testTxSeesItsWrites checks that a request that reads a game, as the
+// host does before anything else, then changes it, reads its own writes:
+// its observers and request to take moves back, the mails it queued (the
+// rate limits count them), and the moves it saved, a record that does not
+// go on from them refused as without the read (a store may keep what a
+// read told it rather than ask again).
+func testTxSeesItsWrites(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<w0@x>")
+	move := func(n int, text string) adjudicator.RecordMove {
+		return adjudicator.RecordMove{Player: "alice", Text: text, Time: fmt.Sprint("t", n), Source: fmt.Sprintf("mail:<%d@x>", n)}
+	}
+	rec := record()
+	rec.Moves = []adjudicator.RecordMove{move(1, "a"), move(2, "b")}
+	if err := s.Process(ctx, host.Intake{MessageID: "<w1@x>", Received: t0}, func(tx host.Tx) error {
+		_, err := tx.Save(ctx, gid, rec, host.Playing)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// in runs fn in a request that first reads the game.
+	in := func(id string, fn func(tx host.Tx) error) error {
+		return s.Process(ctx, host.Intake{MessageID: id, Received: t0}, func(tx host.Tx) error {
+			if g, err := tx.GameInfo(ctx, gid); err != nil || g == nil || g.Moves != len(rec.Moves) || len(g.Players) != 2 {
+				return fmt.Errorf("GameInfo = %+v, %v", g, err)
+			}
+			return fn(tx)
+		})
+	}
+	err := in("<w2@x>", func(tx host.Tx) error {
+		if obs, err := tx.Observers(ctx, gid); err != nil || len(obs) != 0 {
+			return fmt.Errorf("Observers before = %v, %v", obs, err)
+		}
+		if _, err := tx.Observe(ctx, gid, "Carol@Z", true); err != nil {
+			return err
+		}
+		if obs, err := tx.Observers(ctx, gid); err != nil || !slices.Equal(obs, []string{"carol@z"}) {
+			return fmt.Errorf("Observers after Observe = %v, %v", obs, err)
+		}
+		if u, err := tx.UndoRequest(ctx, gid); err != nil || u != nil {
+			return fmt.Errorf("UndoRequest before = %+v, %v", u, err)
+		}
+		asked := &host.UndoRequest{AskedBy: "alice", Keep: 1, Moves: 2, Until: t0.Add(time.Hour), Source: "mail:<w2@x>"}
+		if err := tx.SetUndoRequest(ctx, gid, asked); err != nil {
+			return err
+		}
+		if u, err := tx.UndoRequest(ctx, gid); err != nil || u == nil || u.AskedBy != "alice" || u.Keep != 1 {
+			return fmt.Errorf("UndoRequest after SetUndoRequest = %+v, %v", u, err)
+		}
+		for range 2 {
+			if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "Alice@X", Raw: []byte("reply"), Reply: true}); err != nil {
+				return err
+			}
+		}
+		if n, err := tx.RepliesSince(ctx, "alice@x", t0); err != nil || n != 2 {
+			return fmt.Errorf("RepliesSince after two replies queued = %d, %v", n, err)
+		}
+		if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("notice"), AuthNotice: true}); err != nil {
+			return err
+		}
+		if n, err := tx.AuthNoticesSince(ctx, "alice@x", t0); err != nil || n != 1 {
+			return fmt.Errorf("AuthNoticesSince after a notice queued = %d, %v", n, err)
+		}
+		if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("pause"), Kind: host.PauseNotice}); err != nil {
+			return err
+		}
+		if at, err := tx.AnswersSince(ctx, "alice@x", host.PauseNotice, t0); err != nil || len(at) != 1 {
+			return fmt.Errorf("AnswersSince after a pause notice queued = %v, %v", at, err)
+		}
+		// Two saves in the request, each going on from the one before.
+		rec.Moves = append(rec.Moves, move(3, "c"))
+		if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
+			return err
+		}
+		rec.Moves = append(rec.Moves, move(4, "d"), move(5, "e"))
+		_, err := tx.Save(ctx, gid, rec, host.Playing)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Pending(ctx); n != 5 {
+		t.Errorf("Pending = %d, want 5 (the welcome, 4 queued)", n)
+	}
+	for _, c := range []struct {
+		name, want string
+		moves      []adjudicator.RecordMove
+	}{
+		{"fewer moves", "never taken back", rec.Moves[:4]},
+		{"the last stored move changed", "never changed", append(slices.Clone(rec.Moves[:4]), move(5, "x"), move(6, "f"))},
+	} {
+		err := in("<w-"+c.name+"@x>", func(tx host.Tx) error {
+			r := record()
+			r.Moves = c.moves
+			_, err := tx.Save(ctx, gid, r, host.Playing)
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.Record.Moves, rec.Moves) || g.Moves != 5 {
+		t.Errorf("stored moves %+v (%d), want %+v", g.Record.Moves, g.Moves, rec.Moves)
 	}
 }
 

@@ -6,9 +6,12 @@
 // Where no cluster can start (no PostgreSQL installed), the tests that
 // need one skip; with HERALD_POSTGRES=1 in the environment (CI sets it)
 // they fail instead. As root, the cluster runs as the unprivileged user
-// nobody (initdb refuses root). The server dies with the test process: it
-// is started with a parent-death signal, and a later test process removes
-// the directories of clusters whose process is gone.
+// nobody (initdb refuses root). The server dies with the test process,
+// however that ends (an exit, a panic, a -timeout, kill -9): it is started
+// with a parent-death signal, and a watchdog (a shell waiting on a pipe
+// that only the test process holds) removes the cluster's directory once
+// the server is gone. Where the watchdog was killed too, the next test
+// process removes the directories of clusters whose process is gone.
 package pgtest
 
 import (
@@ -124,6 +127,10 @@ func start() error {
 		return err
 	}
 	keep = append(keep, lock) // held until the process ends
+	if err := watch(dir); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
 	cred, err := credential()
 	if err != nil {
 		return err
@@ -184,8 +191,39 @@ func start() error {
 	}
 }
 
-// keep holds the lock files open for the life of the process.
+// keep holds the lock files, and the watchdog's pipe, open for the life
+// of the process.
 var keep []*os.File
+
+// watchdog waits until its standard input ends, which is when the test
+// process ends (it alone holds the pipe's other end), then until the
+// server is gone (its postmaster.pid removed, or 30 s), and removes the
+// cluster's directory $1.
+const watchdog = `cat >/dev/null
+i=0
+while [ -e "$1/data/postmaster.pid" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+rm -rf "$1"`
+
+// watch starts the watchdog of the cluster in dir. It has no output (go
+// test would wait for it) and a process group of its own (a Ctrl-C to the
+// test does not stop it before the test process ends).
+func watch(dir string) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd := exec.Command("/bin/sh", "-c", watchdog, "pgtest-watchdog", dir)
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return fmt.Errorf("the cluster's watchdog: %w", err)
+	}
+	go cmd.Wait() // reaped if it ends first (it should not)
+	keep = append(keep, w)
+	return nil
+}
 
 // credential is the user the cluster runs as: nobody when the process
 // runs as root, nil (the process's own) otherwise.

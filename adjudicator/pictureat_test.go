@@ -1,0 +1,96 @@
+package adjudicator_test
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/picture"
+)
+
+// drawnCount is the counting game's state with a picture, a square
+// labelled with the total, and a count of the pictures drawn.
+type drawnCount struct {
+	*countState
+	drawings *int
+}
+
+func (d drawnCount) Clone() adjudicator.State {
+	return drawnCount{d.countState.Clone().(*countState), d.drawings}
+}
+
+func (d drawnCount) Picture() *picture.Board {
+	*d.drawings++
+	return &picture.Board{Cols: 1, Rows: 1, ColNames: []string{"a"}, RowNames: []string{"1"},
+		Cells: []picture.Cell{{Fill: "plain", Label: fmt.Sprint(d.total), Owner: -1}}}
+}
+
+// TestPictureOfDrawsOnce plays moves as the host does, drawing the
+// picture after each (PictureOf): the first move draws the board twice
+// (after it, and before it to mark what it changed); every later move
+// once, the board before it being the one drawn after the move before.
+// The pictures are those of a fresh match, and a match whose picture was
+// not drawn after the move before draws both again.
+func TestPictureOfDrawsOnce(t *testing.T) {
+	drawings := 0
+	g := *counting
+	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
+		st, err := counting.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return drawnCount{st.(*countState), &drawings}, nil
+	}
+	reg := adjudicator.NewRegistry(&g)
+	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for move := 1; move <= 6; move++ {
+		if move == 4 {
+			// No picture after move 4: move 5 draws both boards.
+			if _, err := m.Submit(m.State.ToMove()[0], "add 2\nend", "", ""); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, err := m.Submit(m.State.ToMove()[0], "add 1\nend", "", ""); err != nil {
+			t.Fatal(err)
+		}
+		before := drawings
+		pic, err := adjudicator.PictureOf(m, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if move == 1 || move == 5 {
+			want = 2
+		}
+		if got := drawings - before; got != want {
+			t.Errorf("move %d: %d boards drawn, want %d", move, got, want)
+		}
+		// The same picture as a match that replays the record draws.
+		r := *m.Record
+		r.Moves = slices.Clone(m.Record.Moves)
+		fresh, err := adjudicator.Start(reg, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantPic, err := adjudicator.PictureAt(fresh, len(fresh.Record.Moves), "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(pic, wantPic) {
+			t.Errorf("move %d: picture %+v, want %+v", move, pic, wantPic)
+		}
+		if !pic.Cells[0].Changed {
+			t.Errorf("move %d: the square the move changed is not marked", move)
+		}
+	}
+}
