@@ -546,5 +546,22 @@ func (s *State) applyBreak(p int, m Break) error {
 	})
 	s.pay(p, breakCost, m.Treasure)
 	s.logf("%s pays 10 ducats and breaks the alliance between the regions of %s and %s", s.names[p], s.sq(a), s.sq(b))
+	s.spendImpossiblePol()
 	return nil
+}
+
+// spendImpossiblePol spends without effect the political card of the
+// player carrying out an action when a step taken before it (a break,
+// which costs ducats and changes which regions may ally) left nothing it
+// allows possible, as startExec does when the action begins (RULINGS.md
+// L97-11, l. 248): else that player would be left with no legal step.
+func (s *State) spendImpossiblePol() {
+	a := &s.act
+	if s.phase != phaseAct || a.pol < 0 || s.polPossible(s.actor, PolKind(a.pol)) {
+		return
+	}
+	s.logf("%s's %s card has no effect: nothing it allows is possible", s.names[s.actor], polNames[a.pol])
+	if a.pol = -1; s.actDone() {
+		s.finishAct()
+	}
 }
