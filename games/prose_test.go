@@ -1,6 +1,8 @@
 package games_test
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,6 +68,50 @@ func TestHelpFitsMail(t *testing.T) {
 			for _, l := range strings.Split(h, "\n") {
 				if n := utf8.RuneCountInString(l); n > 72 {
 					t.Errorf("%s: a help line of %d columns: %q", g.Name, n, l)
+				}
+			}
+		}
+	}
+}
+
+// TestUnknownStepExampleFitsPhase checks that the "for example" of a step
+// herald does not know shows a step the player may take now: in a
+// setup, the setup's step, not a turn's (field test: alice's first mail
+// to a Löwenherz game in setup got "for example: play A 2 borders; border
+// e5|e6; draw", steps the setup refuses). For every game and player
+// count, at the start and after a few moves, a step of the example begins
+// with the word of one of the player's legal steps.
+func TestUnknownStepExampleFitsPhase(t *testing.T) {
+	for _, g := range games.All.Games() {
+		for n := g.MinPlayers; n <= min(g.MaxPlayers, 3); n++ {
+			names := []string{"alice", "bob", "carol"}[:n]
+			rec, err := adjudicator.NewRecord(g, names, nil, "example", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := adjudicator.Start(games.All, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for move := 0; move < 6 && !m.State.Result().Finished; move++ {
+				p := m.State.ToMove()[0]
+				legal := m.State.Legal(p)
+				steps, _ := notation.Split("hullo there")
+				_, err := m.State.Parse(p, steps[0])
+				var ne *notation.Error
+				if !errors.As(err, &ne) || ne.Example == "" {
+					t.Fatalf("%s %dp, move %d: %q gave %v, not an error with an example", g.Name, n, move+1, "hullo there", err)
+				}
+				fits := false // one of the example's steps begins as a legal step does
+				for _, ex := range strings.Split(ne.Example, ";") {
+					verb := strings.Fields(ex)[0]
+					fits = fits || slices.ContainsFunc(legal, func(l adjudicator.Move) bool { return strings.Fields(l.String())[0] == verb })
+				}
+				if !fits {
+					t.Errorf("%s %dp, move %d: the example %q begins no legal step of %s (%d, the first %q)", g.Name, n, move+1, ne.Example, p, len(legal), legal[0])
+				}
+				if _, err := m.Submit(p, legal[0].String(), "", ""); err != nil {
+					t.Fatalf("%s %dp, move %d: %s %q: %v", g.Name, n, move+1, p, legal[0], err)
 				}
 			}
 		}

@@ -78,6 +78,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	if !ok {
 		e := sc.Unexpected(verbs, stepNoun)
 		e.Example, e.ExampleFR = "play A 2 borders; border e5|e6; draw", "jouer A 2 frontières ; frontière e5|e6 ; piocher"
+		if s.phase == phaseSetup { // the setup has one step: say it
+			e.Example, e.ExampleFR = "castle a1 knight b1", "château a1 chevalier b1"
+		}
 		return nil, e
 	}
 	p := s.index(player)

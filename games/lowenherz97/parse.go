@@ -280,6 +280,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 			e.Suggest = e.Suggest[:3]
 		}
 		e.Example, e.ExampleFR = "choose 2; knight e5; end", "choisis 2 ; chevalier e5 ; fin"
+		if s.phase == phasePlace { // the placement has one step: say it
+			e.Example, e.ExampleFR = "castle e5 knight e6", "château e5 chevalier e6"
+		}
 		return nil, e
 	}
 	var mv adjudicator.Move

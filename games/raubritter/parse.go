@@ -232,6 +232,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 					}
 				}
 				e.Example, e.ExampleFR = "plain castle e5; knights east 1 2 1; end", "plaine château e5 ; chevaliers est 1 2 1 ; fin"
+				if s.phase == phaseSetup { // the setup has one step: say it
+					e.Example, e.ExampleFR = "keep plain village", "garde plaine village"
+				}
 				return nil, e
 			}
 		}
