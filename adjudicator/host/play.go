@@ -321,10 +321,60 @@ type Reply struct {
 // by part, in the order of its lines: each command, then the move or the
 // other commands; the sender's answer tells what became of each part.
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
-	if parts := splitRequest(req); len(parts) > 1 {
-		return s.handleParts(ctx, req, parts)
+	parts := splitRequest(req)
+	if len(parts) < 2 {
+		return s.handle(ctx, req)
 	}
-	return s.handle(ctx, req)
+	parts, ignored, err := s.dropProse(ctx, req, parts)
+	if err != nil {
+		return Reply{}, err
+	}
+	var rep Reply
+	if len(parts) > 1 {
+		rep, err = s.handleParts(ctx, req, parts)
+	} else {
+		sub := req
+		sub.Env = parts[0].env
+		rep, err = s.handle(ctx, sub)
+	}
+	if err != nil || len(ignored) == 0 {
+		return rep, err
+	}
+	for i, n := range rep.Notices {
+		if n.To == req.From && n.Answer {
+			rep.Notices[i].Text = strings.TrimRight(n.Text, "\n") + "\n" + IgnoredNote(ignored, req.Env.Lang)
+			break
+		}
+	}
+	return rep, nil
+}
+
+// dropProse takes out of parts the rest of a request that holds nothing
+// but prose around its action commands ("Sorry, misclick." above an
+// undo, a signature below): it is no part of its own, whose answer would
+// be that the mail held no steps, with the help. It returns the prose's
+// lines, for the answer to list as ignored.
+func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPart) ([]requestPart, []notation.IgnoredLine, error) {
+	i := slices.IndexFunc(parts, func(p requestPart) bool { return p.rest })
+	if i < 0 || len(req.TurnFiles) > 0 || req.Game.Status != Playing {
+		return parts, nil, nil
+	}
+	m, err := s.match(ctx, req.Game)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.games.stage(req.Game.ID, req.Game.Rev, m) // for the parts' handle, as it stands
+	game, err := s.h.cfg.Registry.Lookup(m.Record.Game)
+	if err != nil {
+		return parts, nil, nil
+	}
+	rest := *parts[i].env
+	rest.Steps, rest.Errors = slices.Clone(rest.Steps), slices.Clone(rest.Errors)
+	ignored := rest.IgnoreProse(game.Keywords)
+	if len(rest.Steps) > 0 || len(rest.Errors) > 0 || len(rest.Commands) > 0 || rest.Preview {
+		return parts, nil, nil
+	}
+	return slices.Delete(parts, i, i+1), ignored, nil
 }
 
 // actionCommands are the commands that each change something and answer on

@@ -1,0 +1,48 @@
+package mail
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMailUndoWithProse: a player's mail that asks to take moves back
+// between a greeting and a signature, as people write, is answered about
+// the undo alone, the greeting and the signature listed as ignored (field
+// test: "Sorry folks, misclick." above undo and "Alice" below it were
+// answered, besides the undo, "Your mail held no steps and no command."
+// with the whole help, under the subject "help, undo asked").
+func TestMailUndoWithProse(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+	aw, bw := unwrap(r.await(alice, "welcome")), unwrap(r.await(bob, "welcome"))
+	akey, bkey := featureKey.FindStringSubmatch(aw), featureKey.FindStringSubmatch(bw)
+	astep, bstep := featureLegal.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(bw)
+	if akey == nil || bkey == nil || astep == nil || bstep == nil {
+		t.Fatalf("no key or legal step in the welcomes:\n%s\n%s", aw, bw)
+	}
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+akey[1]+"\n"+astep[1])
+	r.await(alice, "move applied")
+	r.send(bob, "", "Re: [herald G1] welcome", "key "+bkey[1]+"\n"+bstep[1])
+	r.await(bob, "move applied")
+
+	r.send(alice, "", "Re: [herald G1] your turn", "key "+akey[1]+"\nSorry folks, misclick.\nundo\n\nAlice\n-- \nAlice Liddell")
+	got := unwrap(r.await(alice, "undo asked"))
+	if s := subjectOf(got); strings.Contains(s, "help") {
+		t.Errorf("alice's answer is about help too: %q", s)
+	}
+	for _, bad := range []string{"held no steps", "Commands, one per line", "[your steps]"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("alice's answer holds %q:\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"You asked to take back moves 1 to 2", "Lines ignored (text, not steps):\n  2: Sorry folks, misclick.\n  5: Alice\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("alice's answer lacks %q:\n%s", want, got)
+		}
+	}
+	if n := unwrap(r.await(bob, "undo asked by alice")); !strings.Contains(n, "undo accept") {
+		t.Errorf("bob was not asked:\n%s", n)
+	}
+}
