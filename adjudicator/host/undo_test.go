@@ -1,9 +1,11 @@
 package host_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
@@ -141,5 +143,63 @@ func TestUndoSolo(t *testing.T) {
 	}
 	if got := r.game(id).Record; len(got.Moves) != 0 || len(got.Undone) != 1 || len(got.Undone[0].Moves) != 2 {
 		t.Errorf("after the solo undo: %d moves, undone %+v", len(got.Moves), got.Undone)
+	}
+}
+
+// TestUndoTextsFitMail: what a request to take moves back tells each
+// player fits the 72 columns of a mail whatever the players' names (field
+// test: "carol refused alice's request to take moves back: nothing is
+// taken back in" ran past them, and the mail's wrap left "in" alone on an
+// indented line; "Nothing changes until bob, carol agree (each writes
+// undo accept) by ...; one undo refuse, or a move, ends it." likewise).
+func TestUndoTextsFitMail(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"maximiliana@x.org", "bartholomew@y.org", "carolina-jo@z.org"}})
+	g := r.game(id)
+	for range 5 {
+		r.playTurn(id)
+	}
+	moves := r.game(id).Record.Moves
+	asker := moves[len(moves)-2].Player
+	var texts []string
+	say := func(name, line string) {
+		for _, p := range g.Players {
+			if p.Name == name {
+				for _, n := range r.send(id, p.Address, "key "+p.Secret+"\n"+line).Notices {
+					texts = append(texts, n.Text)
+				}
+			}
+		}
+	}
+	var others []string
+	for _, p := range g.Players {
+		if p.Name != asker {
+			others = append(others, p.Name)
+		}
+	}
+	say(asker, "undo")
+	say(others[0], "undo refuse")
+	say(asker, "undo")
+	say(others[0], "undo accept")
+	say(others[1], "undo accept")
+	r.playTurn(id)
+	last := r.game(id).Record.Moves
+	say(last[len(last)-1].Player, "undo")
+	r.playTurn(id)
+	r.playTurn(id) // the request lapses: everyone is told
+	if len(texts) < 10 {
+		t.Fatalf("%d texts", len(texts))
+	}
+	for _, text := range texts {
+		for _, l := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(l); n > 72 && !strings.HasPrefix(l, " ") { // not a list of moves, nor a board
+				t.Errorf("a line of %d columns: %q in\n%s", n, l, text)
+			}
+		}
+	}
+	for _, want := range []string{"Nothing changes until " + others[0] + ", " + others[1] + " each write undo accept by", "refused " + asker + "'s request"} {
+		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(strings.ReplaceAll(s, "\n", " "), want) }) {
+			t.Errorf("no text says %q:\n%s", want, strings.Join(texts, "\n----\n"))
+		}
 	}
 }
