@@ -212,13 +212,18 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 		text = fmt.Sprintf("%s did not observe game %s.\n", you, Tag(id))
 	}
 	rep := s.answer(g, m, req, Answer, map[bool]string{true: "observe", false: "unobserve"}[on], text, "observe")
+	if on && changed && you == "You" {
+		rep.Notices[0].Picture = s.picture(g, m) // the board shown, drawn as in every mail with it
+	}
 	if on && changed && you != "You" {
 		who := "a player"
 		if by == g.Host && seatOf(g, by) == "" {
 			who = "the host"
 		}
-		rep.Notices = append(rep.Notices, s.notice(g, m, address, "", News, "observe",
-			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))))
+		n := s.notice(g, m, address, "", News, "observe",
+			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), stateText(g, m, "", m.State.Text(""))))
+		n.Picture = s.picture(g, m)
+		rep.Notices = append(rep.Notices, n)
 	}
 	return rep, nil
 }

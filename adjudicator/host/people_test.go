@@ -225,3 +225,43 @@ func TestObserveNeedsConsent(t *testing.T) {
 		t.Errorf("alice subscribes a bad address: %+v", rep)
 	}
 }
+
+// TestObserverFirstMailHasPicture: an observer's first mail shows the
+// board as every mail with the board does, its picture too (field test:
+// "You now observe game G4" came with the text board alone), whether they
+// confirmed their own request or a player added them.
+func TestObserverFirstMailHasPicture(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id)
+	var rep host.Reply
+	if err := r.do("olga@w.org", func(s *host.Session) error {
+		var err error
+		rep, err = s.Observe(t.Context(), id, "olga@w.org", true)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	token := confirmToken.FindStringSubmatch(rep.Notices[0].Text)
+	if token == nil {
+		t.Fatalf("no confirmation: %+v", rep)
+	}
+	rep = confirmObserve(r, id, "olga@w.org", token[1])
+	if n := rep.Notices[0]; !strings.Contains(n.Text, "You now observe game G1") || n.Picture == nil {
+		t.Errorf("olga's first mail as an observer, picture %v:\n%s", n.Picture != nil, n.Text)
+	}
+	alice := r.game(id).Players[0]
+	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nobserve G1 dan@w.org")
+	found := false
+	for _, n := range rep.Notices {
+		if n.To == "dan@w.org" {
+			found = true
+			if n.Picture == nil || !strings.Contains(n.Text, "asked herald to mail you its moves") {
+				t.Errorf("dan's first mail as an observer, picture %v:\n%s", n.Picture != nil, n.Text)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("dan was not told: %+v", rep)
+	}
+}
