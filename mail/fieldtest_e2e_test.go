@@ -46,3 +46,27 @@ func TestMailUndoWithProse(t *testing.T) {
 		t.Errorf("bob was not asked:\n%s", n)
 	}
 }
+
+// TestMailObserveWithGreeting: a request to observe written as people
+// write it, between a greeting and a signature, gets its confirmation
+// alone (field test: "Hi, I'd like to watch." and "Alice" around
+// "observe G4" were answered that "the other lines of your mail were not
+// carried out: herald plays moves and commands only from a mail with the
+// player's key line"); a step beside the request still gets that note.
+func TestMailObserveWithGreeting(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, carol, dan, host = "alice@herald.local", "bob@herald.local", "carol@herald.local", "dan@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+	r.await(alice, "welcome")
+
+	r.send(dan, "", "watching", "Hi, I'd like to watch.\n\nobserve G1\n\nThanks,\nDan\n-- \nDan Dare, Mekon Street")
+	got := unwrap(r.await(dan, "confirm observe"))
+	if !strings.Contains(got, "observe G1 ") || strings.Contains(got, "not carried out") {
+		t.Errorf("dan's confirmation:\n%s", got)
+	}
+	r.send(carol, "", "watching", "Hello,\nobserve G1\nplain castle e5\nCarol")
+	if got := unwrap(r.await(carol, "confirm observe")); !strings.Contains(got, "The other lines of your mail were not carried out") {
+		t.Errorf("carol's step beside her request is not said to be left aside:\n%s", got)
+	}
+}

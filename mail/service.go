@@ -576,6 +576,20 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	return rep.Outcome, rep.Game, rep.Reason, nil
 }
 
+// stepsBeyondProse reports whether env holds steps besides the prose
+// around a request ("Hi, I'd like to watch.", a signature), told apart by
+// the words of every game's notation: a mail about no game yet.
+func (s *Service) stepsBeyondProse(env *notation.Envelope) bool {
+	var kw notation.Vocabulary
+	for _, g := range s.cfg.Registry.Games() {
+		kw = append(kw, g.Keywords...)
+	}
+	rest := *env
+	rest.Steps, rest.Errors = slices.Clone(env.Steps), slices.Clone(env.Errors)
+	rest.IgnoreProse(kw)
+	return len(rest.Steps) > 0
+}
+
 // observe subscribes the sender to the public view of a game, or ends it:
 // "observe G12" (or the game line, or the subject's tag) asks for a
 // confirmation mail, "observe G12 TOKEN" gives it back. No key: an
@@ -605,7 +619,7 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 	if err != nil {
 		return "", 0, "", err
 	}
-	if len(env.Steps) > 0 || len(env.Commands) > 1 {
+	if len(env.Commands) > 1 || s.stepsBeyondProse(env) {
 		// Nothing else of a mail with no key is done: say so.
 		for i, n := range rep.Notices {
 			if n.To == msg.From && n.Answer {
