@@ -78,7 +78,11 @@ func (r *Report) Write(w io.Writer) {
 	if rec.Position != nil {
 		from = "from the position given in the record (not from the setup)"
 	}
-	fmt.Fprintf(w, "%s, %d players (%s), replayed %s\n", r.Match.Game.Title, len(rec.Players), strings.Join(rec.Players, ", "), from)
+	players := fmt.Sprintf("%d players", len(rec.Players))
+	if len(rec.Players) == 1 {
+		players = "1 player" // a solo game
+	}
+	fmt.Fprintf(w, "%s, %s (%s), replayed %s\n", r.Match.Game.Title, players, strings.Join(rec.Players, ", "), from)
 	fmt.Fprintf(w, "seed %q matches its commitment sha256 %s\n", rec.Seed, rec.SeedSHA256)
 	switch {
 	case rec.Format == 1:

@@ -196,3 +196,21 @@ func TestSelfPlayWithAutomaton(t *testing.T) {
 }
 
 var _ adjudicator.Automaton = (*soloState)(nil)
+
+// TestAdjudicateSoloHeader: the report of a solo game names its one
+// player as one (field test: "1 players (dave)").
+func TestAdjudicateSoloHeader(t *testing.T) {
+	m := newSolo(t, nil)
+	if _, err := m.Submit("alice", "add 2; end", "t1", "mail:1"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := adjudicator.Adjudicate(soloReg, m.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	if first, _, _ := strings.Cut(b.String(), "\n"); first != "Counting against a robot, 1 player (alice), replayed from the setup" {
+		t.Errorf("the report begins %q", first)
+	}
+}
