@@ -510,3 +510,52 @@ func TestPreview(t *testing.T) {
 		t.Errorf("a solo preview shows Henri's answer:\n%s", text)
 	}
 }
+
+// TestDroppedEndIsSaid: an end written after a Raubritter turn ended by
+// itself, at its third tile, is dropped as harmless, and the mover's
+// answer says so (field test: "ville plaine e3 ; fin" after two tiles was
+// answered "Your move 40 was applied: plain town e3", the fin gone
+// without a word; herald move says "(ignored: end; ...)").
+func TestDroppedEndIsSaid(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	for turn := 0; turn < 20; turn++ {
+		g := r.game(id)
+		m, err := adjudicator.Start(r.h.Registry(), g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who := m.State.ToMove()[0]
+		var steps []string
+		for slices.Contains(m.State.ToMove(), who) {
+			legal := m.State.Legal(who)
+			st := legal[0].String()
+			for _, l := range legal {
+				if l.String() != "end" { // lay tiles until the turn ends by itself
+					st = l.String()
+					break
+				}
+			}
+			if _, err := m.Submit(who, st, "", ""); err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, st)
+		}
+		p := g.Players[slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })]
+		if len(steps) < 3 || steps[len(steps)-1] == "end" {
+			r.send(id, p.Address, "key "+p.Secret+"\n"+strings.Join(steps, "\n"))
+			continue
+		}
+		rep := r.send(id, p.Address, "key "+p.Secret+"\n"+strings.Join(steps, "\n")+"\nend")
+		if rep.Outcome != host.Applied {
+			t.Fatalf("%s's turn with an end after it: %+v", who, rep)
+		}
+		for _, n := range rep.Notices {
+			if n.To == p.Address && !strings.Contains(n.Text, "  (ignored: end; the turn had already ended by itself)\n") {
+				t.Errorf("%s's answer does not say the end was ignored:\n%s", who, n.Text)
+			}
+		}
+		return
+	}
+	t.Fatal("no turn ended by itself in 20 turns")
+}

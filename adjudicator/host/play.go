@@ -941,6 +941,13 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
+			for _, st := range sub.Dropped { // an end after the turn ended by itself, as herald read it
+				if sub.Lang == notation.French {
+					fmt.Fprintf(&b, "  (ignoré : %s ; le tour était déjà fini de lui-même)\n", st.Text)
+				} else {
+					fmt.Fprintf(&b, "  (ignored: %s; the turn had already ended by itself)\n", st.Text)
+				}
+			}
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
 			b.WriteString(seal.confirmation())
 		default:
