@@ -70,3 +70,35 @@ func TestMailObserveWithGreeting(t *testing.T) {
 		t.Errorf("carol's step beside her request is not said to be left aside:\n%s", got)
 	}
 }
+
+// TestMailCommandsBesideMove: show, legal, history or help written in a
+// mail beside a move are answered, in the order of the lines, as the
+// README says of commands and steps together (field test: "preview",
+// two steps and "history" got the preview alone; a move with "history"
+// below it got the move's news, the history dropped without a word).
+func TestMailCommandsBesideMove(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
+	aw := unwrap(r.await(alice, "welcome"))
+	r.await(bob, "welcome")
+	key, step := featureKey.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(aw)
+	if key == nil || step == nil {
+		t.Fatalf("no key or legal step in alice's welcome:\n%s", aw)
+	}
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+key[1]+"\n"+step[1]+"\nhistory")
+	got := unwrap(r.await(alice, "move applied"))
+	for _, want := range []string{"[line 3: history]", "Your move 1 was applied:\n  " + step[1]} {
+		if !strings.Contains(got, want) {
+			t.Errorf("alice's answer lacks %q:\n%s", want, got)
+		}
+	}
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+key[1]+"\npreview\n"+step[1]+"\nhelp")
+	got = unwrap(r.await(alice, "help"))
+	for _, want := range []string{"[your preview]", "[line 4: help]", "Commands, one per line"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("alice's answer to a preview and help lacks %q:\n%s", want, got)
+		}
+	}
+}

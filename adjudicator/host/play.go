@@ -317,7 +317,8 @@ type Reply struct {
 // so. An error is a failure of the store: nothing of the request stays.
 //
 // A request that holds commands that change something (set, replace,
-// notify, vacation, undo, observe) beside other lines is carried out part
+// notify, vacation, undo, observe) beside other lines, or commands that
+// answer (show, legal, history, help) beside a move, is carried out part
 // by part, in the order of its lines: each command, then the move or the
 // other commands; the sender's answer tells what became of each part.
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
@@ -381,6 +382,11 @@ func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPar
 // their own: a request that holds one beside other lines is split.
 var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true}
 
+// answerCommands are the commands that answer without changing anything:
+// beside a move, each is a part of its own, answered in the order of the
+// lines (a move's answer is its news, which says nothing of them).
+var answerCommands = map[string]bool{"show": true, "legal": true, "history": true, "help": true, "hint": true}
+
 // A requestPart is one part of a request split by splitRequest: an action
 // command alone, or the rest (the move, the other commands).
 type requestPart struct {
@@ -396,8 +402,9 @@ func splitRequest(req Request) []requestPart {
 	env := req.Env
 	var parts []requestPart
 	var others []notation.Command
+	move := len(env.Steps) > 0 || len(req.TurnFiles) > 0
 	for _, c := range env.Commands {
-		if !actionCommands[c.Name] {
+		if !actionCommands[c.Name] && !(move && answerCommands[c.Name]) {
 			others = append(others, c)
 			continue
 		}
