@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/notation"
 )
@@ -37,18 +38,18 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 	// nothing an automaton would answer, nothing after a draw.
 	switch {
 	case sub.Stop > 0 && fr:
-		fmt.Fprintf(&b, "\nL'étape %d (%s) est permise, mais elle révèle ce qui est caché\n(une tuile ou une carte tirée ou retournée, une pile regardée, les\nmises) : ce qu'elle fait, et ce que font les étapes suivantes, en\ndépend. L'essai s'arrête avant elle", sub.Stop, sub.Moves[sub.Stop-1])
+		why := fmt.Sprintf("L'étape %d (%s) est permise, mais elle révèle ce qui est caché (une tuile ou une carte tirée ou retournée, une pile regardée, les mises) : ce qu'elle fait, et ce que font les étapes suivantes, en dépend. L'essai s'arrête avant elle", sub.Stop, sub.Moves[sub.Stop-1])
 		if rest := len(steps) - sub.Stop; rest > 0 {
-			fmt.Fprintf(&b, " ; %d étape(s) après elle non vérifiée(s)", rest)
+			why += fmt.Sprintf(" ; %d étape(s) après elle non vérifiée(s)", rest)
 		}
-		b.WriteString(".\nLe plateau serait ainsi avant elle, tel que tous le verraient :\n\n")
+		b.WriteString("\n" + Fill(why+".") + "Le plateau serait ainsi avant elle, tel que tous le verraient :\n\n")
 		b.WriteString(st.Text(""))
 	case sub.Stop > 0:
-		fmt.Fprintf(&b, "\nStep %d (%s) is legal, but it turns up what is hidden (a tile or\ncard drawn or turned, a pile looked at, the bids): what it does, and\nwhat the steps after it do, depend on that. The preview stops before it", sub.Stop, sub.Moves[sub.Stop-1])
+		why := fmt.Sprintf("Step %d (%s) is legal, but it turns up what is hidden (a tile or card drawn or turned, a pile looked at, the bids): what it does, and what the steps after it do, depend on that. The preview stops before it", sub.Stop, sub.Moves[sub.Stop-1])
 		if rest := len(steps) - sub.Stop; rest > 0 {
-			fmt.Fprintf(&b, ";\n%d step(s) after it not checked", rest)
+			why += fmt.Sprintf("; %d step(s) after it not checked", rest)
 		}
-		b.WriteString(".\nThe board would stand so before it, as everyone would see it:\n\n")
+		b.WriteString("\n" + Fill(why+".") + "The board would stand so before it, as everyone would see it:\n\n")
 		b.WriteString(st.Text(""))
 	case len(sub.Auto) > 0:
 		fmt.Fprintf(&b, "\nThese steps are legal. %s would then play; a preview does not show how,\nnor the board after it: it may depend on what is still hidden.\n", sub.Auto[0].Player)
@@ -57,4 +58,31 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 		b.WriteString(st.Text(""))
 	}
 	return head, b.String(), sub.Lang, nil
+}
+
+// Fill fills the words of a paragraph into lines of at most 72 columns,
+// the width of herald's mails, and ends it with a line feed. A sentence
+// whose length depends on names, steps or times is filled so: a line
+// broken by hand at a fixed place runs past 72 columns with a long name,
+// and a mail's wrap then breaks it again, its end alone on an indented
+// line.
+func Fill(s string) string {
+	var b strings.Builder
+	col := 0
+	for _, w := range strings.Fields(s) {
+		n := utf8.RuneCountInString(w)
+		switch {
+		case col == 0:
+		case col+1+n > 72:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += n
+	}
+	b.WriteByte('\n')
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -558,4 +559,43 @@ func TestDroppedEndIsSaid(t *testing.T) {
 		return
 	}
 	t.Fatal("no turn ended by itself in 20 turns")
+}
+
+// TestPreviewStopFitsMail: the preview's word on a step that turns up
+// what is hidden is filled to the 72 columns of a mail whatever the step
+// (field test: "Step 1 (plain castle d3) is legal, but it turns up what
+// is hidden (a tile or" ran past them, and the mail's wrap left "tile or"
+// alone on an indented line), in English and in French.
+func TestPreviewStopFitsMail(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id)
+	r.playTurn(id)
+	g := r.game(id)
+	m, err := adjudicator.Start(r.h.Registry(), g.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := m.State.ToMove()[0]
+	p := g.Players[slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })]
+	var lay string
+	for _, l := range m.State.Legal(who) {
+		if strings.Contains(l.String(), "castle") && len(l.String()) >= len(lay) {
+			lay = l.String() // the longest: a tile laid draws the next
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"preview\n" + lay + "\nknights 1", "The preview stops before it; 1 step(s) after it not checked. The board would stand so before it"},
+		{"essai\n" + strings.NewReplacer("plain", "plaine", "forest", "forêt", "mountains", "montagnes", "lake", "lac", "castle", "château").Replace(lay) + "\nchevaliers 1", "L'essai s'arrête avant elle ; 1 étape(s) après elle non vérifiée(s). Le plateau serait ainsi avant elle"},
+	} {
+		text := r.send(id, p.Address, "key "+p.Secret+"\n"+c.text).Notices[0].Text
+		if !strings.Contains(strings.ReplaceAll(text, "\n", " "), c.want) {
+			t.Errorf("the preview of %q does not say %q:\n%s", c.text, c.want, text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(l); n > 72 && !strings.HasPrefix(l, " ") {
+				t.Errorf("a line of %d columns: %q in\n%s", n, l, text)
+			}
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/notation"
@@ -74,7 +73,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if len(others) == 1 {
 			agree = "writes"
 		}
-		mine := para(fmt.Sprintf("You asked to take back %s. Nothing changes until %s %s undo accept by %s; one undo refuse, or a move, ends it.",
+		mine := adjudicator.Fill(fmt.Sprintf("You asked to take back %s. Nothing changes until %s %s undo accept by %s; one undo refuse, or a move, ends it.",
 			moveSpan(last+1, len(m.Record.Moves)), strings.Join(others, ", "), agree, formatTime(until)))
 		rep := s.answer(g, m, req, Answer, "undo asked", mine, "undo asked")
 		for _, p := range g.Players {
@@ -120,7 +119,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
 			return Reply{}, err
 		}
-		text := para(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
+		text := adjudicator.Fill(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
 		var notices []Notice
 		for _, p := range g.Players {
 			n := s.notice(g, m, p.Address, p.Name, News, "undo refused", text)
@@ -151,7 +150,7 @@ func (s *Session) lapseUndo(ctx context.Context, g *Game, moves int) (string, er
 	if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
 		return "", err
 	}
-	return para(fmt.Sprintf("%s's request to take moves back has lapsed: a move was played since. Nothing was taken back.", pending.AskedBy)) + "\n", nil
+	return adjudicator.Fill(fmt.Sprintf("%s's request to take moves back has lapsed: a move was played since. Nothing was taken back.", pending.AskedBy)) + "\n", nil
 }
 
 // consenters are the players of g but asker whose consent a take-back
@@ -215,10 +214,10 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 	if u.Keep == 0 {
 		stands = "The game stands as at its start."
 	}
-	head := para(fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s asked (the record keeps them as history). %s",
+	head := adjudicator.Fill(fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s asked (the record keeps them as history). %s",
 		u.Keep+1, len(m.Record.Moves), Tag(g.ID), u.AskedBy, stands)) + "\n"
 	if taken == 1 {
-		head = para(fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked (the record keeps it as history). %s",
+		head = adjudicator.Fill(fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked (the record keeps it as history). %s",
 			u.Keep+1, Tag(g.ID), u.AskedBy, stands)) + "\n"
 	}
 	pic := s.picture(g, back)
@@ -239,29 +238,4 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		notices = append(notices, s.notice(g, back, a, "", News, "moves taken back", head+stateText(g, back, "", back.State.Text(""))))
 	}
 	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("moves %d-%d taken back", u.Keep+1, len(m.Record.Moves)), Notices: notices}, nil
-}
-
-// para fills the words of a sentence whose length depends on names, moves
-// and times into lines of at most 72 columns, the width of a mail: a line
-// broken by hand at a fixed place runs past it with long names, and the
-// mail's wrap then breaks it again, its end indented on a line of its own.
-func para(s string) string {
-	var b strings.Builder
-	col := 0
-	for _, w := range strings.Fields(s) {
-		n := utf8.RuneCountInString(w)
-		switch {
-		case col == 0:
-		case col+1+n > 72:
-			b.WriteByte('\n')
-			col = 0
-		default:
-			b.WriteByte(' ')
-			col++
-		}
-		b.WriteString(w)
-		col += n
-	}
-	b.WriteByte('\n')
-	return b.String()
 }
