@@ -13,7 +13,7 @@ func TestFill(t *testing.T) {
 		{"", "\n"},
 		{"one  two\nthree", "one two three\n"},
 		{strings.Repeat("abc ", 18) + "de", strings.TrimSpace(strings.Repeat("abc ", 18)) + "\nde\n"}, // 71 columns, then a word that does not fit
-		{strings.Repeat("x", 80) + " y", strings.Repeat("x", 80) + "\ny\n"},                          // a word longer than a line stands alone
+		{strings.Repeat("x", 80) + " y", strings.Repeat("x", 80) + "\ny\n"},                           // a word longer than a line stands alone
 	} {
 		if got := adjudicator.Fill(c.in); got != c.want {
 			t.Errorf("Fill(%q) = %q, want %q", c.in, got, c.want)
