@@ -497,8 +497,45 @@ func (s *State) checkBorder(p int, e Edge) *rerr {
 func (s *State) placeBorder(e Edge) {
 	s.border[e] = true
 	s.bordersOnBoard++
-	s.rescore()
+	if a, b := e.squares(); s.region[a] != s.region[b] || s.joined(a, b) {
+		// The border divides no region: recompute would find the regions,
+		// their counts and the markers as they are. Only an alliance that
+		// had no border left between its domains may mark this one.
+		s.fixAlliances()
+	} else {
+		s.rescore()
+	}
 	s.afterStep()
+}
+
+// joined reports whether a and b, in one region, are still joined by a
+// path that crosses no border: whether the border just placed between
+// them leaves the region whole.
+func (s *State) joined(a, b Square) bool {
+	var seen [Size * Size]bool
+	var queue [Size * Size]Square
+	queue[0], seen[a] = a, true
+	head, tail := 0, 1
+	for head < tail {
+		q := queue[head]
+		head++
+		for d := North; d <= West; d++ {
+			e := edgeOf(q, d)
+			if e < 0 || s.border[e] {
+				continue
+			}
+			n := q.neighbour(d)
+			if n == b {
+				return true
+			}
+			if !seen[n] {
+				seen[n] = true
+				queue[tail] = n
+				tail++
+			}
+		}
+	}
+	return false
 }
 
 // checkKnight checks a knight of colour p on q with ducats in hand
@@ -550,7 +587,11 @@ func (s *State) placeKnight(p int, q Square) {
 	if s.terrain[q] == Forest {
 		s.players[p].ducats--
 	}
-	s.rescore()
+	// A knight moves no border: the regions stay, and only the count of
+	// their owner's knights can change (what recompute would find).
+	if r := s.regionOf(q); r.owner == p {
+		r.knights++
+	}
 	s.afterStep()
 }
 

@@ -34,6 +34,12 @@ func checkInvariants(t testing.TB, s *State, where string) {
 	if fresh.border != s.border {
 		t.Fatalf("%s: a border lies inside a domain", where)
 	}
+	// The regions a border or a knight updates in place (placeBorder,
+	// placeKnight) are the ones recompute finds from the board (during the
+	// setup, which has neither, the castles are counted at its end).
+	if s.phase != phaseSetup && (fresh.region != s.region || !slices.Equal(fresh.regions, s.regions)) {
+		t.Fatalf("%s: the regions kept are not the board's:\n%+v\nrecomputed:\n%+v", where, s.regions, fresh.regions)
+	}
 	borders := 0
 	for _, b := range s.border {
 		if b {
