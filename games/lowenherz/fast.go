@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 )
 
 // borderSteps holds the step of a border on each edge, made once for
@@ -95,8 +96,40 @@ func (s *State) anyExtension(p int) bool {
 	return false
 }
 
+// deserterPossible reports whether a deserter could be found for p at
+// all: a domain of p's with a knight of p's and another colour's domain
+// with one of its own, as deserterMoves asks of every step. Most of a
+// game has neither, and the squares need not be looked at.
+func (s *State) deserterPossible(p int) bool {
+	mine, theirs := false, false
+	for i := range s.regions {
+		switch r := &s.regions[i]; {
+		case r.knights == 0:
+		case r.owner == p:
+			mine = true
+		case r.owner >= 0:
+			theirs = true
+		}
+	}
+	return mine && theirs
+}
+
 // anyAlliance reports whether allianceEdges(p) is not empty.
 func (s *State) anyAlliance(p int) bool {
+	// An alliance needs a domain of p's and one of another player's: most
+	// of a game has neither, and the edges need not be looked at.
+	mine, theirs := false, false
+	for i := range s.regions {
+		switch o := s.regions[i].owner; {
+		case o == p:
+			mine = true
+		case o >= 0 && o < len(s.names):
+			theirs = true
+		}
+	}
+	if !mine || !theirs {
+		return false
+	}
 	for e := Edge(0); e < numEdges; e++ {
 		if s.allianceOK(p, e) {
 			return true
@@ -126,7 +159,7 @@ func (s *State) playOK(p int, m Play) bool {
 	case ActExtension:
 		return s.anyExtension(p)
 	case ActDeserter:
-		return len(s.deserterMoves(p, left, 1)) > 0
+		return s.deserterPossible(p) && len(s.deserterMoves(p, left, 1)) > 0
 	case ActAlliance:
 		return s.anyAlliance(p)
 	}
@@ -157,6 +190,36 @@ var cardSteps = func() (t struct {
 	}
 	return t
 }()
+
+// playSteps holds the step of playing a card of each back letter and
+// kind for each action, and knightSteps the knight step on each square,
+// made once for Legal like cardSteps.
+var (
+	playSteps = func() (t [4][numCardKinds][numActions]adjudicator.Move) {
+		for l := range t {
+			for k := range t[l] {
+				for a := range t[l][k] {
+					t[l][k][a] = Play{Card: Card{Letter: 'A' + byte(l), Kind: CardKind(k)}, Action: Action(a)}
+				}
+			}
+		}
+		return t
+	}()
+	knightSteps = func() (t [Size * Size]adjudicator.Move) {
+		for q := range t {
+			t[q] = KnightStep{Square: Square(q)}
+		}
+		return t
+	}()
+)
+
+// playStep returns m, from playSteps where it is.
+func playStep(m Play) adjudicator.Move {
+	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(playSteps) && m.Card.Kind < numCardKinds && m.Action < numActions && m.pos == (notation.Pos{}) && m.actPos == (notation.Pos{}) {
+		return playSteps[l][m.Card.Kind][m.Action]
+	}
+	return m
+}
 
 // sellStep returns Sell{Card: c}, from cardSteps where it is.
 func sellStep(c Card) adjudicator.Move {

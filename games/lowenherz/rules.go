@@ -1114,17 +1114,15 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	pl := &s.players[p]
 	switch s.step {
 	case stepCard:
-		var seen []Card
-		for _, c := range pl.hand {
-			if slices.Contains(seen, c) {
+		for i, c := range pl.hand {
+			if slices.Contains(pl.hand[:i], c) {
 				continue
 			}
-			seen = append(seen, c)
 			out = append(out, sellStep(c))
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
 				if s.playOK(p, m) {
-					out = append(out, m)
+					out = append(out, playStep(m))
 				}
 			}
 		}
@@ -1148,8 +1146,11 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 				}
 			}
 		case ActKnights:
-			for _, q := range s.knightSquares(p, pl.ducats) {
-				out = append(out, KnightStep{Square: q})
+			// knightSquares' squares, with the steps made once (knightSteps).
+			for q := Square(0); q < Size*Size; q++ {
+				if s.knightOK(p, q, pl.ducats) {
+					out = append(out, knightSteps[q])
+				}
 			}
 		case ActExtension:
 			ts := s.extensionSquares(p)
