@@ -18,6 +18,17 @@ var borderSteps = func() (t [numEdges]adjudicator.Move) {
 	return t
 }()
 
+// boardEdges lists the edges between two squares of the board, in order,
+// made once for Legal.
+var boardEdges = func() (t []Edge) {
+	for e := Edge(0); e < numEdges; e++ {
+		if e.valid() {
+			t = append(t, e)
+		}
+	}
+	return t
+}()
+
 // The fast predicates Legal uses: each says whether its check (checkBorder,
 // checkKnight, checkExtendSquare, checkAlliance) would pass, without
 // building the error message. TestFastChecks holds them to the checks.
@@ -212,6 +223,21 @@ var (
 		return t
 	}()
 )
+
+// placeSteps holds the setup step of a castle on each square with its
+// knight on each side, and placeNames their notation, made once for Legal
+// and for a search that names the steps it tries.
+var placeSteps, placeNames = func() (t [Size * Size][4]adjudicator.Move, names [Size * Size][4]string) {
+	for q := range t {
+		for d := North; d <= West; d++ {
+			if n := Square(q).neighbour(d); n >= 0 {
+				m := Place{Castle: Square(q), Knight: n}
+				t[q][d], names[q][d] = m, "castle "+m.Castle.String()+" knight "+m.Knight.String()
+			}
+		}
+	}
+	return t, names
+}()
 
 // playStep returns m, from playSteps where it is.
 func playStep(m Play) adjudicator.Move {

@@ -1105,7 +1105,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 			for d := North; d <= West; d++ {
 				n := q.neighbour(d)
 				if n >= 0 && s.piece[n] < 0 && s.terrain[n].holdsKnight() {
-					out = append(out, Place{Castle: q, Knight: n})
+					out = append(out, placeSteps[q][d])
 				}
 			}
 		}
@@ -1131,18 +1131,12 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		switch s.act.act {
 		case ActBorders:
 			// The steps made once (borderSteps): no allocation but the list's.
-			var ok [numEdges]bool
-			n := 0
-			for e := Edge(0); e < numEdges; e++ {
-				if e.valid() && s.borderOK(e) {
-					ok[e] = true
-					n++
-				}
-			}
-			out = slices.Grow(out, n+8)
-			for e, m := range borderSteps {
-				if ok[e] {
-					out = append(out, m)
+			if s.bordersOnBoard < bordersTotal {
+				out = slices.Grow(out, len(boardEdges)+8)
+				for _, e := range boardEdges {
+					if s.borderOK(e) {
+						out = append(out, borderSteps[e])
+					}
 				}
 			}
 		case ActKnights:
