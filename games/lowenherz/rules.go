@@ -1131,14 +1131,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		switch s.act.act {
 		case ActBorders:
 			// The steps made once (borderSteps): no allocation but the list's.
-			if s.bordersOnBoard < bordersTotal {
-				out = slices.Grow(out, len(boardEdges)+8)
-				for _, e := range boardEdges {
-					if s.borderOK(e) {
-						out = append(out, borderSteps[e])
-					}
-				}
-			}
+			out = s.appendBorderSteps(out)
 		case ActKnights:
 			// knightSquares' squares, with the steps made once (knightSteps).
 			for q := Square(0); q < Size*Size; q++ {

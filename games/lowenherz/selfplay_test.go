@@ -296,6 +296,19 @@ func TestFastChecks(t *testing.T) {
 						}
 					}
 				}
+				var borders []string
+				for _, m := range st.appendBorderSteps(nil) {
+					borders = append(borders, m.String())
+				}
+				var want []string
+				for _, e := range boardEdges {
+					if st.borderOK(e) {
+						want = append(want, borderSteps[e].String())
+					}
+				}
+				if !slices.Equal(borders, want) {
+					t.Fatalf("appendBorderSteps lists %v, borderOK passes %v", borders, want)
+				}
 				for e := Edge(0); e < numEdges; e++ {
 					if !e.valid() {
 						continue
