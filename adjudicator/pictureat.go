@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 )
@@ -78,6 +79,10 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 		b.Status = fmt.Sprintf("after move %d of %d: over: %s", n, len(m.Record.Moves), res.Summary)
 	case m.Record.Ended != nil:
 		b.Status = "ended early: " + m.Record.Ended.How
+		for i := range b.Players { // no one is to move in a game that ended early
+			b.Players[i].ToMove = false
+		}
+		b.Info = slices.DeleteFunc(slices.Clone(b.Info), isToMove)
 	case res.Finished:
 		b.Status = "over: " + res.Summary
 	default:
@@ -85,3 +90,19 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 	}
 	return b, nil
 }
+
+// BoardText is the board of m as viewer sees it (State.Text), less its
+// line of whose turn it is once the game has ended early, resigned,
+// forfeited or abandoned: the rules did not end it, and would still name
+// who is to move.
+func (m *Match) BoardText(viewer string) string {
+	text := m.State.Text(viewer)
+	if m.Record.Ended == nil {
+		return text
+	}
+	return strings.Join(slices.DeleteFunc(strings.Split(text, "\n"), isToMove), "\n")
+}
+
+// isToMove reports whether a line of a board's text says whose turn it
+// is: every game's begins "to move:".
+func isToMove(line string) bool { return strings.HasPrefix(line, "to move:") }

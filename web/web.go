@@ -306,7 +306,7 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 	st := m.State
 	res := st.Result()
 	n := len(m.Record.Moves)
-	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: st.Text(""), Picture: picturePath(m, token, -1),
+	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: m.BoardText(""), Picture: picturePath(m, token, -1),
 		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC"),
 		At: n, Of: n, Live: PagePath(token)}
 	switch {

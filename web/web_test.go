@@ -450,4 +450,10 @@ func TestPageUndoneAndOver(t *testing.T) {
 	if !strings.Contains(body, "Over: ended early") || strings.Contains(body, `http-equiv="refresh"`) {
 		t.Errorf("the page of a game over reloads itself or does not say it is over:\n%s", body)
 	}
+	// Nor does it, or its picture, say whose turn it is (field test: an
+	// abandoned game's board said "to move: alice", its picture too).
+	_, svg := r.get(web.PagePath(g.PageToken) + "/board.svg")
+	if strings.Contains(body, "to move:") || strings.Contains(svg, "to move") {
+		t.Errorf("the page of a game ended early, or its picture, says who is to move:\n%s\n%s", body, svg)
+	}
 }

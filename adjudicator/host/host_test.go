@@ -599,3 +599,34 @@ func TestPreviewStopFitsMail(t *testing.T) {
 		}
 	}
 }
+
+// TestEndedEarlyNamesNoMover: the mails that tell a game ended early
+// (abandoned, resigned) show the board without its line of whose turn it
+// is, and their picture marks no one to move (field test: the abandoned
+// game's mail and picture said "ended early: abandoned" above "to move:
+// alice: draw or take a card from the market").
+func TestEndedEarlyNamesNoMover(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id)
+	r.playTurn(id)
+	g := r.game(id)
+	rep := r.send(id, "h@x.org", "key "+g.HostKey+"\nabandon")
+	if rep.Outcome != host.Ended || len(rep.Notices) < 3 {
+		t.Fatalf("abandon: %+v", rep)
+	}
+	for _, n := range rep.Notices {
+		if strings.Contains(n.Text, "to move:") || n.Picture == nil {
+			t.Errorf("%s's mail, picture %v:\n%s", n.To, n.Picture != nil, n.Text)
+			continue
+		}
+		for _, p := range n.Picture.Players {
+			if p.ToMove {
+				t.Errorf("%s's picture marks %s to move", n.To, p.Name)
+			}
+		}
+		if slices.ContainsFunc(n.Picture.Info, func(l string) bool { return strings.HasPrefix(l, "to move") }) {
+			t.Errorf("%s's picture says who is to move: %q", n.To, n.Picture.Info)
+		}
+	}
+}

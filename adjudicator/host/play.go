@@ -1183,7 +1183,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	var notices []Notice
 	for _, p := range s.everyone(g) {
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
-			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
 		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
@@ -1194,7 +1194,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	}
 	for _, a := range obs {
 		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
-			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""), g.Record.Seed, g.Record.SeedSHA256)
+			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(""), g.Record.Seed, g.Record.SeedSHA256)
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
 		n.Record, n.Picture = true, pic
 		notices = append(notices, n)
