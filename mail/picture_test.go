@@ -190,6 +190,11 @@ func TestDraftIsJSONMarshal(t *testing.T) {
 	withJSON := full
 	withJSON.pictureJSON = pic.JSON()
 	cases["picture encoded once"] = withJSON
+	// draft writes outMail's fields one by one: a field added to outMail
+	// must be added to draft (and to full above).
+	if n := reflect.TypeFor[outMail]().NumField(); n != 11 {
+		t.Fatalf("outMail has %d fields; draft writes the 10 it had and leaves out pictureJSON", n)
+	}
 	for name, om := range cases {
 		want, err := json.Marshal(draftJSON{Version: draftVersion, outMail: om})
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -59,6 +60,11 @@ func TestAppendJSON(t *testing.T) {
 			Keys:    []picture.Key{{Swatch: s, Text: s}}, Legend: []string{s, s}, Info: []string{}})
 	}
 	check("empty", &picture.Board{})
+	// Every field set, found by reflection: a field added to Board or to
+	// a type in it and not to AppendJSON fails here.
+	var full picture.Board
+	fill(reflect.ValueOf(&full).Elem())
+	check("every field", &full)
 	var none *picture.Board
 	if got := none.AppendJSON(nil); string(got) != "null" {
 		t.Fatalf("a nil board: %s", got)
@@ -84,4 +90,26 @@ func FuzzAppendJSON(f *testing.F) {
 			t.Fatalf("AppendJSON:\n%s\njson.Marshal:\n%s", got, want)
 		}
 	})
+}
+
+// fill sets every field of v, a struct, to a value that is not zero: a
+// string "x", a number 7, true, and lists of one such element.
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Int, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(v.Field(i))
+		}
+	default:
+		panic("fill: a field of kind " + v.Kind().String())
+	}
 }
