@@ -124,10 +124,10 @@ func takeWhy(p int, rule string, col Colour) (string, string) {
 	switch rule {
 	case "1a":
 		return fmt.Sprintf("rule 1a: the top of the stack is %s, and place %d holds the first %s tile from the shield", col, p, col),
-			fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourNamesFR[col])
+			fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourTuileFR[col])
 	case "1b":
 		return fmt.Sprintf("rule 1b: no %s tile in the royal reserve, so the first tile from the shield, at place %d", col, p),
-			fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourNamesFR[col], p)
+			fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourTuileFR[col], p)
 	}
 	return fmt.Sprintf("rule 1b: the stack is empty, so the first tile from the shield, at place %d", p),
 		fmt.Sprintf("règle 1b : la pile est vide, donc la première tuile depuis le bouclier, place %d", p)

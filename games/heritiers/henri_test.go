@@ -43,3 +43,32 @@ players:
 		t.Fatalf("adjudicate: %v %+v", err, rep.Illegal)
 	}
 }
+
+// TestHenriTakeWhyFR checks the French of Henri's reasons for his take: a
+// colour after « tuile » agrees with it (« la première tuile verte »), the
+// stack's top stays masculine (« le dessus de la pile est vert »).
+func TestHenriTakeWhyFR(t *testing.T) {
+	cases := []struct {
+		rule string
+		col  Colour
+		en   string
+		fr   string
+	}{
+		{"1a", Green, "rule 1a: the top of the stack is green, and place 2 holds the first green tile from the shield",
+			"règle 1a : le dessus de la pile est vert, et la place 2 porte la première tuile verte depuis le bouclier"},
+		{"1a", Grey, "rule 1a: the top of the stack is grey, and place 2 holds the first grey tile from the shield",
+			"règle 1a : le dessus de la pile est gris, et la place 2 porte la première tuile grise depuis le bouclier"},
+		{"1a", Yellow, "rule 1a: the top of the stack is yellow, and place 2 holds the first yellow tile from the shield",
+			"règle 1a : le dessus de la pile est jaune, et la place 2 porte la première tuile jaune depuis le bouclier"},
+		{"1b", Grey, "rule 1b: no grey tile in the royal reserve, so the first tile from the shield, at place 2",
+			"règle 1b : aucune tuile grise dans la réserve royale, donc la première tuile depuis le bouclier, place 2"},
+		{"1b", Green, "rule 1b: no green tile in the royal reserve, so the first tile from the shield, at place 2",
+			"règle 1b : aucune tuile verte dans la réserve royale, donc la première tuile depuis le bouclier, place 2"},
+	}
+	for _, c := range cases {
+		en, fr := takeWhy(2, c.rule, c.col)
+		if en != c.en || fr != c.fr {
+			t.Errorf("takeWhy(2, %s, %s) = %q, %q, want %q, %q", c.rule, c.col, en, fr, c.en, c.fr)
+		}
+	}
+}
