@@ -72,3 +72,45 @@ func TestHenriTakeWhyFR(t *testing.T) {
 		}
 	}
 }
+
+// TestHenriPlaceWhyFR checks the French of Henri's reasons for where he
+// builds: « la route du dernier bâtiment d'alice », « autour de la tuile de
+// départ », never « de le » nor « de alice ».
+func TestHenriPlaceWhyFR(t *testing.T) {
+	st := mustLoad(t, []string{"alice"}, `
+turn: alice
+sets: [voyage, agriculture, commerce]
+lastbuilt: m12
+reserve: [ferme-1, moulin-1, mine-1, scierie-1, ferme-2, carrière-1]
+board:
+  m13: étable-1 open / alice*
+  m12: pèlerinage-1 alice
+players:
+  henri:
+    treasures: [v-green, v-grey, v-yellow, v-any, h-green, h-grey, h-yellow, h-any]
+    aside: [d-nw-se, d-ne-sw]
+`)
+	m11, l12 := 10*frameW+12, 11*frameW+11
+	cases := []struct {
+		rule  byte
+		q     int
+		start bool
+		fr    string
+	}{
+		{'A', m11, false, "règle A : en m11 elle se relie à la route du dernier bâtiment d'alice en m12"},
+		{'B', m11, false, "règle B : en m11 elle bloque la route du dernier bâtiment d'alice en m12"},
+		{'C', l12, false, "règle C : l12 est le premier emplacement libre dans le sens horaire depuis le haut autour du dernier bâtiment d'alice en m12"},
+		{'D', -1, false, "règle D : aucun emplacement libre autour du dernier bâtiment d'alice en m12, la tuile est donc retirée de la partie"},
+		{'C', l12, true, "règle C : l12 est le premier emplacement libre dans le sens horaire depuis le haut autour de la tuile de départ en m13, alice n'ayant encore rien construit"},
+	}
+	for _, c := range cases {
+		ref := 11*frameW + 12 // m12
+		st.lastBuilt = int16(ref)
+		if c.start {
+			st.lastBuilt, ref = -1, int(st.startAt)
+		}
+		if _, fr := st.placeWhy(c.q, c.rule, ref); fr != c.fr {
+			t.Errorf("placeWhy(%c):\n got %q\nwant %q", c.rule, fr, c.fr)
+		}
+	}
+}
