@@ -125,10 +125,9 @@ func (s *State) checkTake(seat int, m Take) *adjudicator.RuleError {
 		return adjudicator.Rulef("empty-place", ruleReach, "place %d of the royal reserve is empty", "la place %d de la réserve royale est vide", m.Place).At(m.pos)
 	}
 	if !s.inReach(seat, m.Place) {
-		n := s.reach(seat)
-		return adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %d %s from the shield (your troops in the royal reserve + 1)",
-			"la place %d est hors de votre portée : vous atteignez %d %s depuis le bouclier (vos troupes dans la réserve royale + 1)",
-			m.Place, n, adjudicator.Words{EN: plural(n, "tile", "tiles"), FR: plural(n, "tuile", "tuiles")}).At(m.pos)
+		return adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %s from the shield (your troops in the royal reserve + 1)",
+			"la place %d est hors de votre portée : vous atteignez %s depuis le bouclier (vos troupes dans la réserve royale + 1)",
+			m.Place, tilesWords(s.reach(seat))).At(m.pos)
 	}
 	return nil
 }
@@ -187,7 +186,12 @@ func (s *State) notInHand(seat int, t int16, id string) *adjudicator.RuleError {
 		return nil
 	}
 	return adjudicator.Rulef("not-in-hand", ruleOrder, "you have no %s in your hand (your hand: %s)",
-		"vous n'avez pas de %s en main (votre main : %s)", id, s.handWords(seat)).OnHidden()
+		"vous n'avez pas %s en main (votre main : %s)", adjudicator.OfName(id), s.handWords(seat)).OnHidden()
+}
+
+// tilesWords counts tiles in English and French: "1 tile", "3 tuiles".
+func tilesWords(n int) adjudicator.Words {
+	return adjudicator.Words{EN: fmt.Sprintf("%d %s", n, plural(n, "tile", "tiles")), FR: fmt.Sprintf("%d %s", n, plural(n, "tuile", "tuiles"))}
 }
 
 // checkPlace checks a square for a tile from seat's hand: on the frame,
@@ -223,7 +227,7 @@ func (s *State) checkBuild(seat int, m Build) *adjudicator.RuleError {
 	t := s.tile(m.Tile)
 	if m.auto {
 		return adjudicator.Rulef("cannot-pay", rulePay, "you cannot pay the %s (%s) with what you reach now",
-			"vous ne pouvez pas payer le %s (%s) avec ce que vous atteignez maintenant", t.ID, t.costWords()).At(m.pos)
+			"vous ne pouvez pas payer la tuile %s (%s) avec ce que vous atteignez maintenant", t.ID, t.costWords()).At(m.pos)
 	}
 	_, err := s.checkPay(seat, m)
 	return err
@@ -291,8 +295,8 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 				case s.ring[-p-1] < 0:
 					return false, at(adjudicator.Rulef("empty-place", ruleReach, "place %d of the royal reserve is empty", "la place %d de la réserve royale est vide", -p))
 				case !s.inReach(seat, -p):
-					return false, at(adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %d tiles from the shield",
-						"la place %d est hors de votre portée : vous atteignez %d tuiles depuis le bouclier", -p, s.reach(seat)))
+					return false, at(adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %s from the shield",
+						"la place %d est hors de votre portée : vous atteignez %s depuis le bouclier", -p, tilesWords(s.reach(seat))))
 				}
 				return false, at(adjudicator.Rulef("paid", rulePay, "the tile at place %d already paid this turn", "la tuile de la place %d a déjà payé ce tour-ci", -p))
 			}
