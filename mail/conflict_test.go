@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
 )
@@ -57,23 +56,7 @@ func TestConflictNotCountedAgainstMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := memIMAP(t)
-	c := imapSession(t, addr)
-	appendMail(t, c, good[0])
-	appendMail(t, c, good[1])
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, svc)
-	in.pause = 10 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for count(t, c, "INBOX") > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	c := drainInbox(t, svc, good...)
 	if left := st.left.Load(); left >= 0 {
 		t.Fatalf("%d conflicts left: the move was not tried again after each", left+1)
 	}

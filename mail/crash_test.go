@@ -74,6 +74,19 @@ func imapSession(t testing.TB, addr string) *imapclient.Client {
 	return c
 }
 
+// memInbox starts memIMAP with mails in herald's inbox, and returns the
+// intake's config for it (herald's account, in plain text on loopback)
+// and a session of herald's there, to add mail and count the folders'.
+func memInbox(t testing.TB, mails ...[]byte) (IntakeConfig, *imapclient.Client) {
+	t.Helper()
+	addr := memIMAP(t)
+	c := imapSession(t, addr)
+	for _, raw := range mails {
+		appendMail(t, c, raw)
+	}
+	return IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, c
+}
+
 func appendMail(t testing.TB, c *imapclient.Client, raw []byte) {
 	t.Helper()
 	cmd := c.Append("INBOX", int64(len(raw)), nil)
@@ -138,7 +151,14 @@ func (s *smtpSink) mails() []string {
 func startSink(t *testing.T) (*smtpSink, string) {
 	t.Helper()
 	sink := &smtpSink{}
-	srv := smtp.NewServer(sink)
+	return sink, serveSMTP(t, sink)
+}
+
+// serveSMTP serves be on loopback, in plain text, until the test ends, and
+// returns its address.
+func serveSMTP(t testing.TB, be smtp.Backend) string {
+	t.Helper()
+	srv := smtp.NewServer(be)
 	srv.Domain = "127.0.0.1"
 	srv.AllowInsecureAuth = true
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -147,7 +167,7 @@ func startSink(t *testing.T) (*smtpSink, string) {
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return sink, ln.Addr().String()
+	return ln.Addr().String()
 }
 
 // TestCrashBetweenSteps stops the intake at each point of processing, as a
@@ -184,21 +204,17 @@ func TestCrashBetweenSteps(t *testing.T) {
 			f := newFixture(t)
 			f.start()
 			f.sent()
-			addr := memIMAP(t)
-			c := imapSession(t, addr)
 			moves := 1
+			var mails [][]byte
 			if tc.batch {
-				mails := f.moveMails(1, 3)
-				appendMail(t, c, mails[0])
-				appendMail(t, c, f.mail("mallory@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village"))
-				appendMail(t, c, mails[1])
-				appendMail(t, c, mails[2])
+				mv := f.moveMails(1, 3)
+				mails = [][]byte{mv[0], f.mail("mallory@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village"), mv[1], mv[2]}
 				moves = 3
 			} else {
-				appendMail(t, c, f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village"))
+				mails = [][]byte{f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nkeep plain village")}
 			}
+			cfg, c := memInbox(t, mails...)
 
-			cfg := IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}
 			crashed := NewIntake(cfg, f.svc)
 			if tc.batchMax > 0 {
 				crashed.batchMax = tc.batchMax
@@ -296,8 +312,6 @@ func TestLargeMailAlone(t *testing.T) {
 	f := newFixture(t)
 	f.start()
 	f.sent()
-	addr := memIMAP(t)
-	c := imapSession(t, addr)
 	moves := f.moveMails(1, 4)
 	// Bob's move 2, with a long quote that the extraction drops.
 	key, step, _ := strings.Cut(string(moves[1][bytes.Index(moves[1], []byte("\r\n\r\n"))+4:]), "\r\n")
@@ -305,15 +319,13 @@ func TestLargeMailAlone(t *testing.T) {
 	if len(large) <= maxBatchBytes/maxBatch || int64(len(large)) > DefaultMaxSize {
 		t.Fatalf("the large mail has %d bytes", len(large))
 	}
-	for _, m := range [][]byte{moves[0], large, moves[2], moves[3]} {
-		appendMail(t, c, m)
-	}
+	cfg, c := memInbox(t, moves[0], large, moves[2], moves[3])
 	// The batches are counted as they are processed (Handled and the
 	// crash points before it run on the intake's goroutine; mail is moved
 	// on another).
 	var batches []int
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"},
-		Handled: func(Outcome) { batches[len(batches)-1]++ }}, f.svc)
+	cfg.Handled = func(Outcome) { batches[len(batches)-1]++ }
+	in := NewIntake(cfg, f.svc)
 	in.crash = func(p string) bool {
 		if p == "fetched" {
 			batches = append(batches, 0)
@@ -368,18 +380,13 @@ func TestDatabaseErrorInBatch(t *testing.T) {
 	db := f.openRaw(t)
 	f.start()
 	f.sent()
-	addr := memIMAP(t)
-	c := imapSession(t, addr)
-	for _, m := range f.moveMails(1, 3) {
-		appendMail(t, c, m)
-	}
+	cfg, c := memInbox(t, f.moveMails(1, 3)...)
 	// bob plays the second move: his mail fails when it is marked processed,
 	// after its move, its record and its replies were written in the batch.
 	if _, err := db.Exec(`CREATE TRIGGER fail BEFORE INSERT ON messages WHEN NEW.sender = 'bob@herald.test'
 		BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
 		t.Fatal(err)
 	}
-	cfg := IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}
 	var handled []Outcome
 	cfg.Handled = func(o Outcome) { handled = append(handled, o) }
 	in := NewIntake(cfg, f.svc)
@@ -706,8 +713,7 @@ type intakeTimes struct {
 func intakeRun(b *testing.B) (t intakeTimes) {
 	b.StopTimer()
 	f := newFixture(b)
-	addr := memIMAP(b)
-	c := imapSession(b, addr)
+	cfg, c := memInbox(b)
 	reg := f.svc.cfg.Registry
 	// Enough games' worth of legal move mails, in order within each game.
 	var mails [][]byte
@@ -729,12 +735,12 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 		appendMail(b, c, raw)
 	}
 	applied := 0
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"},
-		Handled: func(o Outcome) {
-			if o == Applied {
-				applied++
-			}
-		}}, f.svc)
+	cfg.Handled = func(o Outcome) {
+		if o == Applied {
+			applied++
+		}
+	}
+	in := NewIntake(cfg, f.svc)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	moved := 0 // on the goroutine that moves mail

@@ -15,8 +15,7 @@ func TestNoMessageIDTwice(t *testing.T) {
 	f := newFixture(t)
 	f.start()
 	f.sent()
-	addr := memIMAP(t)
-	c := imapSession(t, addr)
+	cfg, c := memInbox(t)
 	mv := f.moveMails(1, 1)[0]
 	// The same mail as its author's client wrote it, without Message-ID.
 	var kept []string
@@ -30,7 +29,6 @@ func TestNoMessageIDTwice(t *testing.T) {
 		"Return-Path: <alice@herald.test>\r\nDelivered-To: herald@herald.test\r\nReceived: from mx1 ([10.0.0.1]) by herald.test with ESMTP id A1;\r\n\tMon, 23 Nov 2026 09:00:01 +0000\r\n" + orig,
 		"Return-Path: <alice@herald.test>\r\nX-Original-To: herald@herald.test\r\nDelivered-To: herald@herald.test\r\nReceived: from mx2 ([10.0.0.2]) by herald.test with ESMTP id B7;\r\n\tMon, 23 Nov 2026 09:03:12 +0000\r\nX-Spam-Status: No, score=-0.1\r\n" + orig,
 	}
-	cfg := IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}
 	for _, raw := range copies {
 		appendMail(t, c, []byte(raw))
 		f.restart(t, cfg, c)

@@ -16,7 +16,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/heraldgames/herald/adjudicator"
 	"golang.org/x/oauth2"
 )
 
@@ -181,27 +181,7 @@ func (t *OAuthTokens) redact(s string) string {
 // path, mode 0600, through a temporary file renamed over it, so that a
 // crash leaves the old or the new, never half of one.
 func WriteSecret(path, s string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.WriteString(s + "\n"); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return adjudicator.WriteFileAtomic(path, []byte(s+"\n"), 0o600)
 }
 
 // bearerClient is the SASL client of OAUTHBEARER (RFC 7628) and XOAUTH2:

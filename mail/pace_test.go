@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -177,16 +176,7 @@ func (s *scriptSMTP) set(answer func(string) error) {
 func startScript(t *testing.T) (*scriptSMTP, string) {
 	t.Helper()
 	s := &scriptSMTP{}
-	srv := smtp.NewServer(s)
-	srv.Domain = "127.0.0.1"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return s, ln.Addr().String()
+	return s, serveSMTP(t, s)
 }
 
 // paceRig is a service with an outbox on a script server and a clock the

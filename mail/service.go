@@ -3,7 +3,6 @@ package mail
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -173,13 +172,6 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
-	}
-	if cfg.NewKey == nil {
-		cfg.NewKey = func() string {
-			var b [8]byte
-			rand.Read(b[:])
-			return hex.EncodeToString(b[:])
-		}
 	}
 	if cfg.NewSeed == nil {
 		cfg.NewSeed = adjudicator.NewSeed

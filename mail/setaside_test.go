@@ -26,25 +26,8 @@ func TestPoisonMailSetAside(t *testing.T) {
 	}
 	f.start()
 	f.sent()
-	addr := memIMAP(t)
-	c := imapSession(t, addr)
 	good := f.moveMails(1, 2)
-	appendMail(t, c, good[0])
-	appendMail(t, c, f.mail("host@herald.test", "new game", "new raubritter players doomed@elsewhere.test zed@herald.test"))
-	appendMail(t, c, good[1])
-	in := NewIntake(IntakeConfig{Server: Server{Addr: addr, Security: Plain, Username: "herald@herald.test", Password: "pw"}}, f.svc)
-	in.pause = 10 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for count(t, c, "INBOX") > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	c := drainInbox(t, f.svc, good[0], f.mail("host@herald.test", "new game", "new raubritter players doomed@elsewhere.test zed@herald.test"), good[1])
 	if n := count(t, c, "herald/failed"); n != 1 {
 		t.Errorf("herald/failed holds %d mails, want the poison", n)
 	}
@@ -74,6 +57,29 @@ func TestPoisonMailSetAside(t *testing.T) {
 	if ok, err := f.st.Processed(context.Background(), list[0].Ref); err != nil || !ok {
 		t.Errorf("the mail set aside is not recorded as processed: %v, %v", ok, err)
 	}
+}
+
+// drainInbox runs an intake of svc (Run, which tries a mail again after a
+// failure, 10 ms later) on memInbox with mails, until the inbox is empty
+// or 30 s have passed, then stops it, failing t where Run fails; it
+// returns herald's session there, to count the folders' mails.
+func drainInbox(t *testing.T, svc *Service, mails ...[]byte) *imapclient.Client {
+	t.Helper()
+	cfg, c := memInbox(t, mails...)
+	in := NewIntake(cfg, svc)
+	in.pause = 10 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for count(t, c, "INBOX") > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // TestOutboxSetsAside: a draft whose recipient is no mail address, and one

@@ -246,29 +246,42 @@ func fresh(w http.ResponseWriter, r *http.Request, g *host.Game) bool {
 	return false
 }
 
-// page serves the page of the game of token: as it stands (at < 0), or
-// replayed after move at. A reload of an unchanged game is answered 304
-// before the game is replayed.
-func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at int) {
+// replayed reads the game of token and replays it, for a page or a
+// picture of it as it stands (at < 0) or after move at. Where it answers
+// the request itself, it returns a nil match: 404 when there is no such
+// game or move, 304 when the game is unchanged since the client's copy
+// (checked before the game is replayed), 500 when it fails.
+func (s *Server) replayed(w http.ResponseWriter, r *http.Request, token string, at int) (*host.Game, *adjudicator.Match) {
 	g, err := s.game(r.Context(), token)
 	if err != nil {
 		s.fail(w, err)
-		return
+		return nil, nil
 	}
 	if g == nil || at > g.Moves {
 		http.NotFound(w, r)
-		return
+		return nil, nil
 	}
 	if fresh(w, r, g) {
-		return
+		return nil, nil
 	}
 	m, err := s.match(g)
 	if err != nil {
 		s.fail(w, err)
-		return
+		return nil, nil
 	}
 	if at > len(m.Record.Moves) {
 		http.NotFound(w, r)
+		return nil, nil
+	}
+	return g, m
+}
+
+// page serves the page of the game of token: as it stands (at < 0), or
+// replayed after move at. A reload of an unchanged game is answered 304
+// before the game is replayed.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at int) {
+	g, m := s.replayed(w, r, token, at)
+	if m == nil {
 		return
 	}
 	v, err := s.view(g, m, token)
@@ -440,29 +453,12 @@ func picturePath(m *adjudicator.Match, token string, at int) string {
 // picture serves the board's picture, the public view, as it stands (at <
 // 0) or after move at, with the squares the last move changed marked.
 func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string, at int) {
-	g, err := s.game(r.Context(), token)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	if g == nil || at > g.Moves {
-		http.NotFound(w, r)
-		return
-	}
-	if fresh(w, r, g) {
-		return
-	}
-	m, err := s.match(g)
-	if err != nil {
-		s.fail(w, err)
+	g, m := s.replayed(w, r, token, at)
+	if m == nil {
 		return
 	}
 	if at < 0 {
 		at = len(m.Record.Moves)
-	}
-	if at > len(m.Record.Moves) {
-		http.NotFound(w, r)
-		return
 	}
 	pic, err := adjudicator.PictureAt(m, at, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
 	if err != nil {

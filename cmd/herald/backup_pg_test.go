@@ -40,20 +40,8 @@ func TestBackupPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc, err := mail.NewService(mail.Config{Address: "herald@herald.test", Registry: games.All, Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	newGame := func(i int) error {
-		_, err := svc.CreateGame(ctx, "h@herald.test", "raubritter", []string{fmt.Sprintf("a%d@herald.test", i), fmt.Sprintf("b%d@herald.test", i)}, nil,
-			host.Timing{Deadline: 24 * time.Hour})
-		return err
-	}
-	for i := range 10 {
-		if err := newGame(i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	maker := newGameMaker(t, st, "herald.test", host.Timing{Deadline: 24 * time.Hour})
+	maker.createN(t, 10)
 	if _, err := st.NoteFailure(ctx, host.Failure{Kind: host.FailedMail, Ref: "<f@x>", Reason: "r"}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +52,7 @@ func TestBackupPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A row in each table the games above leave empty.
-	src, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close(ctx)
+	src := pgConnect(t, url)
 	for _, q := range []string{
 		`INSERT INTO moves (game_id, n, player, text, time, source) VALUES (1, 1, 'p1', 'end', '', '')`,
 		`INSERT INTO observers (game_id, address) VALUES (1, 'o@herald.test')`,
@@ -130,7 +114,7 @@ func TestBackupPostgres(t *testing.T) {
 				return
 			default:
 			}
-			if werr = newGame(i); werr != nil {
+			if werr = maker.create(ctx, i); werr != nil {
 				return
 			}
 			created++
@@ -161,11 +145,7 @@ func TestBackupPostgres(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", restoreCmd, err, out)
 	}
 	restoredURL := strings.Replace(url, "/"+name+"?", "/"+name+"_restored?", 1)
-	dst, err := pgx.Connect(ctx, restoredURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dst.Close(ctx)
+	dst := pgConnect(t, restoredURL).Conn
 
 	// Every table of the copy is the source's as of one moment: the games
 	// the copy has, with everything of theirs, and nothing else.
@@ -180,7 +160,7 @@ func TestBackupPostgres(t *testing.T) {
 		}
 		return names
 	}
-	all := tables(src)
+	all := tables(src.Conn)
 	if got := tables(dst); !slices.Equal(got, all) {
 		t.Fatalf("the copy has tables %v, the source %v", got, all)
 	}
@@ -223,7 +203,7 @@ func TestBackupPostgres(t *testing.T) {
 			}
 			return n, sum
 		}
-		n, want := digest(src)
+		n, want := digest(src.Conn)
 		m, got := digest(dst)
 		if m != n || got != want {
 			t.Errorf("table %s: the copy has %d rows (%s), the source %d (%s)", table, m, got, n, want)

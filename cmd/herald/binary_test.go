@@ -8,6 +8,33 @@ import (
 	"testing"
 )
 
+// execStep runs the real binary in dir (heraldExec) and fails t unless it
+// exits with code; a command that fails must leave dir as it was.
+func execStep(t testing.TB, dir string, code int, stdin string, args ...string) result {
+	t.Helper()
+	before := snapshot(t, dir)
+	r := heraldExec(t, dir, stdin, args...)
+	if r.code != code {
+		t.Fatalf("want exit %d, got:\n%v", code, r)
+	}
+	if code != 0 {
+		checkUnchanged(t, dir, before, r)
+	}
+	return r
+}
+
+// wantOutput reports where r's standard output lacks out or its standard
+// error lacks errOut.
+func wantOutput(t testing.TB, r result, out, errOut string) {
+	t.Helper()
+	if !strings.Contains(r.stdout, out) {
+		t.Errorf("stdout lacks %q:\n%v", out, r)
+	}
+	if !strings.Contains(r.stderr, errOut) {
+		t.Errorf("stderr lacks %q:\n%v", errOut, r)
+	}
+}
+
 // TestBinary drives the real herald binary, built by TestMain, the way a
 // user at a shell does: relative file names, exit statuses, standard input.
 func TestBinary(t *testing.T) {
@@ -17,52 +44,35 @@ func TestBinary(t *testing.T) {
 	fixture(t, dir, "tampered.yaml")
 	step := func(code int, stdin string, args ...string) result {
 		t.Helper()
-		before := snapshot(t, dir)
-		r := heraldExec(t, dir, stdin, args...)
-		if r.code != code {
-			t.Fatalf("want exit %d, got:\n%v", code, r)
-		}
-		if code != 0 {
-			checkUnchanged(t, dir, before, r)
-		}
-		return r
-	}
-	want := func(r result, out, errOut string) {
-		t.Helper()
-		if !strings.Contains(r.stdout, out) {
-			t.Errorf("stdout lacks %q:\n%v", out, r)
-		}
-		if !strings.Contains(r.stderr, errOut) {
-			t.Errorf("stderr lacks %q:\n%v", errOut, r)
-		}
+		return execStep(t, dir, code, stdin, args...)
 	}
 
-	want(step(0, "", "games"), "raubritter   2-4 players", "")
-	want(step(0, "", "--help"), "Exit status: 0 done, 1 rejected (files unchanged), 2 usage error.", "")
-	want(step(0, "", "move", "--help"), "usage: herald move FILE --as PLAYER 'STEPS'", "")
+	wantOutput(t, step(0, "", "games"), "raubritter   2-4 players", "")
+	wantOutput(t, step(0, "", "--help"), "Exit status: 0 done, 1 rejected (files unchanged), 2 usage error.", "")
+	wantOutput(t, step(0, "", "move", "--help"), "usage: herald move FILE --as PLAYER 'STEPS'", "")
 	if r := step(2, ""); r.stdout != "" || !strings.Contains(r.stderr, "usage:") {
 		t.Errorf("herald alone prints its usage on stderr:\n%v", r)
 	}
-	want(step(2, "", "frob"), "", `herald: unknown command "frob"`)
+	wantOutput(t, step(2, "", "frob"), "", `herald: unknown command "frob"`)
 
-	want(step(0, "", "new", "raubritter", "--players", "alice,bob", "--seed", "42", "-o", "game.yaml"),
+	wantOutput(t, step(0, "", "new", "raubritter", "--players", "alice,bob", "--seed", "42", "-o", "game.yaml"),
 		"game.yaml: new raubritter game for alice, bob\nseed commitment (publish it): sha256 ", "")
 	r := step(2, "", "new", "raubritter", "--players", "alice,bob", "-o", "game.yaml")
 	if !strings.HasPrefix(r.stderr, "herald new: game.yaml exists; herald new never overwrites a record: choose another -o or remove it\n") {
 		t.Errorf("new over an existing file:\n%v", r)
 	}
 	// Flags after the positional arguments, and between them.
-	want(step(0, "", "move", "game.yaml", "--as", "alice", "keep plain village"), "move 1 by alice applied:\n  keep plain village\n", "")
-	want(step(0, "", "move", "game.yaml", "garde plaine", "--as", "bob"), "move 2 by bob applied:\n  keep plain\n", "")
-	want(step(1, "", "move", "game.yaml", "--as", "bob", "end"), "", "step 1: 1:1: it is not bob's turn: waiting for alice\n  end\n  ^\n")
-	want(step(1, "", "move", "game.yaml", "--as", "alice", "plaine château a1"), "", "[règle : raubritter-fr-scan.txt:121]")
+	wantOutput(t, step(0, "", "move", "game.yaml", "--as", "alice", "keep plain village"), "move 1 by alice applied:\n  keep plain village\n", "")
+	wantOutput(t, step(0, "", "move", "game.yaml", "garde plaine", "--as", "bob"), "move 2 by bob applied:\n  keep plain\n", "")
+	wantOutput(t, step(1, "", "move", "game.yaml", "--as", "bob", "end"), "", "step 1: 1:1: it is not bob's turn: waiting for alice\n  end\n  ^\n")
+	wantOutput(t, step(1, "", "move", "game.yaml", "--as", "alice", "plaine château a1"), "", "[règle : raubritter-fr-scan.txt:121]")
 	r = step(2, "", "move", "game.yaml", "--as", "carol", "end")
 	if !strings.HasPrefix(r.stderr, "herald move: --as carol: not a player") {
 		t.Errorf("move as a stranger:\n%v", r)
 	}
 	// STEPS from standard input.
-	want(step(0, "plain castle f5\nknights 1\nend\n", "move", "game.yaml", "--as", "alice", "-"), "move 3 by alice applied:\n  plain castle f5\n  knights 1\n  end\n", "")
-	want(step(1, "", "turn", "turn-alice-3.yaml", "--game", "game.yaml"), "",
+	wantOutput(t, step(0, "plain castle f5\nknights 1\nend\n", "move", "game.yaml", "--as", "alice", "-"), "move 3 by alice applied:\n  plain castle f5\n  knights 1\n  end\n", "")
+	wantOutput(t, step(1, "", "turn", "turn-alice-3.yaml", "--game", "game.yaml"), "",
 		"turn-alice-3.yaml: the turn file answers move 3, but the game is at move 4; it is stale (move 3 was played already): look at the board again with show\n")
 
 	var v jsonView
@@ -82,17 +92,17 @@ func TestBinary(t *testing.T) {
 	}
 
 	adj := step(0, "", "adjudicate", "game.yaml")
-	want(adj, "   3  alice  legal    plain castle f5; knights 1; end\n\nsealed steps", "")
-	want(adj, "\nscores: alice 1, bob 0\nresult: not finished; waiting for bob\n", "")
-	want(step(1, "", "adjudicate", "tampered.yaml"), "   4  p2  ILLEGAL  ", "tampered.yaml: move 4 is illegal\n")
+	wantOutput(t, adj, "   3  alice  legal    plain castle f5; knights 1; end\n\nsealed steps", "")
+	wantOutput(t, adj, "\nscores: alice 1, bob 0\nresult: not finished; waiting for bob\n", "")
+	wantOutput(t, step(1, "", "adjudicate", "tampered.yaml"), "   4  p2  ILLEGAL  ", "tampered.yaml: move 4 is illegal\n")
 	// The binary and run agree, byte for byte.
 	a := step(0, "", "adjudicate", "finished-2p.yaml")
 	if b := mustHerald(t, "adjudicate", filepath.Join(dir, "finished-2p.yaml")); a.stdout != b.stdout {
 		t.Errorf("the binary and run differ:\n%s", firstDiff(b.stdout, a.stdout))
 	}
 
-	want(step(0, "", "play", "raubritter", "--players", "4", "--seed", "5", "-q", "-o", "p4.yaml"), " moves; scores: p1 ", "")
-	want(step(0, "", "adjudicate", "p4.yaml"), "4 players (p1, p2, p3, p4)", "")
-	want(step(2, "", "play", "raubritter", "--players", "1"), "", "herald play: raubritter is for 2 to 4 players, not 1\n")
+	wantOutput(t, step(0, "", "play", "raubritter", "--players", "4", "--seed", "5", "-q", "-o", "p4.yaml"), " moves; scores: p1 ", "")
+	wantOutput(t, step(0, "", "adjudicate", "p4.yaml"), "4 players (p1, p2, p3, p4)", "")
+	wantOutput(t, step(2, "", "play", "raubritter", "--players", "1"), "", "herald play: raubritter is for 2 to 4 players, not 1\n")
 	checkNoTemp(t, dir)
 }

@@ -47,16 +47,7 @@ func reportBots(e *env, m *adjudicator.Match, subs []*adjudicator.Submission) {
 				fmt.Fprintf(e.stdout, "  %s\n", step)
 			}
 		}
-		for _, a := range s.Auto {
-			fmt.Fprintf(e.stdout, "move %d by %s (played by the game):\n", a.Number, a.Player)
-			for i, mv := range a.Moves {
-				if i < len(a.Why) && a.Why[i] != "" {
-					fmt.Fprintf(e.stdout, "  %s  (%s)\n", mv, a.Why[i])
-				} else {
-					fmt.Fprintf(e.stdout, "  %s\n", mv)
-				}
-			}
-		}
+		reportAuto(e, s.Auto)
 	}
 }
 

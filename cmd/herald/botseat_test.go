@@ -21,24 +21,7 @@ func TestBotSeat(t *testing.T) {
 	dir := t.TempDir()
 	step := func(code int, args ...string) result {
 		t.Helper()
-		before := snapshot(t, dir)
-		r := heraldExec(t, dir, "", args...)
-		if r.code != code {
-			t.Fatalf("want exit %d, got:\n%v", code, r)
-		}
-		if code != 0 {
-			checkUnchanged(t, dir, before, r)
-		}
-		return r
-	}
-	want := func(r result, out, errOut string) {
-		t.Helper()
-		if !strings.Contains(r.stdout, out) {
-			t.Errorf("stdout lacks %q:\n%v", out, r)
-		}
-		if !strings.Contains(r.stderr, errOut) {
-			t.Errorf("stderr lacks %q:\n%v", errOut, r)
-		}
+		return execStep(t, dir, code, "", args...)
 	}
 	// Raubritter's first player is drawn: with seed 7 it is the bot. Its keep is
 	// shown with its reason, or as a sealed step when the keep is sealed.
@@ -53,8 +36,8 @@ func TestBotSeat(t *testing.T) {
 	if rec.Bots["bot"] != 1 || len(rec.Moves) != 1 || rec.Moves[0].Source != "bot:1" || rec.Moves[0].Time != fixedTime {
 		t.Fatalf("record after new: bots %v, moves %+v", rec.Bots, rec.Moves)
 	}
-	want(step(1, "move", "g.yaml", "--as", "bot", "end"), "", "bot is played by bot:1: its moves follow the players' by themselves (RULINGS.md H-6)")
-	want(step(1, "hint", "g.yaml", "--as", "bot"), "", "bot is played by bot:1")
+	wantOutput(t, step(1, "move", "g.yaml", "--as", "bot", "end"), "", "bot is played by bot:1: its moves follow the players' by themselves (RULINGS.md H-6)")
+	wantOutput(t, step(1, "hint", "g.yaml", "--as", "bot"), "", "bot is played by bot:1")
 	h := step(0, "hint", "g.yaml", "--as", "alice", "--level", "1")
 	legal := step(0, "legal", "g.yaml", "--as", "alice").stdout
 	if hs := strings.TrimSuffix(h.stdout, "\n"); strings.Contains(hs, "\n") || !strings.Contains("\n"+legal, "\n"+hs+"\n") ||
@@ -125,13 +108,13 @@ func TestBotSeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = step(1, "adjudicate", "edited.yaml")
-	want(r, "bot:1 does not play "+other+" here: in this position bot:1, playing bot's seat, plays ", "edited.yaml: move "+strconv.Itoa(k+1)+" is illegal")
+	wantOutput(t, r, "bot:1 does not play "+other+" here: in this position bot:1, playing bot's seat, plays ", "edited.yaml: move "+strconv.Itoa(k+1)+" is illegal")
 
 	// Usage errors and refusals.
-	want(step(2, "new", "raubritter", "--players", "alice,bot:9", "-o", "x.yaml"), "", "herald new: --players: bot: \"bot:9\" is not a bot's seat: write bot:1 to bot:3 (bot:2 is the default level)")
-	want(step(2, "new", "raubritter", "--players", "bot,bot:2", "-o", "x.yaml"), "", `player "bot" is listed twice`)
-	want(step(2, "hint", "g.yaml", "--as", "alice", "--level", "5"), "", "herald hint: --level is 1 to 3, not 5")
-	want(step(2, "hint", "g.yaml"), "", "herald hint: --as PLAYER is required")
+	wantOutput(t, step(2, "new", "raubritter", "--players", "alice,bot:9", "-o", "x.yaml"), "", "herald new: --players: bot: \"bot:9\" is not a bot's seat: write bot:1 to bot:3 (bot:2 is the default level)")
+	wantOutput(t, step(2, "new", "raubritter", "--players", "bot,bot:2", "-o", "x.yaml"), "", `player "bot" is listed twice`)
+	wantOutput(t, step(2, "hint", "g.yaml", "--as", "alice", "--level", "5"), "", "herald hint: --level is 1 to 3, not 5")
+	wantOutput(t, step(2, "hint", "g.yaml"), "", "herald hint: --as PLAYER is required")
 }
 
 // TestBotSeatsNamed: several bots' seats are named bot1, bot2..., and a

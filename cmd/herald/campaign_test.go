@@ -18,11 +18,9 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator"
-	"github.com/heraldgames/herald/adjudicator/store/postgres"
-	"github.com/heraldgames/herald/adjudicator/store/postgres/pgtest"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/mail"
-	"github.com/jackc/pgx/v5"
 )
 
 // CampaignEnv, set to a number of kills (at least 100 for the issue's
@@ -70,32 +68,18 @@ func TestWorkersKilledCampaign(t *testing.T) {
 	for _, u := range append([]string{"herald@herald.test"}, people...) {
 		expunge(u)
 	}
-	url := pgtest.URL(t)
-	if st, err := postgres.Open(context.Background(), url); err != nil { // the schema, before the workers
-		t.Fatal(err)
-	} else {
-		st.Close()
-	}
+	url := pgGames(t, "herald.test", 0, host.Timing{}) // the schema, before the workers
+	db := pgConnect(t, url)
 	base := t.TempDir()
 	pwFile := filepath.Join(base, "password")
 	if err := os.WriteFile(pwFile, []byte("herald-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	serve := func(w int) *exec.Cmd {
-		cmd := exec.Command(heraldBin, "serve", "--store", url, "--worker", fmt.Sprint("w", w),
+		return startServe(t, filepath.Join(base, fmt.Sprintf("worker%d.log", w)), nil, "--store", url, "--worker", fmt.Sprint("w", w),
 			"--data", filepath.Join(base, fmt.Sprint("worker", w)), "--pictures", "off",
 			"--address", "herald@herald.test", "--imap-host", imapAddr, "--smtp-host", smtpAddr,
 			"--security", "none", "--password-file", pwFile, "--poll", "1s")
-		log, err := os.OpenFile(filepath.Join(base, fmt.Sprintf("worker%d.log", w)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stdout, cmd.Stderr = log, log
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		log.Close()
-		return cmd
 	}
 	var mu sync.Mutex
 	workers := []*exec.Cmd{serve(0), serve(1), serve(2)}
@@ -153,7 +137,7 @@ func TestWorkersKilledCampaign(t *testing.T) {
 		// The players' mailboxes start empty, and no mail of the game
 		// before may come in later: a mail sent again after a crash would
 		// be a scripted player's turn prompt of that game.
-		waitSent(t, url)
+		waitSent(t, db)
 		time.Sleep(2 * time.Second) // delivery into the mailboxes
 		for _, u := range people {
 			expunge(u)
@@ -180,18 +164,11 @@ func TestWorkersKilledCampaign(t *testing.T) {
 	}
 	close(stopKiller)
 	<-killerDone
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
+	if n := db.count(`SELECT COUNT(*) FROM (SELECT 1 FROM moves WHERE source LIKE 'mail:%' GROUP BY game_id, source HAVING COUNT(*) > 1) d`); n != 0 {
+		t.Errorf("%d mails applied twice", n)
 	}
-	defer db.Close(ctx)
-	var twice int
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM moves WHERE source LIKE 'mail:%' GROUP BY game_id, source HAVING COUNT(*) > 1) d`).Scan(&twice); err != nil || twice != 0 {
-		t.Errorf("%d mails applied twice (%v)", twice, err)
-	}
-	waitSent(t, url)
-	var aside int
-	db.QueryRow(ctx, `SELECT COUNT(*) FROM failures WHERE set_aside IS NOT NULL`).Scan(&aside)
+	waitSent(t, db)
+	aside := db.count(`SELECT COUNT(*) FROM failures WHERE set_aside IS NOT NULL`)
 	t.Logf("%d games played by mail, %d workers killed with SIGKILL, %d mails set aside", played, killed, aside)
 	if killed < kills {
 		t.Errorf("%d kills, fewer than the %d asked", killed, kills)
@@ -239,23 +216,14 @@ func envOr(name, def string) string {
 	return def
 }
 
-// waitSent waits until the outbox of the database at url has sent every
-// mail it has not given up on, for 5 minutes at most (a dead worker's
-// claims last 5 minutes).
-func waitSent(t *testing.T, url string) {
+// waitSent waits until the outbox of db has sent every mail it has not
+// given up on, for 5 minutes at most (a dead worker's claims last 5
+// minutes).
+func waitSent(t *testing.T, db *pgDB) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close(ctx)
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
-		var pending int
-		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND next_attempt < '2100'`).Scan(&pending); err != nil {
-			t.Fatal(err)
-		}
+		pending := db.count(`SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND next_attempt < '2100'`)
 		if pending == 0 {
 			return
 		}

@@ -445,9 +445,16 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission, bo
 	for _, st := range sub.Dropped {
 		fmt.Fprintf(e.stdout, "  (ignored: %s; the turn had already ended by itself)\n", st.Text)
 	}
-	// The moves the game played itself right after (Henri's turn), each
-	// step with the rule of the automaton that chose it.
-	for _, a := range sub.Auto {
+	// The moves the game played itself right after (Henri's turn).
+	reportAuto(e, sub.Auto)
+	reportBots(e, m, botSubs)
+	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
+}
+
+// reportAuto prints the moves the game played itself (auto), each step
+// with the rule of the automaton that chose it.
+func reportAuto(e *env, auto []*adjudicator.Submission) {
+	for _, a := range auto {
 		fmt.Fprintf(e.stdout, "move %d by %s (played by the game):\n", a.Number, a.Player)
 		for i, mv := range a.Moves {
 			if i < len(a.Why) && a.Why[i] != "" {
@@ -457,8 +464,6 @@ func reportApplied(e *env, m *adjudicator.Match, sub *adjudicator.Submission, bo
 			}
 		}
 	}
-	reportBots(e, m, botSubs)
-	fmt.Fprint(e.stdout, m.State.Text(sub.Player))
 }
 
 // reportSealed prints the commitment of each step of sub that stays

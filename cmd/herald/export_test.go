@@ -23,12 +23,7 @@ import (
 // writes records that adjudicate reads and verifies: digests, seal and the
 // ended entry (issue 15 items 4 and 16).
 func TestExportVerifies(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	full, err := adjudicator.SelfPlay(raubritter.Game, games.All, 2, "export", nil, func() string { return fixedTime })
 	if err != nil {
 		t.Fatal(err)
@@ -42,27 +37,7 @@ func TestExportVerifies(t *testing.T) {
 	if err := part.Resign("p2", fixedTime, "mail:<resign@example.org>"); err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	for _, g := range []struct {
-		rec    *adjudicator.Record
-		status string
-	}{{full.Record, host.Finished}, {part.Record, host.Abandoned}} {
-		i++
-		err := st.Process(ctx, host.Intake{MessageID: strings.Repeat("x", i), Received: time.Now()}, func(tx host.Tx) error {
-			header := *g.rec
-			header.Moves, header.Ended = nil, nil
-			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, []host.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
-			if err != nil {
-				return err
-			}
-			_, err = tx.Save(ctx, id, g.rec, g.status)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
+	storeGames(t, dir, storedGame{rec: full.Record, status: host.Finished}, storedGame{rec: part.Record, status: host.Abandoned})
 	for _, tt := range []struct{ game, want string }{
 		{"G1", "\nresult: "},
 		{"G2", "\nresult: none by the rules: the game ended early, p2 resigned (" + fixedTime + ", mail:<resign@example.org>) (RULINGS.md H-1)\n"},
@@ -82,24 +57,12 @@ func TestExportVerifies(t *testing.T) {
 // is not there from a game the store cannot read, and give the store's own
 // reason for the latter (issue 15, item 19).
 func TestStoredGameErrors(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	rec, err := adjudicator.NewRecord(raubritter.Game, []string{"p1", "p2"}, nil, "s", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Process(ctx, host.Intake{MessageID: "x", Received: time.Now()}, func(tx host.Tx) error {
-		_, err := tx.CreateGame(ctx, "host@x", "hk", rec, []host.Player{{Name: "p1", Address: "p1@x", Secret: "k1"}, {Name: "p2", Address: "p2@x", Secret: "k2"}})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	storeGames(t, dir, storedGame{rec: rec})
 	db, err := sql.Open("sqlite", filepath.Join(dir, "herald.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,12 +88,7 @@ func TestStoredGameErrors(t *testing.T) {
 // what the record waits for; otherwise it writes the record without the
 // seed and without the Message-IDs of its sources.
 func TestExportPublic(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pos yaml.Node
 	if err := yaml.Unmarshal([]byte("card: B 6d 2w 1s\ncastles: {a1: fabienne, n1: georges, o10: henri, a10: ines}\n"), &pos); err != nil {
 		t.Fatal(err)
@@ -149,29 +107,61 @@ func TestExportPublic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	err = st.Process(ctx, host.Intake{MessageID: "x", Received: time.Now()}, func(tx host.Tx) error {
-		header := *m.Record
-		header.Moves = nil
-		var ps []host.Player
-		for _, p := range players {
-			ps = append(ps, host.Player{Name: p, Address: p + "@x", Secret: "k" + p})
-		}
-		id, err := tx.CreateGame(ctx, "host@x", "hk", &header, ps)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Save(ctx, id, m.Record, host.Playing)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	storeGames(t, dir, storedGame{rec: m.Record, status: host.Playing})
 	r := herald(t, "", "export", "--db", dir, "--public", "G1")
 	if r.code != 1 || strings.Contains(r.stdout, "bid 2") || !strings.Contains(r.stderr, "once every bid of the confrontation is in") {
 		t.Fatalf("export --public with henri's bid sealed: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	if out := mustHerald(t, "export", "--db", dir, "G1").stdout; !strings.Contains(out, "bid 2") || !strings.Contains(out, "mx.sender.example") {
 		t.Errorf("export without --public is the host's whole copy:\n%s", out)
+	}
+}
+
+// storedGame is a game for storeGames: its record, the status it is saved
+// with ("": left as created, its header alone), and what else to do in
+// the transaction that stores it (nil: nothing).
+type storedGame struct {
+	rec    *adjudicator.Record
+	status string
+	more   func(ctx context.Context, tx host.Tx, id int64) error
+}
+
+// storeGames stores gs in the SQLite store of the data directory dir, as
+// serve does, each in a transaction of its own: the game created with its
+// header (the record without moves or ending), a player p@x of key kp for
+// each of its players p, hosted by host@x; then its record saved whole.
+func storeGames(t testing.TB, dir string, gs ...storedGame) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i, g := range gs {
+		err := st.Process(ctx, host.Intake{MessageID: fmt.Sprintf("<stored-%d@x>", i), Received: time.Now()}, func(tx host.Tx) error {
+			header := *g.rec
+			header.Moves, header.Ended = nil, nil
+			var ps []host.Player
+			for _, p := range g.rec.Players {
+				ps = append(ps, host.Player{Name: p, Address: p + "@x", Secret: "k" + p})
+			}
+			id, err := tx.CreateGame(ctx, "host@x", "hk", &header, ps)
+			if err != nil {
+				return err
+			}
+			if g.status != "" {
+				if _, err := tx.Save(ctx, id, g.rec, g.status); err != nil {
+					return err
+				}
+			}
+			if g.more != nil {
+				return g.more(ctx, tx, id)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

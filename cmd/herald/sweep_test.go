@@ -3,20 +3,14 @@ package main
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/games"
-	"github.com/heraldgames/herald/mail"
 	_ "modernc.org/sqlite" // to count the outbox's rows
 )
 
@@ -42,25 +36,10 @@ func TestDeadlineSweepSurvivesKills(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := mail.NewService(mail.Config{Address: "herald@herald.local", Registry: games.All, Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range nGames {
-		if _, err := svc.CreateGame(context.Background(), "h@herald.local", "raubritter",
-			[]string{fmt.Sprintf("a%d@herald.local", i), fmt.Sprintf("b%d@herald.local", i)}, nil,
-			host.Timing{Deadline: 24 * time.Hour, Policy: host.PolicyForfeit}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	newGameMaker(t, st, "herald.local", host.Timing{Deadline: 24 * time.Hour, Policy: host.PolicyForfeit}).createN(t, nGames)
 	st.Close()
 	serve := func() *exec.Cmd {
-		cmd := exec.Command(heraldBin, "serve", "--data", data, "--pictures", "off")
-		cmd.Env = append(os.Environ(), "HERALD_CLOCK_SHIFT=100h")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
+		return startServe(t, "", []string{"HERALD_CLOCK_SHIFT=100h"}, "--data", data, "--pictures", "off")
 	}
 	ctx := context.Background()
 	// done counts the sweep's requests committed so far.
@@ -132,43 +111,12 @@ func TestDeadlineSweepSurvivesKills(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT game_id, recipient, draft FROM outbox WHERE game_id IS NOT NULL ORDER BY id`)
+	rows, err := db.Query(sweepOutbox)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	got := map[int64][]string{}
-	for rows.Next() {
-		var id int64
-		var to string
-		var draft []byte
-		if err := rows.Scan(&id, &to, &draft); err != nil {
-			t.Fatal(err)
-		}
-		var d struct {
-			Subject string `json:"subject"`
-		}
-		if err := json.Unmarshal(draft, &d); err != nil {
-			t.Fatal(err)
-		}
-		_, topic, _ := strings.Cut(d.Subject, "): ")
-		local, _, _ := strings.Cut(to, "@")
-		got[id] = append(got[id], strings.TrimRight(local, "0123456789")+" "+topic)
-	}
-	want := []string{"a game ended", "a late: a0, b0", "a reminder: your turn", "a welcome", "b game ended", "b late: a0, b0", "b reminder: your turn", "b welcome",
-		"h game ended", "h game started", "h late: a0, b0"}
-	for id := int64(1); id <= nGames; id++ {
-		mails := got[id]
-		slices.Sort(mails)
-		w := slices.Clone(want)
-		for i := range w {
-			w[i] = strings.ReplaceAll(strings.ReplaceAll(w[i], "a0", fmt.Sprintf("a%d", id-1)), "b0", fmt.Sprintf("b%d", id-1))
-		}
-		slices.Sort(w)
-		if !slices.Equal(mails, w) {
-			t.Errorf("game %d queued:\n  %s\nwant each once:\n  %s", id, strings.Join(mails, "\n  "), strings.Join(w, "\n  "))
-		}
-	}
+	checkSweepQueued(t, rows, nGames)
 	var forfeits int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM messages WHERE outcome = 'forfeit'`).Scan(&forfeits); err != nil || forfeits != nGames {
 		t.Errorf("%d forfeits recorded (%v), want one a game: %d", forfeits, err, nGames)

@@ -16,12 +16,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/heraldgames/herald/adjudicator/host"
-	"github.com/heraldgames/herald/adjudicator/store/postgres"
-	"github.com/heraldgames/herald/adjudicator/store/postgres/pgtest"
-	"github.com/heraldgames/herald/games"
-	"github.com/heraldgames/herald/mail"
 	"github.com/heraldgames/herald/mail/embedded"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestWorkerRestartTakesBackItsClaims runs herald serve on PostgreSQL
@@ -36,36 +31,11 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs herald serve three times")
 	}
-	url := pgtest.URL(t)
+	url := pgGames(t, "herald.test", 2, host.Timing{})
+	players := []string{"a0@herald.test", "b0@herald.test", "a1@herald.test", "b1@herald.test"} // gameMaker's
+	db := pgConnect(t, url)
 	ctx := context.Background()
-	players := []string{"a0@herald.test", "b0@herald.test", "a1@herald.test", "b1@herald.test"}
-	st, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := mail.NewService(mail.Config{Address: "herald@herald.test", Registry: games.All, Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		if _, err := svc.CreateGame(ctx, "h@herald.test", "raubritter", players[2*i:2*i+2], nil, host.Timing{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close(ctx)
-	count := func(query string) int {
-		var n int
-		if err := db.QueryRow(ctx, query).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	queued := count(`SELECT COUNT(*) FROM outbox`)
+	queued := db.count(`SELECT COUNT(*) FROM outbox`)
 
 	dir := t.TempDir()
 	accounts := []embedded.Account{{Address: "herald@herald.test", Password: "pw"}, {Address: "h@herald.test", Password: "pw"}}
@@ -133,19 +103,10 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 	}()
 	data := filepath.Join(dir, "data")
 	serve := func(smtp, log string) (*exec.Cmd, string) {
-		cmd := exec.Command(heraldBin, "serve", "--store", url, "--data", data, "--pictures", "off",
+		log = filepath.Join(dir, log)
+		return startServe(t, log, nil, "--store", url, "--data", data, "--pictures", "off",
 			"--address", "herald@herald.test", "--imap-host", srv.IMAPAddr(), "--smtp-host", smtp,
-			"--security", "none", "--password-file", pw, "--poll", "1s")
-		out, err := os.Create(filepath.Join(dir, log))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer out.Close()
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, out.Name()
+			"--security", "none", "--password-file", pw, "--poll", "1s"), log
 	}
 	first, out1 := serve(hole.Addr().String(), "first.log")
 	defer func() { first.Process.Kill(); first.Wait() }()
@@ -162,7 +123,7 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 		return time.Since(start)
 	}
 	wait("the first serve claims the welcomes", out1, 30*time.Second, func() bool {
-		return count(`SELECT COUNT(*) FROM outbox WHERE claimed_by IS NOT NULL AND sent IS NULL`) > 0
+		return db.count(`SELECT COUNT(*) FROM outbox WHERE claimed_by IS NOT NULL AND sent IS NULL`) > 0
 	})
 	var name string
 	if err := db.QueryRow(ctx, `SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL LIMIT 1`).Scan(&name); err != nil {
@@ -174,7 +135,7 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 	}
 	first.Process.Kill()
 	first.Wait()
-	if n := count(`SELECT COUNT(*) FROM outbox WHERE sent IS NOT NULL`); n != 0 {
+	if n := db.count(`SELECT COUNT(*) FROM outbox WHERE sent IS NOT NULL`); n != 0 {
 		t.Fatalf("%d mails sent through an SMTP server that never answers", n)
 	}
 
@@ -186,7 +147,7 @@ func TestWorkerRestartTakesBackItsClaims(t *testing.T) {
 		}
 	}()
 	took := wait("the restarted serve sends the welcomes", out2, time.Minute, func() bool {
-		return count(`SELECT COUNT(*) FROM outbox WHERE sent IS NULL`) == 0
+		return db.count(`SELECT COUNT(*) FROM outbox WHERE sent IS NULL`) == 0
 	})
 	t.Logf("the welcomes went %v after the restart", took)
 	if took > 30*time.Second {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // TestSMTPDropsHeldMessageID checks that a message whose Message-ID its
@@ -78,19 +77,7 @@ func TestSMTPDropsHeldMessageID(t *testing.T) {
 // a move mail for its whole IDLE refresh interval).
 func TestIdleSendsPendingNews(t *testing.T) {
 	srv := startServer(t, Config{})
-	exists := make(chan uint32, 16)
-	c := dialIMAP(t, srv, alice, alicePW, &imapclient.Options{
-		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
-			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
-				if data.NumMessages != nil {
-					exists <- *data.NumMessages
-				}
-			},
-		},
-	})
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
+	c, exists := watchInbox(t, srv)
 	mustSend(t, srv, bob, []string{alice}, testMessage(bob, alice, "meanwhile", "your turn"))
 	idle, err := c.Idle()
 	if err != nil {

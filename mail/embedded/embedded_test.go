@@ -172,19 +172,7 @@ func TestCapabilities(t *testing.T) {
 
 func TestIdleGetsNewMail(t *testing.T) {
 	srv := startServer(t, Config{})
-	exists := make(chan uint32, 16)
-	c := dialIMAP(t, srv, alice, alicePW, &imapclient.Options{
-		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
-			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
-				if data.NumMessages != nil {
-					exists <- *data.NumMessages
-				}
-			},
-		},
-	})
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
+	c, exists := watchInbox(t, srv)
 	idle, err := c.Idle()
 	if err != nil {
 		t.Fatalf("Idle() = %v", err)

@@ -62,6 +62,26 @@ func dialIMAP(t *testing.T, srv *Server, user, pass string, options *imapclient.
 	return c
 }
 
+// watchInbox logs in as alice and selects INBOX, with a handler that
+// passes on exists each count of its mails the server announces.
+func watchInbox(t *testing.T, srv *Server) (*imapclient.Client, <-chan uint32) {
+	t.Helper()
+	exists := make(chan uint32, 16)
+	c := dialIMAP(t, srv, alice, alicePW, &imapclient.Options{
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
+				if data.NumMessages != nil {
+					exists <- *data.NumMessages
+				}
+			},
+		},
+	})
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return c, exists
+}
+
 func dialIMAPNoLogin(t *testing.T, srv *Server, options *imapclient.Options) *imapclient.Client {
 	t.Helper()
 	if options == nil {
