@@ -56,6 +56,39 @@ func BenchmarkBot(b *testing.B) {
 	}
 }
 
+// BenchmarkBotGame measures the search's iterations a CPU second at
+// bot:3 (the budget that makes bot:3 against bot:1 the dearest cell of
+// the strength campaign) over a whole game rather than one position: it
+// searches every 24th position of a random game of each table, where the
+// player to move has a choice.
+func BenchmarkBotGame(b *testing.B) {
+	for _, tb := range tables {
+		b.Run(tb.String(), func(b *testing.B) {
+			per, err := bot.Iterations(3)
+			if err != nil {
+				b.Fatal(err)
+			}
+			iters, cpu := 0, time.Duration(0)
+			for i := range b.N {
+				m := startMatch(b, tb, fmt.Sprint("bench-game", i))
+				rng := adjudicator.NewRNG(fmt.Sprint("bench-game", i))
+				for n := 0; len(m.State.ToMove()) > 0; n++ {
+					if seat := botSeat(m.State); seat != "" && n%24 == 0 && len(m.State.Legal(seat)) > 1 {
+						start := cpuTime()
+						if _, err := bot.Step(m.State, m.Seats(), seat, bot.Options{Level: 3, Seed: fmt.Sprint(n)}); err != nil {
+							b.Fatal(err)
+						}
+						cpu += cpuTime() - start
+						iters += per
+					}
+					randomSteps(b, m.State, 1, rng)
+				}
+			}
+			b.ReportMetric(float64(iters)/cpu.Seconds(), "iter/cpu-s")
+		})
+	}
+}
+
 // botSeat returns the player to move in st that the bot would play for,
 // "" when none is (the game over, or only the game's own seats to move).
 func botSeat(st adjudicator.State) string {

@@ -276,6 +276,7 @@ const (
 	ActExtension
 	ActDeserter
 	ActAlliance
+	numActions
 )
 
 var (
@@ -379,11 +380,28 @@ func mustCards() (map[Card]cardInfo, []Card) {
 	return table, all
 }
 
+// cardByLetter is cardTable by back letter ('A' to 'D') and kind, made
+// once: a search asks a card's cost at every step.
+var cardByLetter = func() (t [4][numCardKinds]cardInfo) {
+	for c, info := range cardTable {
+		t[c.Letter-'A'][c.Kind] = info
+	}
+	return t
+}()
+
+// info returns the card's line of cardTable (zero for no card of the game).
+func (c Card) info() cardInfo {
+	if l := int(c.Letter) - 'A'; l >= 0 && l < len(cardByLetter) && c.Kind < numCardKinds {
+		return cardByLetter[l][c.Kind]
+	}
+	return cardInfo{}
+}
+
 // Cost returns the card's red cost.
-func (c Card) Cost() int { return cardTable[c].cost }
+func (c Card) Cost() int { return c.info().cost }
 
 // Sale returns the card's blue sale value.
-func (c Card) Sale() int { return cardTable[c].sale }
+func (c Card) Sale() int { return c.info().sale }
 
 // exists reports whether the card is in the table.
 func (c Card) exists() bool { _, ok := cardTable[c]; return ok }

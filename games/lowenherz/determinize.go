@@ -21,7 +21,13 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 	me := c.index(seat)
 	// The hidden places, in a fixed order: the others' hands in seating
 	// order, then the deck from the top.
-	var places []*Card
+	n := len(c.deck)
+	for p := range c.names {
+		if p != me {
+			n += len(c.players[p].hand)
+		}
+	}
+	places := make([]*Card, 0, n)
 	for p := range c.names {
 		if p == me {
 			continue

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 )
 
 // borderSteps holds the step of a border on each edge, made once for
@@ -16,6 +17,55 @@ var borderSteps = func() (t [numEdges]adjudicator.Move) {
 	}
 	return t
 }()
+
+// boardEdges lists the edges between two squares of the board, in order,
+// made once for Legal.
+var boardEdges = func() (t []Edge) {
+	for e := Edge(0); e < numEdges; e++ {
+		if e.valid() {
+			t = append(t, e)
+		}
+	}
+	return t
+}()
+
+// appendBorderSteps appends the step of a border on every edge where
+// borderOK passes, in the order of the edges: borderOK written out for
+// the rows of east sides, then of south sides, for Legal's most frequent
+// list. TestFastChecks holds it to borderOK.
+func (s *State) appendBorderSteps(out []adjudicator.Move) []adjudicator.Move {
+	if s.bordersOnBoard >= bordersTotal {
+		return out
+	}
+	out = slices.Grow(out, len(boardEdges)+8)
+	ok := func(e Edge, a, b Square) bool {
+		if s.border[e] {
+			return false
+		}
+		if pa := s.piece[a]; pa >= 0 && pa == s.piece[b] {
+			return false
+		}
+		ra := s.region[a]
+		return ra != s.region[b] || s.regions[ra].owner < 0
+	}
+	for r := range Size {
+		for c := range Size - 1 {
+			a := sq(r, c)
+			if e := Edge(a); ok(e, a, a+1) {
+				out = append(out, borderSteps[e])
+			}
+		}
+	}
+	for r := range Size - 1 {
+		for c := range Size {
+			a := sq(r, c)
+			if e := Edge(Size*Size + int(a)); ok(e, a, a+Size) {
+				out = append(out, borderSteps[e])
+			}
+		}
+	}
+	return out
+}
 
 // The fast predicates Legal uses: each says whether its check (checkBorder,
 // checkKnight, checkExtendSquare, checkAlliance) would pass, without
@@ -95,8 +145,40 @@ func (s *State) anyExtension(p int) bool {
 	return false
 }
 
+// deserterPossible reports whether a deserter could be found for p at
+// all: a domain of p's with a knight of p's and another colour's domain
+// with one of its own, as deserterMoves asks of every step. Most of a
+// game has neither, and the squares need not be looked at.
+func (s *State) deserterPossible(p int) bool {
+	mine, theirs := false, false
+	for i := range s.regions {
+		switch r := &s.regions[i]; {
+		case r.knights == 0:
+		case r.owner == p:
+			mine = true
+		case r.owner >= 0:
+			theirs = true
+		}
+	}
+	return mine && theirs
+}
+
 // anyAlliance reports whether allianceEdges(p) is not empty.
 func (s *State) anyAlliance(p int) bool {
+	// An alliance needs a domain of p's and one of another player's: most
+	// of a game has neither, and the edges need not be looked at.
+	mine, theirs := false, false
+	for i := range s.regions {
+		switch o := s.regions[i].owner; {
+		case o == p:
+			mine = true
+		case o >= 0 && o < len(s.names):
+			theirs = true
+		}
+	}
+	if !mine || !theirs {
+		return false
+	}
 	for e := Edge(0); e < numEdges; e++ {
 		if s.allianceOK(p, e) {
 			return true
@@ -126,7 +208,7 @@ func (s *State) playOK(p int, m Play) bool {
 	case ActExtension:
 		return s.anyExtension(p)
 	case ActDeserter:
-		return len(s.deserterMoves(p, left, 1)) > 0
+		return s.deserterPossible(p) && len(s.deserterMoves(p, left, 1)) > 0
 	case ActAlliance:
 		return s.anyAlliance(p)
 	}
@@ -157,6 +239,51 @@ var cardSteps = func() (t struct {
 	}
 	return t
 }()
+
+// playSteps holds the step of playing a card of each back letter and
+// kind for each action, and knightSteps the knight step on each square,
+// made once for Legal like cardSteps.
+var (
+	playSteps = func() (t [4][numCardKinds][numActions]adjudicator.Move) {
+		for l := range t {
+			for k := range t[l] {
+				for a := range t[l][k] {
+					t[l][k][a] = Play{Card: Card{Letter: 'A' + byte(l), Kind: CardKind(k)}, Action: Action(a)}
+				}
+			}
+		}
+		return t
+	}()
+	knightSteps = func() (t [Size * Size]adjudicator.Move) {
+		for q := range t {
+			t[q] = KnightStep{Square: Square(q)}
+		}
+		return t
+	}()
+)
+
+// placeSteps holds the setup step of a castle on each square with its
+// knight on each side, and placeNames their notation, made once for Legal
+// and for a search that names the steps it tries.
+var placeSteps, placeNames = func() (t [Size * Size][4]adjudicator.Move, names [Size * Size][4]string) {
+	for q := range t {
+		for d := North; d <= West; d++ {
+			if n := Square(q).neighbour(d); n >= 0 {
+				m := Place{Castle: Square(q), Knight: n}
+				t[q][d], names[q][d] = m, "castle "+m.Castle.String()+" knight "+m.Knight.String()
+			}
+		}
+	}
+	return t, names
+}()
+
+// playStep returns m, from playSteps where it is.
+func playStep(m Play) adjudicator.Move {
+	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(playSteps) && m.Card.Kind < numCardKinds && m.Action < numActions && m.pos == (notation.Pos{}) && m.actPos == (notation.Pos{}) {
+		return playSteps[l][m.Card.Kind][m.Action]
+	}
+	return m
+}
 
 // sellStep returns Sell{Card: c}, from cardSteps where it is.
 func sellStep(c Card) adjudicator.Move {

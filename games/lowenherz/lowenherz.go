@@ -416,13 +416,16 @@ func stack(cards []Card, rng *adjudicator.RNG) []Card {
 	return deck
 }
 
-// ToMove returns who may submit now.
+// ToMove returns who may submit now: a slice of the players' names, as
+// adjudicator.State allows, so that a search asking at every step
+// allocates nothing.
 func (s *State) ToMove() []string {
 	switch s.phase {
 	case phaseSetup:
-		return []string{s.names[s.order[s.setupAt].player]}
+		p := s.order[s.setupAt].player
+		return s.names[p : p+1 : p+1]
 	case phasePlay:
-		return []string{s.names[s.turn]}
+		return s.names[s.turn : s.turn+1 : s.turn+1]
 	}
 	return nil
 }

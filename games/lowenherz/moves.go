@@ -10,7 +10,16 @@ type Place struct {
 	pos, kpos      notation.Pos
 }
 
-func (m Place) String() string { return "castle " + m.Castle.String() + " knight " + m.Knight.String() }
+func (m Place) String() string {
+	if m.Castle >= 0 && m.Castle < Size*Size {
+		for d := North; d <= West; d++ {
+			if m.Knight >= 0 && m.Castle.neighbour(d) == m.Knight {
+				return placeNames[m.Castle][d]
+			}
+		}
+	}
+	return "castle " + m.Castle.String() + " knight " + m.Knight.String()
+}
 
 // Sell sells a card from the hand to the market for its blue value.
 type Sell struct {

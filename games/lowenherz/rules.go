@@ -497,8 +497,45 @@ func (s *State) checkBorder(p int, e Edge) *rerr {
 func (s *State) placeBorder(e Edge) {
 	s.border[e] = true
 	s.bordersOnBoard++
-	s.rescore()
+	if a, b := e.squares(); s.region[a] != s.region[b] || s.joined(a, b) {
+		// The border divides no region: recompute would find the regions,
+		// their counts and the markers as they are. Only an alliance that
+		// had no border left between its domains may mark this one.
+		s.fixAlliances()
+	} else {
+		s.rescore()
+	}
 	s.afterStep()
+}
+
+// joined reports whether a and b, in one region, are still joined by a
+// path that crosses no border: whether the border just placed between
+// them leaves the region whole.
+func (s *State) joined(a, b Square) bool {
+	var seen [Size * Size]bool
+	var queue [Size * Size]Square
+	queue[0], seen[a] = a, true
+	head, tail := 0, 1
+	for head < tail {
+		q := queue[head]
+		head++
+		for d := North; d <= West; d++ {
+			e := edgeOf(q, d)
+			if e < 0 || s.border[e] {
+				continue
+			}
+			n := q.neighbour(d)
+			if n == b {
+				return true
+			}
+			if !seen[n] {
+				seen[n] = true
+				queue[tail] = n
+				tail++
+			}
+		}
+	}
+	return false
 }
 
 // checkKnight checks a knight of colour p on q with ducats in hand
@@ -550,7 +587,11 @@ func (s *State) placeKnight(p int, q Square) {
 	if s.terrain[q] == Forest {
 		s.players[p].ducats--
 	}
-	s.rescore()
+	// A knight moves no border: the regions stay, and only the count of
+	// their owner's knights can change (what recompute would find).
+	if r := s.regionOf(q); r.owner == p {
+		r.knights++
+	}
 	s.afterStep()
 }
 
@@ -1064,7 +1105,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 			for d := North; d <= West; d++ {
 				n := q.neighbour(d)
 				if n >= 0 && s.piece[n] < 0 && s.terrain[n].holdsKnight() {
-					out = append(out, Place{Castle: q, Knight: n})
+					out = append(out, placeSteps[q][d])
 				}
 			}
 		}
@@ -1073,17 +1114,15 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	pl := &s.players[p]
 	switch s.step {
 	case stepCard:
-		var seen []Card
-		for _, c := range pl.hand {
-			if slices.Contains(seen, c) {
+		for i, c := range pl.hand {
+			if slices.Contains(pl.hand[:i], c) {
 				continue
 			}
-			seen = append(seen, c)
 			out = append(out, sellStep(c))
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
 				if s.playOK(p, m) {
-					out = append(out, m)
+					out = append(out, playStep(m))
 				}
 			}
 		}
@@ -1092,23 +1131,13 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		switch s.act.act {
 		case ActBorders:
 			// The steps made once (borderSteps): no allocation but the list's.
-			var ok [numEdges]bool
-			n := 0
-			for e := Edge(0); e < numEdges; e++ {
-				if e.valid() && s.borderOK(e) {
-					ok[e] = true
-					n++
-				}
-			}
-			out = slices.Grow(out, n+8)
-			for e, m := range borderSteps {
-				if ok[e] {
-					out = append(out, m)
-				}
-			}
+			out = s.appendBorderSteps(out)
 		case ActKnights:
-			for _, q := range s.knightSquares(p, pl.ducats) {
-				out = append(out, KnightStep{Square: q})
+			// knightSquares' squares, with the steps made once (knightSteps).
+			for q := Square(0); q < Size*Size; q++ {
+				if s.knightOK(p, q, pl.ducats) {
+					out = append(out, knightSteps[q])
+				}
 			}
 		case ActExtension:
 			ts := s.extensionSquares(p)

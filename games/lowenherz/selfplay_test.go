@@ -34,6 +34,12 @@ func checkInvariants(t testing.TB, s *State, where string) {
 	if fresh.border != s.border {
 		t.Fatalf("%s: a border lies inside a domain", where)
 	}
+	// The regions a border or a knight updates in place (placeBorder,
+	// placeKnight) are the ones recompute finds from the board (during the
+	// setup, which has neither, the castles are counted at its end).
+	if s.phase != phaseSetup && (fresh.region != s.region || !slices.Equal(fresh.regions, s.regions)) {
+		t.Fatalf("%s: the regions kept are not the board's:\n%+v\nrecomputed:\n%+v", where, s.regions, fresh.regions)
+	}
 	borders := 0
 	for _, b := range s.border {
 		if b {
@@ -289,6 +295,19 @@ func TestFastChecks(t *testing.T) {
 							t.Fatalf("play %s for %s: fast %v, check %v", m, st.names[p], st.playOK(p, m), st.checkPlay(p, m))
 						}
 					}
+				}
+				var borders []string
+				for _, m := range st.appendBorderSteps(nil) {
+					borders = append(borders, m.String())
+				}
+				var want []string
+				for _, e := range boardEdges {
+					if st.borderOK(e) {
+						want = append(want, borderSteps[e].String())
+					}
+				}
+				if !slices.Equal(borders, want) {
+					t.Fatalf("appendBorderSteps lists %v, borderOK passes %v", borders, want)
 				}
 				for e := Edge(0); e < numEdges; e++ {
 					if !e.valid() {
