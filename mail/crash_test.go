@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -694,6 +695,38 @@ func BenchmarkIntake(b *testing.B) {
 	}
 }
 
+// intakeProfile starts, when HERALD_INTAKE_CPUPROFILE names a file, a CPU
+// profile of BenchmarkIntake's intake alone (every goroutine, the IMAP
+// server's included, but not the fixture's setup nor the raw passes, which
+// go test's -cpuprofile would count too), and returns what stops it. The
+// profiles of several ops are written one after another: FILE, FILE.1, ...
+func intakeProfile(b *testing.B) func() {
+	name := os.Getenv("HERALD_INTAKE_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	if intakeProfiles > 0 {
+		name = fmt.Sprintf("%s.%d", name, intakeProfiles)
+	}
+	intakeProfiles++
+	out, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		b.Fatalf("HERALD_INTAKE_CPUPROFILE (not with -cpuprofile): %v", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := out.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// intakeProfiles counts the profiles intakeProfile wrote.
+var intakeProfiles int
+
 // intakeMails is the number of mails of one op of BenchmarkIntake.
 const intakeMails = 2048
 
@@ -754,6 +787,7 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 		return false
 	}
 	b.StartTimer()
+	stopProfile := intakeProfile(b)
 	cpu0, cpuOK := cpuTime()
 	stmts0 := f.st.Statements()
 	start := time.Now()
@@ -762,6 +796,7 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	// The pictures drawn ahead for the outbox are the intake's work too:
 	// their CPU time counts, though the intake did not wait for them.
 	f.svc.drawing.Wait()
+	stopProfile()
 	t.statements = f.st.Statements() - stmts0
 	if cpu1, ok := cpuTime(); cpuOK && ok {
 		t.e2eCPU = cpu1 - cpu0

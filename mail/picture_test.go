@@ -125,3 +125,110 @@ func TestBurstDrawsNoPictureAhead(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDraft measures the encoding of the two drafts of a move of a
+// Raubritter game in the middle of its play (about 3.5 KB each, the
+// picture encoded once for both), as the intake queues them.
+func BenchmarkDraft(b *testing.B) {
+	reg := adjudicator.NewRegistry(raubritter.Game)
+	played, err := adjudicator.SelfPlay(raubritter.Game, reg, 2, "fixture", nil, func() string { return "" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := *played.Record
+	rec.Moves = rec.Moves[:len(rec.Moves)/2]
+	m, err := adjudicator.Start(reg, &rec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pic, err := adjudicator.PictureOf(m, "G1 Raubritter")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mails []outMail
+	for _, p := range []string{"alice", "bob"} {
+		body := "Game G1, move 12: waiting for bob.\n\n" + m.State.Text(p)
+		mails = append(mails, outMail{To: p + "@herald.test", Subject: "[herald G1] Raubritter (Robber Knights): move applied",
+			MessageID: "c5306819aecb8fbbf08a994c@herald.test", InReplyTo: "m2-1795794749218608861@test", ReplyTo: "herald+g1.tok1@herald.test",
+			References: []string{"game-1@herald.test", "m2-1795794749218608861@test"}, Body: body, Picture: pic})
+	}
+	size := 0
+	for b.Loop() {
+		data := pic.JSON()
+		size = 0
+		for _, om := range mails {
+			om.pictureJSON = data
+			d, err := om.draft()
+			if err != nil {
+				b.Fatal(err)
+			}
+			size += len(d)
+		}
+	}
+	b.ReportMetric(float64(size), "bytes/move")
+}
+
+// TestDraftIsJSONMarshal holds the drafts, written by hand, to what
+// json.Marshal writes for them, byte for byte: every field set or not,
+// strings it escapes, a record attached, a picture encoded once or not.
+func TestDraftIsJSONMarshal(t *testing.T) {
+	m, err := adjudicator.Start(adjudicator.NewRegistry(raubritter.Game), mustRecord(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic, err := adjudicator.PictureOf(m, "G1 Raubritter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := outMail{To: "alice@herald.test", Subject: "[herald G1] Raubritter (Robber Knights): move applied", MessageID: "c53@herald.test",
+		InReplyTo: "m2-17@test", ReplyTo: "herald+g1.tok1@herald.test", References: []string{"game-1@herald.test", "m2-17@test"},
+		Body: ":: game G1 move 2\n\n\"Your\" move\\\twas applied:\r\n  keep forest village\n", RecordOf: 1,
+		Attachment: &Attachment{Name: "G1-raubritter.yaml", Data: []byte("herald: 1\n<&>\x00")}, Picture: pic}
+	odd := full
+	odd.To, odd.Subject, odd.Body, odd.References = "ünï@herald.test", "<b> & </b> \u2028", "bad \xff utf-8\b\f\x00", []string{}
+	cases := map[string]outMail{"empty": {}, "full": full, "odd": odd, "no picture": {To: "a@b.test", Body: "text\n"}}
+	withJSON := full
+	withJSON.pictureJSON = pic.JSON()
+	cases["picture encoded once"] = withJSON
+	// draft writes outMail's fields one by one: a field added to outMail
+	// must be added to draft (and to full above).
+	if n := reflect.TypeFor[outMail]().NumField(); n != 11 {
+		t.Fatalf("outMail has %d fields; draft writes the 10 it had and leaves out pictureJSON", n)
+	}
+	for name, om := range cases {
+		want, err := json.Marshal(draftJSON{Version: draftVersion, outMail: om})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := om.draft()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: draft:\n%s\njson.Marshal:\n%s", name, got, want)
+		}
+	}
+}
+
+// FuzzDraftIsJSONMarshal holds the drafts to json.Marshal on arbitrary
+// strings.
+func FuzzDraftIsJSONMarshal(f *testing.F) {
+	f.Add("alice@herald.test", "[herald G1] move", "Game G1\n  +-----+\n\"a\" \\ \t<&>\xff\u2028", "m1@test", int64(1), true)
+	f.Fuzz(func(t *testing.T, to, subject, body, ref string, record int64, attach bool) {
+		om := outMail{To: to, Subject: subject, MessageID: ref, InReplyTo: ref, ReplyTo: to, Body: body, RecordOf: record}
+		if ref != "" {
+			om.References = []string{ref, body}
+		}
+		if attach {
+			om.Attachment = &Attachment{Name: subject, Data: []byte(body)}
+		}
+		want, err := json.Marshal(draftJSON{Version: draftVersion, outMail: om})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := om.draft()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("draft: %v\n%s\njson.Marshal:\n%s", err, got, want)
+		}
+	})
+}

@@ -2,7 +2,6 @@ package mail
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -179,11 +178,7 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 		}
 		if !s.cfg.NoPictures && !s.cfg.PlainOnly && n.Picture != nil {
 			if n.Picture != pic { // the notices of a move share one board
-				data, err := json.Marshal(n.Picture)
-				if err != nil {
-					return err
-				}
-				pic, picJSON = n.Picture, data
+				pic, picJSON = n.Picture, n.Picture.JSON()
 				if !inBurst(ctx) {
 					s.prewarm(pic, picJSON)
 				}

@@ -630,3 +630,23 @@ func TestEndedEarlyNamesNoMover(t *testing.T) {
 		}
 	}
 }
+
+// TestMailAnswer holds the outbox's answer kind of a queued mail: an
+// authentication notice before a reply, a reply before its Kind.
+func TestMailAnswer(t *testing.T) {
+	for _, c := range []struct {
+		m    host.Mail
+		want host.AnswerKind
+	}{
+		{host.Mail{}, host.NoAnswer},
+		{host.Mail{Kind: host.UnkeyedAnswer}, host.UnkeyedAnswer},
+		{host.Mail{Reply: true}, host.KeyedAnswer},
+		{host.Mail{Reply: true, Kind: host.UnkeyedAnswer}, host.KeyedAnswer},
+		{host.Mail{AuthNotice: true}, host.AuthAnswer},
+		{host.Mail{AuthNotice: true, Reply: true, Kind: host.UnkeyedAnswer}, host.AuthAnswer},
+	} {
+		if got := c.m.Answer(); got != c.want {
+			t.Errorf("%+v.Answer() = %d, want %d", c.m, got, c.want)
+		}
+	}
+}

@@ -396,6 +396,19 @@ type Mail struct {
 	Kind AnswerKind
 }
 
+// Answer is what m answers, as the outbox records it (outbox.reply):
+// AuthAnswer when AuthNotice is set, else KeyedAnswer when Reply is, else
+// Kind.
+func (m Mail) Answer() AnswerKind {
+	switch {
+	case m.AuthNotice:
+		return AuthAnswer
+	case m.Reply:
+		return KeyedAnswer
+	}
+	return m.Kind
+}
+
 // Intake identifies an incoming mail for the processed-mail log.
 type Intake struct {
 	MessageID string

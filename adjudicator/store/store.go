@@ -1235,21 +1235,11 @@ func (t *Tx) flush(ctx context.Context) error {
 			if m.GameID != 0 {
 				gid = m.GameID
 			}
-			raw := m.Raw
-			if raw == nil {
-				raw = []byte{}
+			q := sqlform.QueuedMail(m)
+			if q.Draft != nil {
+				draft = q.Draft
 			}
-			if len(m.Draft) > 0 {
-				draft = m.Draft
-			}
-			reply := m.Kind
-			switch {
-			case m.AuthNotice:
-				reply = host.AuthAnswer
-			case m.Reply:
-				reply = host.KeyedAnswer
-			}
-			args = append(args, gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now), stamp(t.now))
+			args = append(args, gid, q.Recipient, q.Raw, draft, q.Reply, stamp(t.now), stamp(t.now))
 		}
 		rows, err := t.b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`+strings.Repeat(", (?, ?, ?, ?, ?, ?, ?)", len(ms)-1)+` RETURNING id`, args...)

@@ -25,6 +25,7 @@ const (
 var (
 	colourNames    = [...]string{"green", "grey", "yellow"}
 	colourNamesFR  = [...]string{"vert", "gris", "jaune"}
+	colourTuileFR  = [...]string{"verte", "grise", "jaune"} // after « tuile », feminine
 	resourceNames  = [...]string{"wood", "stone", "grain"}
 	resourceNameFR = [...]string{"bois", "pierre", "blé"}
 	colourCode     = [...]byte{'w', 's', 'g'} // on the board: the resource's initial

@@ -124,10 +124,10 @@ func takeWhy(p int, rule string, col Colour) (string, string) {
 	switch rule {
 	case "1a":
 		return fmt.Sprintf("rule 1a: the top of the stack is %s, and place %d holds the first %s tile from the shield", col, p, col),
-			fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourNamesFR[col])
+			fmt.Sprintf("règle 1a : le dessus de la pile est %s, et la place %d porte la première tuile %s depuis le bouclier", colourNamesFR[col], p, colourTuileFR[col])
 	case "1b":
 		return fmt.Sprintf("rule 1b: no %s tile in the royal reserve, so the first tile from the shield, at place %d", col, p),
-			fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourNamesFR[col], p)
+			fmt.Sprintf("règle 1b : aucune tuile %s dans la réserve royale, donc la première tuile depuis le bouclier, place %d", colourTuileFR[col], p)
 	}
 	return fmt.Sprintf("rule 1b: the stack is empty, so the first tile from the shield, at place %d", p),
 		fmt.Sprintf("règle 1b : la pile est vide, donc la première tuile depuis le bouclier, place %d", p)
@@ -172,24 +172,25 @@ func (s *State) henriPlace(t int16) (q int, rule byte, ref int) {
 // placeWhy says why Henri builds on q, in English and French.
 func (s *State) placeWhy(q int, rule byte, ref int) (string, string) {
 	refEN := fmt.Sprintf("%s's last building on %s", s.names[0], squareName(ref))
-	refFR := fmt.Sprintf("le dernier bâtiment de %s en %s", s.names[0], squareName(ref))
+	// refFR follows « de », which it holds: « du dernier bâtiment d'alice ».
+	refFR := fmt.Sprintf("du dernier bâtiment %s en %s", adjudicator.OfName(s.names[0]).FR, squareName(ref))
 	if s.lastBuilt < 0 {
 		refEN = fmt.Sprintf("the start tile on %s, %s having built nothing yet", squareName(ref), s.names[0])
-		refFR = fmt.Sprintf("la tuile de départ en %s, %s n'ayant encore rien construit", squareName(ref), s.names[0])
+		refFR = fmt.Sprintf("de la tuile de départ en %s, %s n'ayant encore rien construit", squareName(ref), s.names[0])
 	}
 	switch rule {
 	case 'A':
 		return fmt.Sprintf("rule A: on %s it joins the road of %s", squareName(q), refEN),
-			fmt.Sprintf("règle A : en %s elle se relie à la route de %s", squareName(q), refFR)
+			fmt.Sprintf("règle A : en %s elle se relie à la route %s", squareName(q), refFR)
 	case 'B':
 		return fmt.Sprintf("rule B: on %s it blocks the road of %s", squareName(q), refEN),
-			fmt.Sprintf("règle B : en %s elle bloque la route de %s", squareName(q), refFR)
+			fmt.Sprintf("règle B : en %s elle bloque la route %s", squareName(q), refFR)
 	case 'C':
 		return fmt.Sprintf("rule C: %s is the first free place clockwise from the top around %s", squareName(q), refEN),
-			fmt.Sprintf("règle C : %s est le premier emplacement libre dans le sens horaire depuis le haut autour de %s", squareName(q), refFR)
+			fmt.Sprintf("règle C : %s est le premier emplacement libre dans le sens horaire depuis le haut autour %s", squareName(q), refFR)
 	}
 	return fmt.Sprintf("rule D: no free place around %s, so the tile leaves the game", refEN),
-		fmt.Sprintf("règle D : aucun emplacement libre autour de %s, la tuile est donc retirée de la partie", refFR)
+		fmt.Sprintf("règle D : aucun emplacement libre autour %s, la tuile est donc retirée de la partie", refFR)
 }
 
 // henriSteps returns Henri's steps now, with the reasons when why is set.

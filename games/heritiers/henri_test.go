@@ -43,3 +43,74 @@ players:
 		t.Fatalf("adjudicate: %v %+v", err, rep.Illegal)
 	}
 }
+
+// TestHenriTakeWhyFR checks the French of Henri's reasons for his take: a
+// colour after « tuile » agrees with it (« la première tuile verte »), the
+// stack's top stays masculine (« le dessus de la pile est vert »).
+func TestHenriTakeWhyFR(t *testing.T) {
+	cases := []struct {
+		rule string
+		col  Colour
+		en   string
+		fr   string
+	}{
+		{"1a", Green, "rule 1a: the top of the stack is green, and place 2 holds the first green tile from the shield",
+			"règle 1a : le dessus de la pile est vert, et la place 2 porte la première tuile verte depuis le bouclier"},
+		{"1a", Grey, "rule 1a: the top of the stack is grey, and place 2 holds the first grey tile from the shield",
+			"règle 1a : le dessus de la pile est gris, et la place 2 porte la première tuile grise depuis le bouclier"},
+		{"1a", Yellow, "rule 1a: the top of the stack is yellow, and place 2 holds the first yellow tile from the shield",
+			"règle 1a : le dessus de la pile est jaune, et la place 2 porte la première tuile jaune depuis le bouclier"},
+		{"1b", Grey, "rule 1b: no grey tile in the royal reserve, so the first tile from the shield, at place 2",
+			"règle 1b : aucune tuile grise dans la réserve royale, donc la première tuile depuis le bouclier, place 2"},
+		{"1b", Green, "rule 1b: no green tile in the royal reserve, so the first tile from the shield, at place 2",
+			"règle 1b : aucune tuile verte dans la réserve royale, donc la première tuile depuis le bouclier, place 2"},
+	}
+	for _, c := range cases {
+		en, fr := takeWhy(2, c.rule, c.col)
+		if en != c.en || fr != c.fr {
+			t.Errorf("takeWhy(2, %s, %s) = %q, %q, want %q, %q", c.rule, c.col, en, fr, c.en, c.fr)
+		}
+	}
+}
+
+// TestHenriPlaceWhyFR checks the French of Henri's reasons for where he
+// builds: « la route du dernier bâtiment d'alice », « autour de la tuile de
+// départ », never « de le » nor « de alice ».
+func TestHenriPlaceWhyFR(t *testing.T) {
+	st := mustLoad(t, []string{"alice"}, `
+turn: alice
+sets: [voyage, agriculture, commerce]
+lastbuilt: m12
+reserve: [ferme-1, moulin-1, mine-1, scierie-1, ferme-2, carrière-1]
+board:
+  m13: étable-1 open / alice*
+  m12: pèlerinage-1 alice
+players:
+  henri:
+    treasures: [v-green, v-grey, v-yellow, v-any, h-green, h-grey, h-yellow, h-any]
+    aside: [d-nw-se, d-ne-sw]
+`)
+	m11, l12 := 10*frameW+12, 11*frameW+11
+	cases := []struct {
+		rule  byte
+		q     int
+		start bool
+		fr    string
+	}{
+		{'A', m11, false, "règle A : en m11 elle se relie à la route du dernier bâtiment d'alice en m12"},
+		{'B', m11, false, "règle B : en m11 elle bloque la route du dernier bâtiment d'alice en m12"},
+		{'C', l12, false, "règle C : l12 est le premier emplacement libre dans le sens horaire depuis le haut autour du dernier bâtiment d'alice en m12"},
+		{'D', -1, false, "règle D : aucun emplacement libre autour du dernier bâtiment d'alice en m12, la tuile est donc retirée de la partie"},
+		{'C', l12, true, "règle C : l12 est le premier emplacement libre dans le sens horaire depuis le haut autour de la tuile de départ en m13, alice n'ayant encore rien construit"},
+	}
+	for _, c := range cases {
+		ref := 11*frameW + 12 // m12
+		st.lastBuilt = int16(ref)
+		if c.start {
+			st.lastBuilt, ref = -1, int(st.startAt)
+		}
+		if _, fr := st.placeWhy(c.q, c.rule, ref); fr != c.fr {
+			t.Errorf("placeWhy(%c):\n got %q\nwant %q", c.rule, fr, c.fr)
+		}
+	}
+}

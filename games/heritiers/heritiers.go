@@ -534,13 +534,15 @@ func (s *State) Result() adjudicator.Result {
 	}
 	if w < 0 {
 		res.Draw = true
-		res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %d troops in the royal reserve", s.names[0], s.names[1], sc[0], plural(sc[0], "point", "points"), s.inReserveCount(0))
+		in := s.inReserveCount(0)
+		res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %d %s in the royal reserve", s.names[0], s.names[1], sc[0], plural(sc[0], "point", "points"), in, plural(in, "troop", "troops"))
 		return res
 	}
 	res.Winners = []string{s.names[w]}
 	res.Summary = fmt.Sprintf("%s wins with %d %s to %d", s.names[w], sc[w], plural(sc[w], "point", "points"), sc[1-w])
 	if sc[0] == sc[1] {
-		res.Summary += fmt.Sprintf(", breaking the tie with %d troops in the royal reserve", s.inReserveCount(w))
+		in := s.inReserveCount(w)
+		res.Summary += fmt.Sprintf(", breaking the tie with %d %s in the royal reserve", in, plural(in, "troop", "troops"))
 	}
 	return res
 }

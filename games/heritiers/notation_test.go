@@ -88,6 +88,9 @@ func TestNotationErrors(t *testing.T) {
 		{"build guet m12 pay 1", `1:7: your hand holds guet-1 and guet-2: say which`},
 		{"construire guet m12", `1:12: votre main contient guet-1 et guet-2 : précisez laquelle`},
 		{"build guet-9 m12", `1:12: there is no guet-9; the guet tiles are guet-1 to guet-6`},
+		{"build étable-2 m12", `1:14: there is no étable-2; the only étable tile is étable-1`},
+		{"construire étable-2 m12", `1:19: il n'y a pas d'étable-2 ; la seule tuile étable est étable-1`},
+		{"construire guet-9 m12", `1:17: il n'y a pas de guet-9 ; les tuiles guet vont de guet-1 à guet-6`},
 		{"build auberge z12", `1:15: "z12" is not a square: off the board: squares run from a1 to y25`},
 		{"build auberge m12 pay z9", `1:23: "z9" is neither a place of the royal reserve (1 to 6) nor a square`},
 		{"build auberge m12 pay 7", `1:23: the royal reserve has places 1 to 6 from the shield, not 7`},
@@ -107,7 +110,7 @@ func TestNotationErrors(t *testing.T) {
 			continue
 		}
 		lang := notation.English
-		if strings.Contains(c.want, "«") || strings.Contains(c.want, "votre") {
+		if strings.Contains(c.want, "«") || strings.Contains(c.want, "votre") || strings.Contains(c.want, "il n'y a") {
 			lang = notation.French
 		}
 		if got := ne.Localize(lang); !strings.Contains(got, c.want) {

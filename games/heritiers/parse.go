@@ -517,8 +517,12 @@ func (s *State) scanTile(seat int, sc *notation.Scanner, ex, exFR string) (int16
 					count++
 				}
 			}
-			e := sc.ErrorAtToken(ntok, fmt.Sprintf("there is no %s; the %s tiles are %s-1 to %s-%d", id, b, b, b, count),
-				fmt.Sprintf("il n'y a pas de %s ; les tuiles %s vont de %s-1 à %s-%d", id, b, b, b, count))
+			en, fr := fmt.Sprintf("the %s tiles are %s-1 to %s-%d", b, b, b, count), fmt.Sprintf("les tuiles %s vont de %s-1 à %s-%d", b, b, b, count)
+			if count == 1 {
+				en, fr = fmt.Sprintf("the only %s tile is %s-1", b, b), fmt.Sprintf("la seule tuile %s est %s-1", b, b)
+			}
+			e := sc.ErrorAtToken(ntok, fmt.Sprintf("there is no %s; %s", id, en),
+				fmt.Sprintf("il n'y a pas %s ; %s", adjudicator.OfName(id).FR, fr))
 			return -1, "", tok.Pos, e
 		}
 		return int16(i), id, tok.Pos, nil

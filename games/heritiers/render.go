@@ -247,7 +247,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 		fmt.Fprintf(b, "  %d  %s%s\n", p, s.tile(t).describe(), reach)
 	}
 	if len(s.stack) > 0 {
-		fmt.Fprintf(b, "stack: %d tiles, the top one %s\n", len(s.stack), s.tile(s.stack[0]).Colour)
+		fmt.Fprintf(b, "stack: %d %s, the top one %s\n", len(s.stack), plural(len(s.stack), "tile", "tiles"), s.tile(s.stack[0]).Colour)
 	} else {
 		b.WriteString("stack: empty\n")
 	}
@@ -258,11 +258,13 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 			fmt.Fprintf(b, " (roads %d)", sc[seat].roads)
 		}
 		if s.solo && seat == 1 {
-			fmt.Fprintf(b, ", %d treasure(s) left (%d in the pile), %d won back by %s\n", s.treasuresLeft(), len(s.treasures), len(s.won), s.names[0])
+			left := s.treasuresLeft()
+			fmt.Fprintf(b, ", %d %s left (%d in the pile), %d won back by %s\n", left, plural(left, "treasure", "treasures"), len(s.treasures), len(s.won), s.names[0])
 			continue
 		}
-		fmt.Fprintf(b, ", %d troop(s) in the royal reserve, reach %d, %d tile(s) in hand\n",
-			s.inReserveCount(seat), s.reach(seat), len(s.hands[seat]))
+		in, hand := s.inReserveCount(seat), len(s.hands[seat])
+		fmt.Fprintf(b, ", %d %s in the royal reserve, reach %d, %d %s in hand\n",
+			in, plural(in, "troop", "troops"), s.reach(seat), hand, plural(hand, "tile", "tiles"))
 	}
 	if s.solo {
 		for _, at := range s.placed {
@@ -286,7 +288,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 			b.WriteString(", tile not taken yet")
 		}
 		if s.discounts > 0 {
-			fmt.Fprintf(b, ", %d discount(s)", s.discounts)
+			fmt.Fprintf(b, ", %d %s", s.discounts, plural(s.discounts, "discount", "discounts"))
 		}
 		if len(s.paidCells)+len(s.paidTiles) > 0 {
 			var paid []string
@@ -304,7 +306,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 			fmt.Fprintf(b, ", may destroy %s", strings.Join(d, " "))
 		}
 		if s.last >= 0 {
-			fmt.Fprintf(b, "; last round: %d turn(s) after this one", s.last)
+			fmt.Fprintf(b, "; last round: %d %s after this one", s.last, plural(s.last, "turn", "turns"))
 		}
 		b.WriteString("\n")
 	}

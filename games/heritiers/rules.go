@@ -125,9 +125,9 @@ func (s *State) checkTake(seat int, m Take) *adjudicator.RuleError {
 		return adjudicator.Rulef("empty-place", ruleReach, "place %d of the royal reserve is empty", "la place %d de la réserve royale est vide", m.Place).At(m.pos)
 	}
 	if !s.inReach(seat, m.Place) {
-		return adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %d tiles from the shield (your troops in the royal reserve + 1)",
-			"la place %d est hors de votre portée : vous atteignez %d tuiles depuis le bouclier (vos troupes dans la réserve royale + 1)",
-			m.Place, s.reach(seat)).At(m.pos)
+		return adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %s from the shield (your troops in the royal reserve + 1)",
+			"la place %d est hors de votre portée : vous atteignez %s depuis le bouclier (vos troupes dans la réserve royale + 1)",
+			m.Place, tilesWords(s.reach(seat))).At(m.pos)
 	}
 	return nil
 }
@@ -186,7 +186,12 @@ func (s *State) notInHand(seat int, t int16, id string) *adjudicator.RuleError {
 		return nil
 	}
 	return adjudicator.Rulef("not-in-hand", ruleOrder, "you have no %s in your hand (your hand: %s)",
-		"vous n'avez pas de %s en main (votre main : %s)", id, s.handWords(seat)).OnHidden()
+		"vous n'avez pas %s en main (votre main : %s)", adjudicator.OfName(id), s.handWords(seat)).OnHidden()
+}
+
+// tilesWords counts tiles in English and French: "1 tile", "3 tuiles".
+func tilesWords(n int) adjudicator.Words {
+	return adjudicator.Words{EN: fmt.Sprintf("%d %s", n, plural(n, "tile", "tiles")), FR: fmt.Sprintf("%d %s", n, plural(n, "tuile", "tuiles"))}
 }
 
 // checkPlace checks a square for a tile from seat's hand: on the frame,
@@ -222,7 +227,7 @@ func (s *State) checkBuild(seat int, m Build) *adjudicator.RuleError {
 	t := s.tile(m.Tile)
 	if m.auto {
 		return adjudicator.Rulef("cannot-pay", rulePay, "you cannot pay the %s (%s) with what you reach now",
-			"vous ne pouvez pas payer le %s (%s) avec ce que vous atteignez maintenant", t.ID, t.costWords()).At(m.pos)
+			"vous ne pouvez pas payer la tuile %s (%s) avec ce que vous atteignez maintenant", t.ID, t.costWords()).At(m.pos)
 	}
 	_, err := s.checkPay(seat, m)
 	return err
@@ -290,8 +295,8 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 				case s.ring[-p-1] < 0:
 					return false, at(adjudicator.Rulef("empty-place", ruleReach, "place %d of the royal reserve is empty", "la place %d de la réserve royale est vide", -p))
 				case !s.inReach(seat, -p):
-					return false, at(adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %d tiles from the shield",
-						"la place %d est hors de votre portée : vous atteignez %d tuiles depuis le bouclier", -p, s.reach(seat)))
+					return false, at(adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %s from the shield",
+						"la place %d est hors de votre portée : vous atteignez %s depuis le bouclier", -p, tilesWords(s.reach(seat))))
 				}
 				return false, at(adjudicator.Rulef("paid", rulePay, "the tile at place %d already paid this turn", "la tuile de la place %d a déjà payé ce tour-ci", -p))
 			}
@@ -303,7 +308,11 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 				return false, at(adjudicator.Rulef("no-source", rulePay, "%s gives you nothing: you have no troop there and no ferme, scierie or carrière of yours, or it already paid this turn",
 					"%s ne vous donne rien : vous n'y avez ni troupe ni ferme, scierie ou carrière, ou elle a déjà payé ce tour-ci", squareName(p)))
 			}
-			return false, at(adjudicator.Rulef("no-source", rulePay, "%s gives you only %d resource(s) this turn", "%s ne vous donne que %d ressource(s) ce tour-ci", squareName(p), n))
+			only := adjudicator.Words{EN: fmt.Sprintf("only %d resources", n), FR: fmt.Sprintf("que %d ressources", n)}
+			if n == 1 {
+				only = adjudicator.Words{EN: "only 1 resource", FR: "qu'une ressource"}
+			}
+			return false, at(adjudicator.Rulef("no-source", rulePay, "%s gives you %s this turn", "%s ne vous donne %s ce tour-ci", squareName(p), only))
 		}
 		got[col]++
 	}
@@ -322,9 +331,10 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 	if extra == 0 && short == 1 && s.discounts > 0 {
 		return true, nil
 	}
-	paid := adjudicator.Words{EN: "nothing", FR: "rien"}
+	paid := adjudicator.Words{EN: "this pays nothing", FR: "ceci ne paie rien"}
 	if len(m.Pay) > 0 {
-		paid = resourceWords(got)
+		w := resourceWords(got)
+		paid = adjudicator.Words{EN: "this pays " + w.EN, FR: "ceci paie " + w.FR}
 	}
 	why := adjudicator.Words{}
 	if extra == 0 && short == 1 {
@@ -332,7 +342,7 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 	} else if extra == 0 && short > 1 && s.discounts > 0 {
 		why = adjudicator.Words{EN: " (an open terrain's discount takes off only one)", FR: " (la réduction d'un terrain ouvert n'en retire qu'une)"}
 	}
-	return false, adjudicator.Rulef("pay", rulePay, "the %s costs %s; this pays %s%s", "la tuile %s coûte %s ; ceci paie %s%s",
+	return false, adjudicator.Rulef("pay", rulePay, "the %s costs %s; %s%s", "la tuile %s coûte %s ; %s%s",
 		t.ID, t.costWords(), paid, why).At(m.pos)
 }
 

@@ -161,8 +161,10 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 	scores := s.Scores()
 	for i, n := range s.names {
 		p := s.players[i]
-		fmt.Fprintf(b, "%c %-12s %2d %s, %2d knights left, %2d tiles left\n",
-			sym[i], n, scores[i], plural(scores[i], "point", "points"), p.knights, len(p.hand)+len(p.stack)+len(p.layout))
+		tiles := len(p.hand) + len(p.stack) + len(p.layout)
+		fmt.Fprintf(b, "%c %-12s %2d %s, %2d %s left, %2d %s left\n",
+			sym[i], n, scores[i], plural(scores[i], "point", "points"),
+			p.knights, plural(p.knights, "knight", "knights"), tiles, plural(tiles, "tile", "tiles"))
 	}
 	switch s.phase {
 	case phaseSetup:
@@ -173,7 +175,7 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 		case s.pending >= 0:
 			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or go on\n", who, s.placed, s.square(s.pending))
 		case s.placed > 0:
-			fmt.Fprintf(b, "to move: %s, %d tile(s) laid; lay another or end\n", who, s.placed)
+			fmt.Fprintf(b, "to move: %s, %d %s laid; lay another or end\n", who, s.placed, plural(s.placed, "tile", "tiles"))
 		default:
 			fmt.Fprintf(b, "to move: %s, lay 1 to 3 tiles\n", who)
 		}

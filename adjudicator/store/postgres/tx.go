@@ -270,24 +270,10 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	if m.GameID != 0 {
 		gid = &m.GameID
 	}
-	raw := m.Raw
-	if raw == nil {
-		raw = []byte{}
-	}
-	var draft []byte
-	if len(m.Draft) > 0 {
-		draft = m.Draft
-	}
-	reply := m.Kind
-	switch {
-	case m.AuthNotice:
-		reply = host.AuthAnswer
-	case m.Reply:
-		reply = host.KeyedAnswer
-	}
+	q := sqlform.QueuedMail(m)
 	var id int64
 	err := t.q().QueryRow(context.WithoutCancel(ctx), `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-		gid, strings.ToLower(m.Recipient), raw, draft, int(reply), stamp(t.now)).Scan(&id)
+		gid, q.Recipient, q.Raw, q.Draft, q.Reply, stamp(t.now)).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}

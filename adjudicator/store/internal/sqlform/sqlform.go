@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -123,4 +124,27 @@ func AppendMoves(rec *adjudicator.Record, rows Rows) error {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
+}
+
+// Queued is how both stores write a mail queued with Tx.Queue in the
+// outbox's columns: the recipient in lower case, the message (raw, never
+// NULL: empty for a draft), the draft (nil, NULL, for a message) and the
+// answer kind (reply).
+type Queued struct {
+	Recipient string
+	Raw       []byte
+	Draft     []byte
+	Reply     int
+}
+
+// QueuedMail returns the columns of m (see Queued).
+func QueuedMail(m host.Mail) Queued {
+	q := Queued{Recipient: strings.ToLower(m.Recipient), Raw: m.Raw, Reply: int(m.Answer())}
+	if q.Raw == nil {
+		q.Raw = []byte{}
+	}
+	if len(m.Draft) > 0 {
+		q.Draft = m.Draft
+	}
+	return q
 }
