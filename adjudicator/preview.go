@@ -23,13 +23,24 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 		return "", "", SubmissionLang(err), err
 	}
 	fr := sub.Lang == notation.French
+	// The steps the board is shown after: a preview that stops shows the
+	// board before its stopping step, so that step is not among them.
+	shown := sub.Moves
+	if sub.Stop > 0 {
+		shown = sub.Moves[:sub.Stop-1]
+	}
 	var b strings.Builder
-	if fr {
+	switch {
+	case len(shown) == 0 && fr:
+		b.WriteString("Essai seulement : rien n'a changé.\n")
+	case len(shown) == 0:
+		b.WriteString("A preview only: nothing changed.\n")
+	case fr:
 		b.WriteString("Essai seulement : rien n'a changé. Après ces étapes :\n")
-	} else {
+	default:
 		b.WriteString("A preview only: nothing changed. After these steps:\n")
 	}
-	for _, mv := range sub.Moves {
+	for _, mv := range shown {
 		fmt.Fprintf(&b, "  %s\n", mv)
 	}
 	head = b.String()
@@ -40,14 +51,14 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 	case sub.Stop > 0 && fr:
 		why := fmt.Sprintf("L'étape %d (%s) est permise, mais elle révèle ce qui est caché (une tuile ou une carte tirée ou retournée, une pile regardée, les mises) : ce qu'elle fait, et ce que font les étapes suivantes, en dépend. L'essai s'arrête avant elle", sub.Stop, sub.Moves[sub.Stop-1])
 		if rest := len(steps) - sub.Stop; rest > 0 {
-			why += fmt.Sprintf(" ; %d étape(s) après elle non vérifiée(s)", rest)
+			why += fmt.Sprintf(" ; %d %s après elle non %s", rest, countWord(rest, "étape", "étapes"), countWord(rest, "vérifiée", "vérifiées"))
 		}
 		b.WriteString("\n" + Fill(why+".") + "Le plateau serait ainsi avant elle, tel que tous le verraient :\n\n")
 		b.WriteString(st.Text(""))
 	case sub.Stop > 0:
 		why := fmt.Sprintf("Step %d (%s) is legal, but it turns up what is hidden (a tile or card drawn or turned, a pile looked at, the bids): what it does, and what the steps after it do, depend on that. The preview stops before it", sub.Stop, sub.Moves[sub.Stop-1])
 		if rest := len(steps) - sub.Stop; rest > 0 {
-			why += fmt.Sprintf("; %d step(s) after it not checked", rest)
+			why += fmt.Sprintf("; %d %s after it not checked", rest, countWord(rest, "step", "steps"))
 		}
 		b.WriteString("\n" + Fill(why+".") + "The board would stand so before it, as everyone would see it:\n\n")
 		b.WriteString(st.Text(""))
@@ -85,4 +96,12 @@ func Fill(s string) string {
 	}
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// countWord is one when n is 1 and many otherwise: "1 step", "2 steps".
+func countWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

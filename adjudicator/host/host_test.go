@@ -585,12 +585,18 @@ func TestPreviewStopFitsMail(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ text, want string }{
-		{"preview\n" + lay + "\nknights 1", "The preview stops before it; 1 step(s) after it not checked. The board would stand so before it"},
-		{"essai\n" + strings.NewReplacer("plain", "plaine", "forest", "forêt", "mountains", "montagnes", "lake", "lac", "castle", "château").Replace(lay) + "\nchevaliers 1", "L'essai s'arrête avant elle ; 1 étape(s) après elle non vérifiée(s). Le plateau serait ainsi avant elle"},
+		{"preview\n" + lay + "\nknights 1", "The preview stops before it; 1 step after it not checked. The board would stand so before it"},
+		{"essai\n" + strings.NewReplacer("plain", "plaine", "forest", "forêt", "mountains", "montagnes", "lake", "lac", "castle", "château").Replace(lay) + "\nchevaliers 1", "L'essai s'arrête avant elle ; 1 étape après elle non vérifiée. Le plateau serait ainsi avant elle"},
 	} {
 		text := r.send(id, p.Address, "key "+p.Secret+"\n"+c.text).Notices[0].Text
 		if !strings.Contains(strings.ReplaceAll(text, "\n", " "), c.want) {
 			t.Errorf("the preview of %q does not say %q:\n%s", c.text, c.want, text)
+		}
+		// The board is shown before the stopping step (the first here),
+		// so no step is listed as done before it (field test: "After
+		// these steps:" listed the step the preview stopped before).
+		if strings.Contains(text, "After these steps") || strings.Contains(text, "Après ces étapes") {
+			t.Errorf("the preview of %q lists the step it stopped before as done:\n%s", c.text, text)
 		}
 		for _, l := range strings.Split(text, "\n") {
 			if n := utf8.RuneCountInString(l); n > 72 && !strings.HasPrefix(l, " ") {
