@@ -8,12 +8,19 @@ import (
 
 // authFailureBody answers a mail that failed authentication: whether it
 // had a key line at all, and if so that its key is not the sender's, and
-// nothing about any game (the sender may not be who they say).
-func authFailureBody(env *notation.Envelope) string {
+// nothing about any game (the sender may not be who they say). With
+// reply tokens on (tokens), it says that a reply to herald's own mail
+// needs no key (field test: the notice spoke of the key line alone, and
+// players who had answered with Reply did not know that works).
+func authFailureBody(env *notation.Envelope, tokens bool) string {
 	why := "it holds no key line"
 	if env.Key != "" {
 		why = fmt.Sprintf("the key on line %d is not your key", env.KeyPos.Line)
 	}
+	how := "Every mail to herald must come from your address and carry your key\non a line of its own: key YOUR-KEY.\n"
+	if tokens {
+		how = "Every mail to herald must come from your address and either answer a\nmail herald sent you with your mail program's Reply (its address says\nwho you are), or carry your key on a line of its own: key YOUR-KEY.\n"
+	}
 	return "herald received a mail in your name that it could not authenticate,\nso it changed nothing: " + why + ".\n\n" +
-		"Every mail to herald must come from your address and carry your key\non a line of its own: key YOUR-KEY.\nYour key is in the welcome mail herald sent you when the game began."
+		how + "Your key is in the welcome mail herald sent you when the game began."
 }

@@ -549,7 +549,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) && !byToken {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env), now)
+		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env, !s.cfg.NoReplyTokens), now)
 	}
 	if err := s.delivered(ctx, ses, g, seat); err != nil {
 		return "", 0, "", err
