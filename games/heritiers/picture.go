@@ -33,8 +33,11 @@ func (s *State) Picture() *picture.Board {
 	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
 		Keys: []picture.Key{{Swatch: "forest", Text: "wood"}, {Swatch: "mountains", Text: "stone"}, {Swatch: "field", Text: "grain"},
 			{Swatch: "road", Text: "road"}, {Swatch: "free", Text: "a free square"}},
-		Legend: []string{"a tile's label: its building's code (below), or ... open terrain; $ a treasure",
+		Legend: []string{"a tile's label: its building's code (below), or ... open terrain",
 			"troops: discs in their owner's colour, the cavalry in capitals"}}
+	if s.solo {
+		b.Legend[0] += "; $ a treasure"
+	}
 	for c := c0; c <= c1; c++ {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
 	}
@@ -78,7 +81,7 @@ func (s *State) Picture() *picture.Board {
 	scores, to := s.Scores(), s.ToMove()
 	var status strings.Builder
 	s.writeStatus(&status, sym)
-	skip := []string{"AUB s a:", "... open terrain", "turn, $ a treasure"}
+	skip := []string{"AUB s a:", "... open terrain", "turn, $ a treasure", "turn; roads as they lie"}
 	for seat, name := range s.names {
 		// The rest of the player's status line (troops in reserve, reach,
 		// tiles in hand) is their note.

@@ -209,7 +209,12 @@ func (s *State) cellText(i int, sym [2]byte, free bool) (string, string) {
 func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 	b.WriteString("AUB s a: building, resource (w wood, s stone, g grain), owner;\n")
 	b.WriteString("... open terrain; troops below, capitals the cavalry, * moved this\n")
-	b.WriteString("turn, $ a treasure; roads as they lie, = and # where they join\n")
+	if s.solo {
+		b.WriteString("turn, $ a treasure; roads as they lie, = and # where they join\n")
+	} else {
+		// Treasures are the solo game's alone (l. 464).
+		b.WriteString("turn; roads as they lie, = and # where they join\n")
+	}
 	var codes []string
 	seen := map[Building]bool{}
 	for _, at := range s.placed {
