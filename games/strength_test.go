@@ -510,7 +510,7 @@ func (res *results) summary(games int) string {
 			return "—"
 		}
 		n := float64(s.n)
-		return fmt.Sprintf("%s of %d (%.0f%%), %.1f to %.1f", strconv.FormatFloat(s.won, 'f', -1, 64), s.n, 100*s.won/n, s.score/n, s.best/n)
+		return fmt.Sprintf("%s of %d (%.0f%%), %.1f to %.1f", strconv.FormatFloat(math.Round(10*s.won)/10, 'f', -1, 64), s.n, 100*s.won/n, s.score/n, s.best/n)
 	}
 	var b strings.Builder
 	b.WriteString("| game | players | against random | against greedy | `bot:3` against `bot:1` |\n|---|---|---|---|---|\n")
