@@ -5,10 +5,13 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 )
 
@@ -139,6 +142,60 @@ func TestClearKeysMigrated(t *testing.T) {
 		}
 		if !host.Authenticate(g, seat-1, key) {
 			t.Errorf("seat %d: the key %q no longer authenticates", seat-1, key)
+		}
+	}
+}
+
+// TestReadGameAloneFinishesAlike reads a game with a clock and moves
+// through readGame's join and, its players' rows gone, through
+// readGameAlone: both give the same clock, updated time and record
+// (finishGame), with and without the record.
+func TestReadGameAloneFinishesAlike(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<a1@x>")
+	clock := host.Clock{Deadline: 72 * time.Hour, Grace: 24 * time.Hour, Remind: 50, Policy: "wait", Since: t0,
+		ToMove: "alice", Stage: 1, Next: t0.Add(36 * time.Hour), Vacation: 14 * 24 * time.Hour}
+	rec := record()
+	rec.Moves = []adjudicator.RecordMove{{Player: "alice", Text: "plain castle h6", Time: "2026-11-23T10:05:00Z", Source: "mail:<a2@x>"}}
+	if err := s.Process(ctx, host.Intake{MessageID: "<a2@x>", BodyHash: "a2", Sender: "alice@x", Received: t0.Add(5 * time.Minute)}, func(tx host.Tx) error {
+		if err := tx.SetClock(ctx, gid, clock); err != nil {
+			return err
+		}
+		return tx.SaveGame(ctx, gid, rec, host.Playing)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(withRecord bool) *host.Game {
+		t.Helper()
+		g, _, err := readGame(ctx, s.db, gid, withRecord)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	joined, joinedNoRecord := read(true), read(false)
+	if joined.Clock == nil || *joined.Clock != clock || joined.Updated.IsZero() || len(joined.Record.Moves) != 1 || len(joined.Players) != 2 {
+		t.Fatalf("the game read with its players: clock %+v, updated %v, record %+v, %d players", joined.Clock, joined.Updated, joined.Record, len(joined.Players))
+	}
+	if _, err := s.db.Exec(`DELETE FROM players WHERE game_id = ?`, gid); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		with     bool
+		joined   *host.Game
+		wantMove bool
+	}{{"with its record", true, joined, true}, {"without", false, joinedNoRecord, false}} {
+		alone := read(c.with)
+		if len(alone.Players) != 0 {
+			t.Fatalf("%s: %d players, want none", c.name, len(alone.Players))
+		}
+		if alone.Clock == nil || *alone.Clock != *c.joined.Clock || !alone.Updated.Equal(c.joined.Updated) {
+			t.Errorf("%s: read alone, clock %+v updated %v; with its players, %+v %v", c.name, alone.Clock, alone.Updated, c.joined.Clock, c.joined.Updated)
+		}
+		if (alone.Record != nil) != c.wantMove || c.wantMove && !reflect.DeepEqual(alone.Record, c.joined.Record) {
+			t.Errorf("%s: read alone, record %+v; with its players, %+v", c.name, alone.Record, c.joined.Record)
 		}
 	}
 }

@@ -1635,10 +1635,18 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 		// (a join) does not return.
 		return readGameAlone(ctx, q, id, withRecord)
 	}
+	return finishGame(ctx, q, g, flags, &c, updated, withRecord, data)
+}
+
+// finishGame completes g, read by readGame or readGameAlone: its clock,
+// when it was updated (updated, as stored) and, withRecord, its record
+// from data, the header stored in its row.
+func finishGame(ctx context.Context, q querier, g *host.Game, flags gameFlags, c *clockScan, updated string, withRecord bool, data []byte) (*host.Game, gameFlags, error) {
 	g.Clock = c.clock()
 	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 	if withRecord {
-		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
+		var err error
+		if g.Record, err = readRecord(ctx, q, g.ID, data); err != nil {
 			return nil, flags, err
 		}
 	}
@@ -1706,14 +1714,7 @@ func readGameAlone(ctx context.Context, q querier, id int64, withRecord bool) (*
 	if err != nil {
 		return nil, flags, fmt.Errorf("store: %w", err)
 	}
-	g.Clock = c.clock()
-	g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
-	if withRecord {
-		if g.Record, err = readRecord(ctx, q, id, data); err != nil {
-			return nil, flags, err
-		}
-	}
-	return g, flags, nil
+	return finishGame(ctx, q, g, flags, &c, updated, withRecord, data)
 }
 
 // Game reads a game outside any transaction (for CLI reads).
