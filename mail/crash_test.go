@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -678,6 +679,7 @@ func BenchmarkIntake(b *testing.B) {
 		sum.e2eCPU += t.e2eCPU
 		sum.rawBatchCPU += t.rawBatchCPU
 		sum.statements += t.statements
+		sum.allocated += t.allocated
 		n += intakeMails
 	}
 	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
@@ -687,6 +689,7 @@ func BenchmarkIntake(b *testing.B) {
 	b.ReportMetric(rate(sum.rawBatch), "raw-batch-mails/s")
 	b.ReportMetric(rate(sum.e2e)/rate(sum.rawBatch), "batch-ratio")
 	b.ReportMetric(float64(sum.statements)/float64(n), "statements/mail")
+	b.ReportMetric(float64(sum.allocated)/float64(n)/1024, "alloc-KiB/mail")
 	if sum.e2eCPU > 0 && sum.rawBatchCPU > 0 {
 		perMail := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(n) }
 		b.ReportMetric(perMail(sum.e2eCPU), "cpu-us/mail")
@@ -737,7 +740,8 @@ const intakeMails = 2048
 type intakeTimes struct {
 	e2e, raw, rawBatch  time.Duration
 	e2eCPU, rawBatchCPU time.Duration
-	statements          int64 // the SQL statements the intake ran
+	statements          int64  // the SQL statements the intake ran
+	allocated           uint64 // the bytes the process allocated during the intake
 }
 
 // intakeRun is one op of BenchmarkIntake: it returns how long the intake
@@ -790,6 +794,9 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	stopProfile := intakeProfile(b)
 	cpu0, cpuOK := cpuTime()
 	stmts0 := f.st.Statements()
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	alloc0 := mem.TotalAlloc
 	start := time.Now()
 	in.session(ctx)
 	t.e2e = time.Since(start)
@@ -797,6 +804,8 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	// their CPU time counts, though the intake did not wait for them.
 	f.svc.drawing.Wait()
 	stopProfile()
+	runtime.ReadMemStats(&mem)
+	t.allocated = mem.TotalAlloc - alloc0
 	t.statements = f.st.Statements() - stmts0
 	if cpu1, ok := cpuTime(); cpuOK && ok {
 		t.e2eCPU = cpu1 - cpu0
