@@ -374,8 +374,11 @@ type Outgoing struct {
 	Recipient string
 	Raw       []byte // the whole RFC 5322 message; or, when empty,
 	Draft     []byte // what the mail layer renders into one when it sends it
-	Created   time.Time
-	Attempts  int
+	// Shared is the part of Draft it shares with other mails (Mail.Shared),
+	// stored once for them all; nil when it has none.
+	Shared   []byte
+	Created  time.Time
+	Attempts int
 }
 
 // Mail is a mail to queue with Tx.Queue: Raw or Draft (see Outgoing).
@@ -384,6 +387,12 @@ type Mail struct {
 	Recipient string
 	Raw       []byte
 	Draft     []byte
+	// Shared, with a Draft, is what the draft leaves out because other
+	// mails share it: the board of a move, the same in each of its mails
+	// and most of their bytes. The store keeps one copy of the equal
+	// Shared of the mails one request queues, and gives it back with each
+	// (Outgoing.Shared).
+	Shared []byte
 	// Reply marks an answer to the recipient's own mail, which
 	// RepliesSince counts for the rate limit.
 	Reply bool

@@ -116,6 +116,8 @@ func TestClearKeysMigrated(t *testing.T) {
 		`DROP TABLE observe_requests`,
 		`DROP TABLE failures`,                           // migration 13
 		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
+		`ALTER TABLE outbox DROP COLUMN shared_id`,      // migration 15
+		`DROP TABLE outbox_shared`,
 		`UPDATE schema_version SET version = 11`,
 	} {
 		if _, err := db.Exec(q); err != nil {

@@ -30,6 +30,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -214,6 +215,14 @@ var migrations = []migration{
 	// 14: why mail to a seat's address bounces, from the delivery report
 	// herald last read for it ('' while mail reaches it; issue 31, item 2).
 	{sql: `ALTER TABLE players ADD COLUMN undeliverable TEXT NOT NULL DEFAULT '';`},
+	// 15: what the drafts of several outbox mails share (host.Mail.Shared:
+	// a move's board, two thirds of each of its mails' drafts), stored once;
+	// NULL for a mail without it, as every mail queued before.
+	{sql: `CREATE TABLE outbox_shared (
+		id   INTEGER PRIMARY KEY,
+		data BLOB NOT NULL
+	);
+	ALTER TABLE outbox ADD COLUMN shared_id INTEGER REFERENCES outbox_shared(id);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -582,6 +591,10 @@ type Tx struct {
 	// queue are the mails Queue was given and not yet inserted: a mail's
 	// notices go into the outbox in one statement (flush).
 	queue []host.Mail
+	// sharedID is the outbox_shared row the request inserted last, holding
+	// sharedData (see shared); 0 before the first.
+	sharedID   int64
+	sharedData []byte
 }
 
 // known is what a Tx knows of a game it read, true until the Tx itself
@@ -1218,8 +1231,8 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 // queues are inserted together when it ends (flush), or before the
 // outbox is read inside it.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
-	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
-		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
+	if err := sqlform.CheckMail(m); err != nil {
+		return err
 	}
 	t.queue = append(t.queue, m)
 	return nil
@@ -1229,9 +1242,9 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 // queueChunk in one statement, and notes their ids for ClaimQueued.
 func (t *Tx) flush(ctx context.Context) error {
 	for ms := range slices.Chunk(t.queue, queueChunk) {
-		args := make([]any, 0, 7*len(ms))
+		args := make([]any, 0, 8*len(ms))
 		for _, m := range ms {
-			var gid, draft any
+			var gid, draft, shared any
 			if m.GameID != 0 {
 				gid = m.GameID
 			}
@@ -1239,10 +1252,17 @@ func (t *Tx) flush(ctx context.Context) error {
 			if q.Draft != nil {
 				draft = q.Draft
 			}
-			args = append(args, gid, q.Recipient, q.Raw, draft, q.Reply, stamp(t.now), stamp(t.now))
+			if m.Shared != nil {
+				id, err := t.shared(ctx, m.Shared)
+				if err != nil {
+					return err
+				}
+				shared = id
+			}
+			args = append(args, gid, q.Recipient, q.Raw, draft, q.Reply, stamp(t.now), stamp(t.now), shared)
 		}
-		rows, err := t.b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`+strings.Repeat(", (?, ?, ?, ?, ?, ?, ?)", len(ms)-1)+` RETURNING id`, args...)
+		rows, err := t.b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt, shared_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?)", len(ms)-1)+` RETURNING id`, args...)
 		if err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
@@ -1260,6 +1280,25 @@ func (t *Tx) flush(ctx context.Context) error {
 	}
 	t.queue = t.queue[:0]
 	return nil
+}
+
+// shared returns the id of the outbox_shared row holding data: the row
+// the request inserted last when it holds the same bytes (the mails of a
+// move are queued one after another), else a new one.
+func (t *Tx) shared(ctx context.Context, data []byte) (int64, error) {
+	if t.sharedID != 0 && bytes.Equal(data, t.sharedData) {
+		return t.sharedID, nil
+	}
+	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox_shared (data) VALUES (?)`, data)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	t.sharedID, t.sharedData = id, data
+	return id, nil
 }
 
 // queueChunk is how many mails flush inserts in one statement: each count
@@ -1779,7 +1818,8 @@ func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease t
 }
 
 // outgoingColumns are the columns scanOutgoing reads.
-const outgoingColumns = `id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts`
+const outgoingColumns = `id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts,
+	(SELECT s.data FROM outbox_shared s WHERE s.id = outbox.shared_id)`
 
 // scanOutgoing reads the outbox rows of outgoingColumns, and closes rows.
 func scanOutgoing(rows *sql.Rows) ([]host.Outgoing, error) {
@@ -1788,7 +1828,7 @@ func scanOutgoing(rows *sql.Rows) ([]host.Outgoing, error) {
 	for rows.Next() {
 		var o host.Outgoing
 		var created string
-		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts, &o.Shared); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		o.Created, _ = time.Parse(time.RFC3339Nano, created)
@@ -1804,23 +1844,12 @@ func scanOutgoing(rows *sql.Rows) ([]host.Outgoing, error) {
 // or not, without claiming them: what a tool or a test may look at.
 // Workers that send use Claim.
 func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]host.Outgoing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, COALESCE(game_id, 0), recipient, raw, draft, created, attempts FROM outbox
+	rows, err := s.db.QueryContext(ctx, `SELECT `+outgoingColumns+` FROM outbox
 		WHERE sent IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?`, stamp(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	defer rows.Close()
-	var out []host.Outgoing
-	for rows.Next() {
-		var o host.Outgoing
-		var created string
-		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		o.Created, _ = time.Parse(time.RFC3339Nano, created)
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return scanOutgoing(rows)
 }
 
 // DueClocks returns up to limit playing games whose clock has work due at

@@ -25,7 +25,7 @@ type copyTable struct {
 	order string
 }
 
-// copyTables are the SQLite store's tables at its schema version 14, in an
+// copyTables are the SQLite store's tables at its schema version 15, in an
 // order that respects their references. Every column is copied, ids
 // included, so that game tags (G12), tokens and threads stay the same.
 var copyTables = []copyTable{
@@ -33,7 +33,8 @@ var copyTables = []copyTable{
 	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable"}, "iitttttittit", "game_id, seat"},
 	{"moves", []string{"game_id", "n", "player", "text", "time", "source"}, "iitttt", "game_id, n"},
 	{"messages", []string{"message_id", "body_hash", "sender", "game_id", "outcome", "received"}, "tttitt", "message_id"},
-	{"outbox", []string{"id", "game_id", "recipient", "raw", "draft", "reply", "created", "attempts", "next_attempt", "sent", "last_error", "claimed_by", "claimed_until"}, "iitBbitittttt", "id"},
+	{"outbox_shared", []string{"id", "data"}, "ib", "id"},
+	{"outbox", []string{"id", "game_id", "recipient", "raw", "draft", "reply", "created", "attempts", "next_attempt", "sent", "last_error", "claimed_by", "claimed_until", "shared_id"}, "iitBbitittttti", "id"},
 	{"clocks", []string{"game_id", "deadline", "grace", "remind", "policy", "since", "to_move", "stage", "next", "vacation"}, "iiiitttiti", "game_id"},
 	{"observers", []string{"game_id", "address"}, "it", "game_id, address"},
 	{"undo_requests", []string{"game_id", "asked_by", "keep", "moves", "accepted", "until", "source"}, "itiittt", "game_id"},
@@ -43,7 +44,7 @@ var copyTables = []copyTable{
 
 // identityTables have ids PostgreSQL gives: after the copy, the next id
 // goes on from the largest copied.
-var identityTables = []string{"games", "outbox", "failures"}
+var identityTables = []string{"games", "outbox_shared", "outbox", "failures"}
 
 // Copied is what Migrate copied: the rows of each table, in copyTables'
 // order.

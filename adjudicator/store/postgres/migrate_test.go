@@ -56,6 +56,9 @@ func TestMigrateCopiesEverything(t *testing.T) {
 			tx.SetObserversOff(ctx, g2, true),
 			tx.Queue(ctx, host.Mail{GameID: g1, Recipient: "bob@y", Draft: []byte(`{"subject":"move"}`), Reply: true}),
 			tx.Queue(ctx, host.Mail{Recipient: "x@y", Raw: []byte("auth"), AuthNotice: true}),
+			// A move's mails, their board stored once (outbox_shared).
+			tx.Queue(ctx, host.Mail{GameID: g1, Recipient: "alice@x", Draft: []byte(`{"subject":"news"}`), Shared: []byte(`{"Cols":7}`)}),
+			tx.Queue(ctx, host.Mail{GameID: g1, Recipient: "bob@y", Draft: []byte(`{"subject":"news"}`), Shared: []byte(`{"Cols":7}`)}),
 		}
 		if _, err := tx.Observe(ctx, g1, "dave@z", true); err != nil {
 			return err
@@ -91,7 +94,7 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	}
 	t.Logf("copied %v %v", copied.Tables, copied.Rows)
 	for i, name := range copied.Tables {
-		if name == "games" && copied.Rows[i] != 2 || name == "moves" && copied.Rows[i] != 2 || name == "outbox" && copied.Rows[i] != 4 {
+		if name == "games" && copied.Rows[i] != 2 || name == "moves" && copied.Rows[i] != 2 || name == "outbox" && copied.Rows[i] != 6 || name == "outbox_shared" && copied.Rows[i] != 1 {
 			t.Errorf("copied %d rows of %s", copied.Rows[i], name)
 		}
 	}
@@ -134,8 +137,8 @@ func TestMigrateCopiesEverything(t *testing.T) {
 		t.Errorf("a copied failure noted again: %d, %v; want 2", n, err)
 	}
 	// The claimed mail stays claimed by its worker.
-	if due, err := pg.Claim(ctx, "other", t0.Add(2*time.Minute), time.Minute, 10); err != nil || len(due) != 2 {
-		t.Errorf("another worker claims %+v, %v; want the two mails never claimed", due, err)
+	if due, err := pg.Claim(ctx, "other", t0.Add(2*time.Minute), time.Minute, 10); err != nil || len(due) != 4 {
+		t.Errorf("another worker claims %+v, %v; want the four mails never claimed", due, err)
 	}
 
 	if _, err := pg.Migrate(ctx, dir); !errors.Is(err, ErrMigrated) {
@@ -145,9 +148,16 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	if g3 != g2+1 {
 		t.Errorf("the next game has id %d, want %d", g3, g2+1)
 	}
-	due, err := pg.Due(ctx, t0.Add(time.Hour), 10)
-	if err != nil || due[len(due)-1].ID <= a3[len(a3)-1].ID {
-		t.Errorf("the next mail's id does not follow the copied ones: %+v, %v", due, err)
+	// A move's board stored after the copy takes the next id too.
+	err = pg.Process(ctx, host.Intake{MessageID: "<e@x>", BodyHash: "e", Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+		return tx.Queue(ctx, host.Mail{GameID: g1, Recipient: "bob@y", Draft: []byte(`{"subject":"next"}`), Shared: []byte(`{"Cols":8}`)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	due, err := pg.Due(ctx, t0.Add(time.Hour), 20)
+	if err != nil || due[len(due)-1].ID <= a3[len(a3)-1].ID || string(due[len(due)-1].Shared) != `{"Cols":8}` {
+		t.Errorf("the next mail's id does not follow the copied ones, or its board is not its own: %+v, %v", due, err)
 	}
 }
 

@@ -415,7 +415,8 @@ const sameLine = `(e.game_id = o.game_id OR e.recipient = o.recipient
 const givenUp = 50 * 365 * 24 * time.Hour
 
 // outgoingColumns are the columns scanOutgoing reads.
-const outgoingColumns = `o.id, COALESCE(o.game_id, 0), o.recipient, o.raw, o.draft, o.created, o.attempts`
+const outgoingColumns = `o.id, COALESCE(o.game_id, 0), o.recipient, o.raw, o.draft, o.created, o.attempts,
+	(SELECT s.data FROM outbox_shared s WHERE s.id = o.shared_id)`
 
 // scanOutgoing reads the outbox rows of outgoingColumns, oldest first.
 func scanOutgoing(rows pgx.Rows) ([]host.Outgoing, error) {
@@ -424,7 +425,7 @@ func scanOutgoing(rows pgx.Rows) ([]host.Outgoing, error) {
 	for rows.Next() {
 		var o host.Outgoing
 		var created string
-		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts); err != nil {
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Recipient, &o.Raw, &o.Draft, &created, &o.Attempts, &o.Shared); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		o.Created = parseStamp(&created)

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,10 @@ type Tx struct {
 	now     time.Time
 	outcome string
 	gameID  int64
+	// sharedID is the outbox_shared row the request inserted last,
+	// holding sharedData (see Queue); 0 before the first.
+	sharedID   int64
+	sharedData []byte
 }
 
 var _ host.Tx = (*Tx)(nil)
@@ -263,17 +268,29 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 
 // Queue adds a mail to the outbox, due at once.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
-	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
-		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
+	if err := sqlform.CheckMail(m); err != nil {
+		return err
 	}
-	var gid *int64
+	var gid, shared *int64
 	if m.GameID != 0 {
 		gid = &m.GameID
 	}
+	if m.Shared != nil {
+		// The row the request inserted last when it holds the same bytes
+		// (the mails of a move are queued one after another), else a new one.
+		if t.sharedID == 0 || !bytes.Equal(m.Shared, t.sharedData) {
+			var id int64
+			if err := t.q().QueryRow(context.WithoutCancel(ctx), `INSERT INTO outbox_shared (data) VALUES ($1) RETURNING id`, m.Shared).Scan(&id); err != nil {
+				return fmt.Errorf("store: %w", err)
+			}
+			t.sharedID, t.sharedData = id, m.Shared
+		}
+		shared = &t.sharedID
+	}
 	q := sqlform.QueuedMail(m)
 	var id int64
-	err := t.q().QueryRow(context.WithoutCancel(ctx), `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-		gid, q.Recipient, q.Raw, q.Draft, q.Reply, stamp(t.now)).Scan(&id)
+	err := t.q().QueryRow(context.WithoutCancel(ctx), `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt, shared_id) VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
+		gid, q.Recipient, q.Raw, q.Draft, q.Reply, stamp(t.now), shared).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}

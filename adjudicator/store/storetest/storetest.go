@@ -52,6 +52,7 @@ var tests = []struct {
 	{"StoredRecordVerifies", testStoredRecordVerifies},
 	{"ClaimIsExclusive", testClaimIsExclusive},
 	{"ClaimQueued", testClaimQueued},
+	{"QueueShared", testQueueShared},
 	{"NoteFailure", testNoteFailure},
 	{"KeysHashed", testKeysHashed},
 }
@@ -734,6 +735,89 @@ func testClaimQueued(t *testing.T, db DB) {
 	b.Rollback()
 	if n, _ := s.Pending(ctx); n != 3 {
 		t.Errorf("Pending = %d after a rolled-back batch, want 3", n)
+	}
+}
+
+// testQueueShared queues the mails of two moves whose drafts share a part
+// (host.Mail.Shared, equal bytes in slices of their own), in a batch that
+// also queues a mail without one and a request that is rolled back: every
+// way of reading the outbox (ClaimQueued, Claim, Due) gives each draft
+// its own shared part back, and the others none.
+func testQueueShared(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	type queued struct {
+		to     string
+		shared string // "" for none
+	}
+	process := func(b host.StoreBatch, id string, fail bool, mails ...queued) {
+		t.Helper()
+		err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+			for _, m := range mails {
+				hm := host.Mail{Recipient: m.to, Draft: []byte("draft to " + m.to)}
+				if m.shared != "" {
+					hm.Shared = []byte(m.shared) // a slice of its own, equal bytes
+				}
+				if err := tx.Queue(ctx, hm); err != nil {
+					return err
+				}
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("Process %s: %v", id, err)
+		}
+	}
+	want := map[string]string{"a@x": "board 1", "b@x": "board 1", "c@x": "", "d@x": "board 2", "e@x": "board 2", "f@x": "board 1"}
+	check := func(how string, got []host.Outgoing, n int) {
+		t.Helper()
+		if len(got) != n {
+			t.Fatalf("%s: %d mails, want %d", how, len(got), n)
+		}
+		for _, o := range got {
+			w, ok := want[o.Recipient]
+			if !ok || string(o.Draft) != "draft to "+o.Recipient || string(o.Shared) != w || (w == "") != (o.Shared == nil) {
+				t.Errorf("%s: the mail to %s has draft %q and shared part %q (nil: %v); want %q", how, o.Recipient, o.Draft, o.Shared, o.Shared == nil, w)
+			}
+		}
+	}
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	process(b, "<s1@x>", false, queued{"a@x", "board 1"}, queued{"b@x", "board 1"}, queued{"c@x", ""})
+	process(b, "<s2@x>", true, queued{"z@x", "board 9"}) // rolled back
+	process(b, "<s3@x>", false, queued{"d@x", "board 2"}, queued{"e@x", "board 2"}, queued{"f@x", "board 1"})
+	got, err := b.ClaimQueued(ctx, "w1", t0.Add(5*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("ClaimQueued", got, 6)
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := s.(interface {
+		Due(context.Context, time.Time, int) ([]host.Outgoing, error)
+	}); ok {
+		due, err := d.Due(ctx, t0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Due", due, 6)
+	}
+	claimed, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Claim", claimed, 6)
+	err = s.Process(ctx, host.Intake{MessageID: "<s4@x>", BodyHash: "h4", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+		return tx.Queue(ctx, host.Mail{Recipient: "a@x", Raw: []byte("a message"), Shared: []byte("board 1")})
+	})
+	if err == nil {
+		t.Error("Queue of a message (no draft) with a shared part = nil, want an error")
 	}
 }
 

@@ -137,6 +137,18 @@ type Queued struct {
 	Reply     int
 }
 
+// CheckMail refuses a mail that Tx.Queue cannot queue: it needs a message
+// or a draft, not both, and only a draft has a part shared with others.
+func CheckMail(m host.Mail) error {
+	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
+		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
+	}
+	if m.Shared != nil && len(m.Draft) == 0 {
+		return fmt.Errorf("store: a queued message has no shared part; only a draft has")
+	}
+	return nil
+}
+
 // QueuedMail returns the columns of m (see Queued).
 func QueuedMail(m host.Mail) Queued {
 	q := Queued{Recipient: strings.ToLower(m.Recipient), Raw: m.Raw, Reply: int(m.Answer())}
