@@ -45,9 +45,23 @@ type outMail struct {
 	// drawn as PNG when the mail is rendered, and sent inline beside the
 	// text.
 	Picture *picture.Board `json:"picture,omitempty"`
+	// PictureShared, in place of Picture, is a board the mail shares with
+	// the other mails of its move: pictureJSON, stored once for them all
+	// beside their drafts (host.Mail.Shared) and given back with each
+	// (host.Outgoing.Shared). Drafts queued before have the Picture.
+	PictureShared bool `json:"picture_shared,omitempty"`
 	// pictureJSON, when set, is Picture encoded already (json.Marshal):
 	// every mail of a move shows the same board, encoded once.
 	pictureJSON []byte
+}
+
+// shared is what m's draft leaves out and shares with the other mails of
+// its move (host.Mail.Shared): its board, when PictureShared.
+func (m outMail) shared() []byte {
+	if m.PictureShared {
+		return m.pictureJSON
+	}
+	return nil
 }
 
 // draftVersion is the format of the drafts in the outbox; a herald that
@@ -119,6 +133,9 @@ func (m outMail) draft() ([]byte, error) {
 			out = m.Picture.AppendJSON(out)
 		}
 	}
+	if m.PictureShared {
+		out = append(out, `,"picture_shared":true`...)
+	}
 	return append(out, '}'), nil
 }
 
@@ -164,10 +181,17 @@ func (s *Service) Render(ctx context.Context, o host.Outgoing) ([]byte, error) {
 		d.Attachment = &Attachment{Name: name, Data: data}
 	}
 	var pic []byte
-	if d.Picture != nil && !s.cfg.PlainOnly {
-		if pic, err = s.picturePNG(d.Picture); err != nil {
-			return nil, &badDraftError{fmt.Errorf("outbox mail %d: its picture: %w", o.ID, err)}
-		}
+	switch {
+	case s.cfg.PlainOnly:
+	case d.PictureShared && o.Shared == nil:
+		return nil, &badDraftError{fmt.Errorf("outbox mail %d: its picture, stored apart from the draft, is missing", o.ID)}
+	case d.PictureShared:
+		pic, err = s.picturePNGOf(o.Shared)
+	case d.Picture != nil: // a draft queued before the boards were stored apart
+		pic, err = s.picturePNG(d.Picture)
+	}
+	if err != nil {
+		return nil, &badDraftError{fmt.Errorf("outbox mail %d: its picture: %w", o.ID, err)}
 	}
 	return s.compose(d.outMail, o.Created, pic)
 }
@@ -179,6 +203,21 @@ func (s *Service) picturePNG(b *picture.Board) ([]byte, error) {
 	e, first := s.pictureEntry(b)
 	if first {
 		e.png, e.err = b.PNG()
+		close(e.done)
+	}
+	<-e.done
+	return e.png, e.err
+}
+
+// picturePNGOf is picturePNG for a board encoded as data (json): it is
+// decoded only to be drawn, once.
+func (s *Service) picturePNGOf(data []byte) ([]byte, error) {
+	e, first := s.pictureEntryOf(data)
+	if first {
+		var b picture.Board
+		if e.err = json.Unmarshal(data, &b); e.err == nil {
+			e.png, e.err = b.PNG()
+		}
 		close(e.done)
 	}
 	<-e.done

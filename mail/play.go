@@ -183,7 +183,8 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 					s.prewarm(pic, picJSON)
 				}
 			}
-			m.Picture, m.pictureJSON = pic, picJSON
+			// Stored once for the move's mails, not in each draft.
+			m.PictureShared, m.pictureJSON = true, picJSON
 		}
 		var err error
 		switch {

@@ -756,7 +756,7 @@ func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64
 		if err != nil {
 			return err
 		}
-		return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: kind == host.KeyedAnswer, Kind: kind})
+		return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Shared: m.shared(), Reply: kind == host.KeyedAnswer, Kind: kind})
 	}
 	// Answers resume when enough of the last hour's are an hour old.
 	resume := times[len(times)-s.cfg.RepliesPerHour].Add(time.Hour)
@@ -834,7 +834,7 @@ func (s *Service) enqueue(ctx context.Context, tx host.Tx, m outMail, gameID int
 	if err != nil {
 		return err
 	}
-	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Reply: reply})
+	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Shared: m.shared(), Reply: reply})
 }
 
 // refs threads every mail of a game under the game's own root id.

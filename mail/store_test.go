@@ -21,10 +21,11 @@ func openSQLite(ctx context.Context, dir string) (host.Store, error) {
 // maxMoveMailStatements is the most SQL statements the store may run for
 // a mail that plays a move, as a mail of a burst: the duplicate check, the
 // savepoint, the game read (its players, clock, observers and undo
-// request with it), the game's row and the move written, the notices
-// queued in one insert, the mail recorded and the savepoint released
-// (issue 29: 13 before, a third of a move mail's cost).
-const maxMoveMailStatements = 8
+// request with it), the game's row and the move written, the board its
+// notices share stored once, the notices queued in one insert, the mail
+// recorded and the savepoint released (issue 29: 13 before, a third of a
+// move mail's cost; 8 while each notice's draft held the board).
+const maxMoveMailStatements = 9
 
 // TestMoveMailStatements counts the SQL statements move mails cost, in a
 // batch (as the intake handles a burst) and one by one, so that a change
