@@ -857,40 +857,46 @@ const maxListedSteps = 40
 func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	var b strings.Builder
 	b.Grow(len(board) + 1024)
+	writeStateText(&b, g, m, player, board)
+	return b.String()
+}
+
+// writeStateText writes stateText to b: the news of a move writes it
+// into the mail's text, not into a string of its own copied there.
+func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, board string) {
 	st := m.State
 	to := st.ToMove()
 	res := st.Result()
 	switch {
 	case res.Finished:
-		fmt.Fprintf(&b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
+		fmt.Fprintf(b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
 	case slices.Contains(to, player) && adjudicator.SealedIn(st, player):
 		// A bidder whose sealed bid is in need not act again.
-		fmt.Fprintf(&b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case slices.Contains(to, player):
-		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+		fmt.Fprintf(b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	default:
-		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	}
 	if g.Clock != nil && !res.Finished {
-		fmt.Fprintf(&b, "This move is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
+		fmt.Fprintf(b, "This move is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
 	}
-	fmt.Fprintf(&b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
+	fmt.Fprintf(b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
 	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
-		fmt.Fprintf(&b, "\nYour legal steps (%d), any one per line:\n", len(legal))
+		fmt.Fprintf(b, "\nYour legal steps (%d), any one per line:\n", len(legal))
 		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
 			b.WriteString(mv.String())
 			b.WriteByte('\n')
 		}
 		if more := len(legal) - maxListedSteps; more > 0 {
-			fmt.Fprintf(&b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
+			fmt.Fprintf(b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
 		}
 		// How to answer, in one line, never with the key itself.
 		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n")
 	}
-	return b.String()
 }
 
 // news tells everyone about an applied move: the mover gets the list of
@@ -910,6 +916,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			continue // a bot's seat gets no mail
 		}
 		var b strings.Builder
+		b.Grow(len(boards[i]) + 2048) // the news, the state text and the board: one allocation
 		mustAct := slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name)
 		// A player who asked for less mail (notify turn, digest) hears of
 		// others' moves when they must act (turn), or in their digest; of
@@ -982,7 +989,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			what = "your turn" // the mover's too, while their turn goes on
 		}
 		b.WriteString("\n")
-		b.WriteString(stateText(g, m, p.Name, boards[i]))
+		writeStateText(&b, g, m, p.Name, boards[i])
 		if finished {
 			what = "game over"
 			fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
