@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -199,5 +201,61 @@ func TestReadGameAloneFinishesAlike(t *testing.T) {
 		if (alone.Record != nil) != c.wantMove || c.wantMove && !reflect.DeepEqual(alone.Record, c.joined.Record) {
 			t.Errorf("%s: read alone, record %+v; with its players, %+v", c.name, alone.Record, c.joined.Record)
 		}
+	}
+}
+
+// TestBatchNestedSavepoints runs 200 mails in one batch, each queueing a
+// mail, every seventh failing: each successful mail's savepoint stays
+// open, the next nested inside it, and a failure rolls back its own mail
+// alone; the commit keeps every other mail's writes.
+func TestBatchNestedSavepoints(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for i := range 200 {
+		fail := i%7 == 3
+		id := fmt.Sprintf("<n%d@x>", i)
+		err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+			if err := tx.Queue(ctx, host.Mail{Recipient: fmt.Sprintf("r%d@x", i), Raw: []byte("m")}); err != nil {
+				return err
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+		if !fail {
+			want++
+		}
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	due, err := s.Due(ctx, t0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(due) != want {
+		t.Fatalf("%d mails queued after the commit, want %d", len(due), want)
+	}
+	for _, o := range due {
+		var i int
+		fmt.Sscanf(o.Recipient, "r%d@x", &i)
+		if i%7 == 3 {
+			t.Errorf("the mail of failed mail %d was queued", i)
+		}
+		if ok, err := s.Processed(ctx, fmt.Sprintf("<n%d@x>", i)); !ok || err != nil {
+			t.Errorf("mail %d not recorded as processed: %v", i, err)
+		}
+	}
+	if ok, _ := s.Processed(ctx, "<n3@x>"); ok {
+		t.Error("the failed mail 3 is recorded as processed")
 	}
 }
