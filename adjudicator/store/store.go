@@ -746,10 +746,11 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 			err = fmt.Errorf("store: %w", err)
 		}
 	}
-	// The savepoint of a mail that succeeded is left open, not released:
-	// the next mail's opens inside it, and the batch's COMMIT releases them
-	// all. What a ROLLBACK TO the innermost undoes is that mail's writes
-	// alone, as before, one statement a mail the fewer.
+	if err == nil {
+		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
+			err = fmt.Errorf("store: %w", err)
+		}
+	}
 	if err != nil {
 		b.queued = b.queued[:queued]
 		b.rollbackMail(ctx)
