@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -256,5 +257,55 @@ func TestBatchManyMails(t *testing.T) {
 	}
 	if ok, _ := s.Processed(ctx, "<n3@x>"); ok {
 		t.Error("the failed mail 3 is recorded as processed")
+	}
+}
+
+// TestOutboxRowsBeforeSharedParts opens a store at schema version 14,
+// before outbox_shared, with a draft waiting in the outbox: migration 15
+// keeps it as it was, with no shared part (its draft holds its board), and
+// the mails queued after it share theirs.
+func TestOutboxRowsBeforeSharedParts(t *testing.T) {
+	s, path := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<o1@x>")
+	old := []byte(`{"herald_draft":1,"to":"alice@x","picture":{"Cols":7}}`)
+	if err := s.Process(ctx, host.Intake{MessageID: "<o2@x>", BodyHash: "o2", Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+		return tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Draft: old})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 14`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if err := s2.Process(ctx, host.Intake{MessageID: "<o3@x>", BodyHash: "o3", Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+		return tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "bob@y", Draft: []byte(`{"herald_draft":1}`), Shared: []byte(`{"Cols":8}`)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	due, err := s2.Due(ctx, t0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drafts []host.Outgoing
+	for _, o := range due {
+		if len(o.Draft) > 0 {
+			drafts = append(drafts, o)
+		}
+	}
+	if len(drafts) != 2 || !bytes.Equal(drafts[0].Draft, old) || drafts[0].Shared != nil || string(drafts[1].Shared) != `{"Cols":8}` {
+		t.Fatalf("the drafts after migration 15: %+v", drafts)
 	}
 }
