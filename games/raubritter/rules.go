@@ -285,8 +285,8 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q)))
 		}
 		if int(c.n)+m.Counts[i] > 4 {
-			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %d knights; %d more would make more than 4",
-				"%s porte %d chevaliers ; %d de plus dépasseraient 4", q, c.n, m.Counts[i])))
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %s; %d more would make more than 4",
+				"%s porte %s ; %d de plus dépasseraient 4", q, nKnights(int(c.n)), m.Counts[i])))
 		}
 		if m.Counts[i] < need {
 			rule := ruleLeave
