@@ -191,7 +191,7 @@ func (s *State) writePrivate(b *strings.Builder, as string) {
 		p := s.players[i]
 		fmt.Fprintf(b, "%s's hand: %s\n", as, handWords(p.hand).EN)
 		if len(p.stack) > 0 {
-			fmt.Fprintf(b, "%s's stack: %d tiles, next letter %c\n", as, len(p.stack), p.stack[0].Letter)
+			fmt.Fprintf(b, "%s's stack: %d %s, next letter %c\n", as, len(p.stack), plural(len(p.stack), "tile", "tiles"), p.stack[0].Letter)
 		} else {
 			fmt.Fprintf(b, "%s's stack: empty\n", as)
 		}
