@@ -284,6 +284,12 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("full", ruleFour, "%s already holds 4 knights: a full tile cannot be entered",
 				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q)))
 		}
+		if i > 0 && int(c.n)+need > 4 {
+			// Too full for the knights this terrain keeps (l. 173).
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleEnough, "the %s tile at %s holds %s, and at least %d must stay on it, which would make more than 4: knights cannot enter it",
+				"la plaquette %s en %s porte %s, et au moins %d doivent y rester, ce qui dépasserait 4 : les chevaliers ne peuvent y entrer",
+				c.kind.Words(), q, nKnights(int(c.n)), need)))
+		}
 		if int(c.n)+m.Counts[i] > 4 {
 			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %s; %d more would make more than 4",
 				"%s porte %s ; %d de plus dépasseraient 4", q, nKnights(int(c.n)), m.Counts[i])))
