@@ -77,3 +77,24 @@ players:
 		t.Errorf("picture notes %v, want %v", notes, want)
 	}
 }
+
+// TestStatusCastleWaiting checks the status line while a castle waits for
+// its knights: "or go on" while another tile may follow, "or end" after
+// the third tile or the last tile in hand, when none can.
+func TestStatusCastleWaiting(t *testing.T) {
+	const board = "board:\n  f6: plain\n  g6: plain\n  f7: plain\n  g7: plain\n  e6: plain castle\n"
+	for _, tc := range []struct{ name, pos, want string }{
+		{"another tile may follow", "turn: red\nplaced: 1\ncastle: e6\n" + board +
+			"players:\n  red: {hand: [plain]}\n  blue: {hand: [plain]}\n", "to move: red, tile 1 of 1-3; knights for the castle at e6, or go on\n"},
+		{"third tile", "turn: red\nplaced: 3\ncastle: e6\n" + board +
+			"players:\n  red: {hand: [plain]}\n  blue: {hand: [plain]}\n", "to move: red, tile 3 of 1-3; knights for the castle at e6, or end\n"},
+		{"last tile in hand", "turn: red\nplaced: 1\ncastle: e6\n" + board +
+			"players:\n  blue: {hand: [plain]}\n", "to move: red, tile 1 of 1-3; knights for the castle at e6, or end\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if text := mustLoad(t, []string{"red", "blue"}, tc.pos).Text(""); !strings.Contains(text, tc.want) {
+				t.Errorf("the board lacks %q:\n%s", tc.want, text)
+			}
+		})
+	}
+}

@@ -173,7 +173,12 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 		who := s.names[s.turn]
 		switch {
 		case s.pending >= 0:
-			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or go on\n", who, s.placed, s.square(s.pending))
+			// After the third tile or the last in hand, no tile can follow.
+			next := "go on"
+			if s.placed == 3 || len(s.players[s.turn].hand) == 0 {
+				next = "end"
+			}
+			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or %s\n", who, s.placed, s.square(s.pending), next)
 		case s.placed > 0:
 			fmt.Fprintf(b, "to move: %s, %d %s laid; lay another or end\n", who, s.placed, plural(s.placed, "tile", "tiles"))
 		default:
