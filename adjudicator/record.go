@@ -621,11 +621,14 @@ func decodeOptions(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (
 	}
 	out := map[string]string{}
 	for j := 0; j+1 < len(v.Content); j += 2 {
-		var s string
+		var k, s string
+		if err := decodeScalar(v.Content[j], &k, "an option name", errAt); err != nil {
+			return nil, err
+		}
 		if err := decodeScalar(v.Content[j+1], &s, "an option value", errAt); err != nil {
 			return nil, err
 		}
-		out[v.Content[j].Value] = s
+		out[k] = s
 	}
 	return out, nil
 }
@@ -634,8 +637,23 @@ func decodeScalar(n *yaml.Node, dst *string, what string, errAt func(*yaml.Node,
 	if n.Kind != yaml.ScalarNode {
 		return errAt(n, "expected %s, a single value", what)
 	}
+	// herald writes no control character into a record or a scenario
+	// (but the line feeds between a move's steps, and tabs in an option's
+	// data), and adjudicate and scenario print what they hold to a
+	// referee's terminal, where an escape sequence would act.
+	if r, at, ok := notation.Unprintable(n.Value); ok {
+		return errAt(n, "%s holds the control character %U (after %q): herald reads printable text only, with line feeds and tabs", what, r, clip(n.Value[:at], 20))
+	}
 	*dst = n.Value
 	return nil
+}
+
+// clip returns the last n runes of s, or s.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[len(r)-n:])
+	}
+	return s
 }
 
 // Marshal returns the record as YAML, two-space indented, in format
