@@ -116,6 +116,7 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte("game: counting\nplayers: [alice, bob]\nexpect: {1: 2, board: [a, {b: c}]}\n"))
 	f.Add([]byte("game: counting\nplayers: [alice, bob]\nmoves:\n  - player: alice\n    steps: add 1\n    expect:\n      board: !exact {total: 1, target: 10, history: !len 0}\n" +
 		"      private:\n        bob:\n          note: !absent\nexpect:\n  private: {alice: {note: x}}\n  to_move: !len 1\n"))
+	f.Add([]byte("game: counting\nplayers: [alice, bob]\nexpect:\n  players: !set [!prefix a, alice]\n  private: {alice: {hand: !set [!prefix x, !len 0]}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := adjudicator.ParseScenario("s.yaml", data)
 		if err != nil {
