@@ -36,8 +36,15 @@ type Config struct {
 	Store host.Store
 
 	// Hosts are the addresses allowed to start games by mail. Empty means
-	// anyone may (fine on the embedded local setup, not on a public address).
+	// anyone may (fine on the embedded local setup, not on a public address),
+	// within StrangerGames.
 	Hosts []string
+
+	// StrangerGames caps the games started by mail when Hosts is empty,
+	// since anyone may then have herald welcome any address: one address
+	// starts at most StrangerGames.PerAddress games an hour, and all
+	// together at most StrangerGames.PerHour; default 5 and 30.
+	StrangerGames GameLimits
 
 	// MaxSize is the largest incoming mail accepted; default 256 KiB.
 	MaxSize int64
@@ -166,6 +173,12 @@ func NewService(cfg Config) (*Service, error) {
 	cfg.Address = strings.ToLower(cfg.Address)
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
+	}
+	if cfg.StrangerGames.PerAddress <= 0 {
+		cfg.StrangerGames.PerAddress = 5
+	}
+	if cfg.StrangerGames.PerHour <= 0 {
+		cfg.StrangerGames.PerHour = 30
 	}
 	if cfg.RepliesPerHour <= 0 {
 		cfg.RepliesPerHour = 30
