@@ -81,6 +81,9 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			if err != nil {
 				return fail(err.Error())
 			}
+			if s.own(addr) {
+				return fail(fmt.Sprintf("%s is herald's own address: herald plays no seat (bot:2 is a seat the bot plays)", addr))
+			}
 			addrs = append(addrs, addr)
 		case mode == "opt":
 			k, v, ok := strings.Cut(a, "=")

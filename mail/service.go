@@ -520,7 +520,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		}
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
-	if msg.From == s.cfg.Address {
+	if s.own(msg.From) {
 		return Ignored, 0, "mail from herald itself", nil
 	}
 	if why, v := s.senderCheck(msg); why != "" {
@@ -579,6 +579,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	return rep.Outcome, rep.Game, rep.Reason, nil
+}
+
+// own reports whether addr is herald's address, or one of its
+// plus-addresses (herald+g12.TOKEN@, where the embedded servers and most
+// providers deliver herald's own mail): herald never answers itself,
+// which would be a loop, and plays no seat.
+func (s *Service) own(addr string) bool {
+	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
+	l, d, ok := strings.Cut(strings.ToLower(addr), "@")
+	return ok && d == domain && (l == local || strings.HasPrefix(l, local+"+"))
 }
 
 // stepsBeyondProse reports whether env holds steps besides the prose
