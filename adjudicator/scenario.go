@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -74,10 +73,11 @@ type ScenarioMove struct {
 var scenarioKeys = []string{"game", "rule", "players", "options", "seed", "position", "moves", "expect"}
 var scenarioMoveKeys = []string{"player", "steps", "expect", "error", "rule"}
 
-// LoadScenario reads a scenario file. Unknown keys and malformed values are
-// errors with the file's line and column.
+// LoadScenario reads a scenario file of at most MaxRecordBytes (else a
+// *FileTooLargeError). Unknown keys and malformed values are errors with
+// the file's line and column.
 func LoadScenario(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadLimited(path, MaxRecordBytes)
 	if err != nil {
 		return nil, err
 	}
