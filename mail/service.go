@@ -36,8 +36,15 @@ type Config struct {
 	Store host.Store
 
 	// Hosts are the addresses allowed to start games by mail. Empty means
-	// anyone may (fine on the embedded local setup, not on a public address).
+	// anyone may (fine on the embedded local setup, not on a public address),
+	// within StrangerGames.
 	Hosts []string
+
+	// StrangerGames caps the games started by mail when Hosts is empty,
+	// since anyone may then have herald welcome any address: one address
+	// starts at most StrangerGames.PerAddress games an hour, and all
+	// together at most StrangerGames.PerHour; default 5 and 30.
+	StrangerGames GameLimits
 
 	// MaxSize is the largest incoming mail accepted; default 256 KiB.
 	MaxSize int64
@@ -166,6 +173,12 @@ func NewService(cfg Config) (*Service, error) {
 	cfg.Address = strings.ToLower(cfg.Address)
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
+	}
+	if cfg.StrangerGames.PerAddress <= 0 {
+		cfg.StrangerGames.PerAddress = 5
+	}
+	if cfg.StrangerGames.PerHour <= 0 {
+		cfg.StrangerGames.PerHour = 30
 	}
 	if cfg.RepliesPerHour <= 0 {
 		cfg.RepliesPerHour = 30
@@ -507,7 +520,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		}
 		return Ignored, 0, "automatic mail: " + msg.Auto.String(), nil
 	}
-	if msg.From == s.cfg.Address {
+	if s.own(msg.From) {
 		return Ignored, 0, "mail from herald itself", nil
 	}
 	if why, v := s.senderCheck(msg); why != "" {
@@ -566,6 +579,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	return rep.Outcome, rep.Game, rep.Reason, nil
+}
+
+// own reports whether addr is herald's address, or one of its
+// plus-addresses (herald+g12.TOKEN@, where the embedded servers and most
+// providers deliver herald's own mail): herald never answers itself,
+// which would be a loop, and plays no seat.
+func (s *Service) own(addr string) bool {
+	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
+	l, d, ok := strings.Cut(strings.ToLower(addr), "@")
+	return ok && d == domain && (l == local || strings.HasPrefix(l, local+"+"))
 }
 
 // stepsBeyondProse reports whether env holds steps besides the prose

@@ -163,6 +163,10 @@ type Tx interface {
 	// address plays in or hosts, newest first.
 	PlayingGamesOf(ctx context.Context, address string) ([]int64, error)
 
+	// GamesStartedSince counts the games started since a time by host, or
+	// by anyone when host is "", for the limits on starting games.
+	GamesStartedSince(ctx context.Context, host string, since time.Time) (int, error)
+
 	// Save writes a game's status and the moves of rec beyond those
 	// stored, and returns the game's new revision.
 	Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error)

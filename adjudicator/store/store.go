@@ -1103,6 +1103,18 @@ func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error
 		WHERE (p.address = ? OR g.host = ?) AND g.status = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address), host.Playing)
 }
 
+// GamesStartedSince counts the games host (anyone's when "") started
+// since a time.
+func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE created >= ? AND (? = '' OR host = ?)`,
+		stamp(since), strings.ToLower(hostAddr), strings.ToLower(hostAddr)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := t.b.stmts.QueryContext(ctx, query, args...)
 	if err != nil {

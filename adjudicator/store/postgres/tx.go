@@ -193,6 +193,18 @@ func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error
 		WHERE (p.address = $1 OR g.host = $1) AND g.status = $2 ORDER BY g.id DESC`, strings.ToLower(address), host.Playing)
 }
 
+// GamesStartedSince counts the games host (anyone's when "") started
+// since a time.
+func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.Time) (int, error) {
+	var n int
+	err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM games WHERE created >= $1 AND ($2 = '' OR host = $2)`,
+		stamp(since), strings.ToLower(hostAddr)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := t.q().Query(context.WithoutCancel(ctx), query, args...)
 	if err != nil {
