@@ -11,6 +11,8 @@
 // depth cap, and scores the end with the game's own Scores and Result. The
 // step played is the one tried most often at the root. A game without a
 // Determinizer is refused: searching it would peek at the hidden cards.
+// A game whose states say what a step gains at once ([Prior]) has each
+// node's steps tried in that order, with progressive widening.
 //
 // Simultaneous and sealed steps are searched as such: where several
 // players may act at once, the seat acts first, and another player's
