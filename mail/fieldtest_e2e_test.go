@@ -14,20 +14,14 @@ import (
 func TestMailUndoWithProse(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
-	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
-	aw, bw := unwrap(r.await(alice, "welcome")), unwrap(r.await(bob, "welcome"))
-	akey, bkey := featureKey.FindStringSubmatch(aw), featureKey.FindStringSubmatch(bw)
-	astep, bstep := featureLegal.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(bw)
-	if akey == nil || bkey == nil || astep == nil || bstep == nil {
-		t.Fatalf("no key or legal step in the welcomes:\n%s\n%s", aw, bw)
-	}
-	r.send(alice, "", "Re: [herald G1] welcome", "key "+akey[1]+"\n"+astep[1])
+	const alice, bob = "alice@herald.local", "bob@herald.local"
+	g := startPair(r)
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\n"+g.astep)
 	r.await(alice, "move applied")
-	r.send(bob, "", "Re: [herald G1] welcome", "key "+bkey[1]+"\n"+bstep[1])
+	r.send(bob, "", "Re: [herald G1] welcome", "key "+g.bkey+"\n"+g.bstep)
 	r.await(bob, "move applied")
 
-	r.send(alice, "", "Re: [herald G1] your turn", "key "+akey[1]+"\nSorry folks, misclick.\nundo\n\nAlice\n-- \nAlice Liddell")
+	r.send(alice, "", "Re: [herald G1] your turn", "key "+g.akey+"\nSorry folks, misclick.\nundo\n\nAlice\n-- \nAlice Liddell")
 	got := unwrap(r.await(alice, "undo asked"))
 	if s := subjectOf(got); strings.Contains(s, "help") {
 		t.Errorf("alice's answer is about help too: %q", s)
@@ -56,9 +50,8 @@ func TestMailUndoWithProse(t *testing.T) {
 func TestMailObserveWithGreeting(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
-	const alice, bob, carol, dan, host = "alice@herald.local", "bob@herald.local", "carol@herald.local", "dan@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
-	r.await(alice, "welcome")
+	const carol, dan = "carol@herald.local", "dan@herald.local"
+	startPair(r)
 
 	r.send(dan, "", "watching", "Hi, I'd like to watch.\n\nobserve G1\n\nThanks,\nDan\n-- \nDan Dare, Mekon Street")
 	got := unwrap(r.await(dan, "confirm observe"))
@@ -79,22 +72,16 @@ func TestMailObserveWithGreeting(t *testing.T) {
 func TestMailCommandsBesideMove(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
-	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
-	aw := unwrap(r.await(alice, "welcome"))
-	r.await(bob, "welcome")
-	key, step := featureKey.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(aw)
-	if key == nil || step == nil {
-		t.Fatalf("no key or legal step in alice's welcome:\n%s", aw)
-	}
-	r.send(alice, "", "Re: [herald G1] welcome", "key "+key[1]+"\n"+step[1]+"\nhistory")
+	const alice = "alice@herald.local"
+	g := startPair(r)
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\n"+g.astep+"\nhistory")
 	got := unwrap(r.await(alice, "move applied"))
-	for _, want := range []string{"[line 3: history]", "Your move 1 was applied:\n  " + step[1]} {
+	for _, want := range []string{"[line 3: history]", "Your move 1 was applied:\n  " + g.astep} {
 		if !strings.Contains(got, want) {
 			t.Errorf("alice's answer lacks %q:\n%s", want, got)
 		}
 	}
-	r.send(alice, "", "Re: [herald G1] welcome", "key "+key[1]+"\npreview\n"+step[1]+"\nhelp")
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\npreview\n"+g.astep+"\nhelp")
 	got = unwrap(r.await(alice, "help"))
 	for _, want := range []string{"[your preview]", "[line 4: help]", "Commands, one per line"} {
 		if !strings.Contains(got, want) {
