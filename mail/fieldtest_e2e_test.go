@@ -89,3 +89,27 @@ func TestMailCommandsBesideMove(t *testing.T) {
 		}
 	}
 }
+
+// TestMailEndWithProse: a resignation or an abandon written between a
+// greeting and a signature lists the lines it ignored, as the answers to
+// undo and observe do (field test: "Sorry all, I must stop." above resign
+// and "Bob" below it were dropped without a word).
+func TestMailEndWithProse(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
+	g1 := startPair(r)
+	r.send(bob, "", "Re: [herald G1]", "key "+g1.bkey+"\nSorry all, I must stop.\nresign\n\nBob\n-- \nBob Morane")
+	if got := unwrap(r.await(bob, "game ended")); !strings.Contains(got, "Lines ignored (text, not steps):\n  2: Sorry all, I must stop.\n  5: Bob\n") {
+		t.Errorf("bob's resignation does not list the lines it ignored:\n%s", got)
+	}
+	if got := unwrap(r.await(alice, "game ended")); strings.Contains(got, "Lines ignored") {
+		t.Errorf("alice is told of the lines of bob's mail:\n%s", got)
+	}
+	r.await(host, "game ended") // of G1
+	g2 := startPair(r)
+	r.send(host, "", "Re: [herald G2]", "key "+g2.hkey+"\nHello,\nabandon\nThe host")
+	if got := unwrap(r.await(host, "game ended")); !strings.Contains(got, "Lines ignored (text, not steps):\n  2: Hello,\n  4: The host\n") {
+		t.Errorf("the host's abandon does not list the lines it ignored:\n%s", got)
+	}
+}

@@ -378,6 +378,29 @@ func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPar
 	return slices.Delete(parts, i, i+1), ignored, nil
 }
 
+// noteProse adds to the sender's mail of rep the lines of req's words
+// taken for prose around its commands (notation.Envelope.IgnoreProse):
+// a greeting and a signature around resign or abandon.
+func (s *Session) noteProse(rep Reply, g *Game, req Request) Reply {
+	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
+	if err != nil {
+		return rep
+	}
+	rest := *req.Env
+	rest.Steps, rest.Errors = slices.Clone(rest.Steps), slices.Clone(rest.Errors)
+	note := IgnoredNote(rest.IgnoreProse(game.Keywords), req.Env.Lang)
+	if note == "" {
+		return rep
+	}
+	for i, n := range rep.Notices {
+		if n.To == req.From {
+			rep.Notices[i].Text = strings.TrimRight(n.Text, "\n") + "\n" + note
+			break
+		}
+	}
+	return rep
+}
+
 // actionCommands are the commands that each change something and answer on
 // their own: a request that holds one beside other lines is split.
 var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true}
@@ -572,7 +595,11 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 				break
 			}
 			s.games.unstage(g.ID)
-			return s.end(ctx, g, m, req, player, c.Name)
+			rep, err := s.end(ctx, g, m, req, player, c.Name)
+			if err != nil {
+				return rep, err
+			}
+			return s.noteProse(rep, g, req), nil
 		case "set":
 			return s.set(ctx, g, m, req, c.Args)
 		case "replace":
