@@ -113,3 +113,31 @@ func TestMailEndWithProse(t *testing.T) {
 		t.Errorf("the host's abandon does not list the lines it ignored:\n%s", got)
 	}
 }
+
+// TestMailMoveSentTwice: a move that comes again in a mail of its own
+// Message-ID (a mail program that sends twice) is answered that it was
+// already applied, when and as which move, in the mail's language, and
+// nothing changes (field test: the second copy got "not your turn").
+func TestMailMoveSentTwice(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob = "alice@herald.local", "bob@herald.local"
+	g := startPair(r)
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\n"+g.astep)
+	r.await(alice, "move applied")
+	r.await(bob, "")
+	for _, c := range []struct{ key, want string }{
+		{"key", "This move was already applied (at 09:00 UTC, move 1); nothing changed."},
+		{"clé", "Ce coup a déjà été appliqué (à 09:00 UTC, coup 1) ; rien n'a changé."},
+	} {
+		r.send(alice, "", "Re: [herald G1] welcome", c.key+" "+g.akey+"\n"+g.astep)
+		got := unwrap(r.await(alice, "move already applied"))
+		if !strings.Contains(got, c.want) || strings.Contains(got, "not your turn") || strings.Contains(got, "pas votre tour") {
+			t.Errorf("the answer to the move sent again lacks %q:\n%s", c.want, got)
+		}
+	}
+	r.send(bob, "", "Re: [herald G1] welcome", "key "+g.bkey+"\n"+g.bstep)
+	if got := unwrap(r.await(bob, "")); !strings.Contains(got, "Your move 2 was applied") {
+		t.Errorf("bob's move after the copies is not move 2:\n%s", got)
+	}
+}

@@ -669,6 +669,11 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		if env.Lang == notation.French {
 			lang = notation.French
 		}
+		if len(req.TurnFiles) == 0 {
+			if n, mv, ok := s.resent(m, player, steps); ok {
+				return s.alreadyApplied(g, m, req, player, n, mv, lang, ignored), nil
+			}
+		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
 	}
 	// The bots to move play at once, and everyone hears of their moves
@@ -1092,6 +1097,68 @@ func (sn sealNews) reveal() string {
 	}
 	b.WriteString("Check one: printf '%s\\n%s' 'STEP' NONCE | sha256sum\n")
 	return b.String()
+}
+
+// resent reports whether steps, refused, are player's last move in m
+// sent again (a mail program that sends a mail twice, each with its own
+// Message-ID), and returns its number and record: each step read in the
+// game as it stood before that move gives the step recorded.
+func (s *Session) resent(m *adjudicator.Match, player string, steps []*notation.Step) (int, adjudicator.RecordMove, bool) {
+	i := len(m.Record.Moves) - 1
+	for i >= 0 && m.Record.Moves[i].Player != player {
+		i--
+	}
+	if i < 0 || len(steps) == 0 {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	mv := m.Record.Moves[i]
+	recorded := strings.Split(strings.TrimRight(mv.Text, "\n"), "\n")
+	if len(recorded) != len(steps) {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	rec := *m.Record
+	rec.Moves, rec.Undone, rec.Ended = rec.Moves[:i:i], nil, nil
+	before, err := adjudicator.Start(s.h.cfg.Registry, &rec)
+	if err != nil {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	for j, st := range steps {
+		p, err := before.State.Parse(player, st)
+		if err != nil || p.String() != recorded[j] {
+			return 0, adjudicator.RecordMove{}, false
+		}
+	}
+	return i + 1, mv, true
+}
+
+// alreadyApplied answers a move sent again (resent): it was applied
+// once, as move n, and nothing changed.
+func (s *Session) alreadyApplied(g *Game, m *adjudicator.Match, req Request, player string, n int, mv adjudicator.RecordMove, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
+	when := ""
+	if t, err := time.Parse(time.RFC3339, mv.Time); err == nil {
+		when = t.UTC().Format("15:04 UTC")
+		if t.UTC().Format(time.DateOnly) != s.now.UTC().Format(time.DateOnly) {
+			when = t.UTC().Format("2006-01-02 15:04 UTC")
+		}
+	}
+	var b strings.Builder
+	if lang == notation.French {
+		if when != "" {
+			when = "à " + when + ", "
+		}
+		fmt.Fprintf(&b, "Ce coup a déjà été appliqué (%scoup %d) ; rien n'a changé.\nVotre courrier en est une seconde copie, que votre logiciel de\ncourrier a sans doute envoyée deux fois.\n", when, n)
+	} else {
+		if when != "" {
+			when = "at " + when + ", "
+		}
+		fmt.Fprintf(&b, "This move was already applied (%smove %d); nothing changed.\nYour mail is a second copy of it, which your mail program likely\nsent twice.\n", when, n)
+	}
+	if note := IgnoredNote(ignored, lang); note != "" {
+		b.WriteString(note)
+	}
+	b.WriteString("\n")
+	b.WriteString(stateText(g, m, player, m.State.Text(player)))
+	return s.answer(g, m, req, Answer, "move already applied", b.String(), fmt.Sprintf("move %d sent again", n))
 }
 
 // refuse answers the sender alone: what was wrong, where, the rule, and
