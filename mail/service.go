@@ -373,7 +373,10 @@ type readMail struct {
 	env  *notation.Envelope // nil unless the mail was read
 }
 
-// read reads raws on every processor.
+// read reads raws on every processor. The DKIM check of a mail
+// (checkDKIM), which waits on DNS, runs apart from the readers, each
+// mail's at once: a DNS that is slow to answer holds no reader, and the
+// waits of a batch overlap, each bounded by dkimTimeout.
 func (s *Service) read(raws [][]byte) []readMail {
 	out := make([]readMail, len(raws))
 	if len(raws) == 1 {
@@ -381,15 +384,19 @@ func (s *Service) read(raws [][]byte) []readMail {
 		return out
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg, dns sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(raws)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
-				out[i] = s.readOne(raws[i])
+				out[i] = s.readText(raws[i])
+				if s.cfg.VerifyDKIM {
+					dns.Go(func() { s.checkDKIM(raws[i], &out[i]) })
+				}
 			}
 		})
 	}
 	wg.Wait()
+	dns.Wait()
 	return out
 }
 
@@ -402,7 +409,16 @@ func (s *Service) readTooLarge(header []byte, size int64) readMail {
 	return r
 }
 
+// readOne reads raw: readText, then the DKIM check.
 func (s *Service) readOne(raw []byte) readMail {
+	r := s.readText(raw)
+	s.checkDKIM(raw, &r)
+	return r
+}
+
+// readText is what readOne reads of raw without the network: its hash,
+// its text and envelope, a bounce's report.
+func (s *Service) readText(raw []byte) readMail {
 	sum := sha256.Sum256(raw)
 	r := readMail{hash: hex.EncodeToString(sum[:])}
 	r.msg, r.xerr = Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
@@ -413,7 +429,6 @@ func (s *Service) readOne(raw []byte) readMail {
 	if r.msg != nil && r.msg.Auto == AutoBounce {
 		r.msg.Bounce = ParseBounce(raw)
 	}
-	s.checkDKIM(raw, &r)
 	return r
 }
 
