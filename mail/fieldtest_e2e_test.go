@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -139,5 +140,43 @@ func TestMailMoveSentTwice(t *testing.T) {
 	r.send(bob, "", "Re: [herald G1] welcome", "key "+g.bkey+"\n"+g.bstep)
 	if got := unwrap(r.await(bob, "")); !strings.Contains(got, "Your move 2 was applied") {
 		t.Errorf("bob's move after the copies is not move 2:\n%s", got)
+	}
+}
+
+// TestMailForgedUnobserve: an unobserve whose sender is not authenticated
+// (a forged From is no different) ends no subscription: herald mails the
+// observer's address a confirmation, the observer still gets the moves,
+// and only the line it gives, written back, ends it (field test: a
+// forged "unobserve G1" in an observer's name unsubscribed them).
+func TestMailForgedUnobserve(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, dan = "alice@herald.local", "dan@herald.local"
+	g := startPair(r)
+	r.send(dan, "", "watching", "observe G1")
+	ok := regexp.MustCompile(`(?m)^  observe G1 (\S+)$`).FindStringSubmatch(unwrap(r.await(dan, "confirm observe")))
+	if ok == nil {
+		t.Fatal("no token in dan's confirmation")
+	}
+	r.send(dan, "", "watching", "observe G1 "+ok[1])
+	r.await(dan, "observe")
+
+	r.send(dan, "", "stop", "unobserve G1") // anyone could have sent it
+	confirm := unwrap(r.await(dan, "confirm unobserve"))
+	tok := regexp.MustCompile(`(?m)^  unobserve G1 (\S+)$`).FindStringSubmatch(confirm)
+	if tok == nil || !strings.Contains(confirm, "you still observe the game") {
+		t.Fatalf("dan's confirmation to stop observing:\n%s", confirm)
+	}
+	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\n"+g.astep)
+	if news := unwrap(r.await(dan, "")); !strings.Contains(news, "alice played move 1") {
+		t.Errorf("dan, still an observer, is not told of alice's move:\n%s", news)
+	}
+	r.send(dan, "", "stop", "unobserve G1 wrong-token")
+	if got := unwrap(r.await(dan, "unobserve refused")); !strings.Contains(got, "you still observe it") {
+		t.Errorf("a wrong token:\n%s", got)
+	}
+	r.send(dan, "", "stop", "unobserve G1 "+tok[1])
+	if got := unwrap(r.await(dan, "unobserve")); !strings.Contains(got, "You no longer observe game G1.") {
+		t.Errorf("dan's confirmed unobserve:\n%s", got)
 	}
 }

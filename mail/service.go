@@ -525,7 +525,8 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if msg.From == s.cfg.Address {
 		return Ignored, 0, "mail from herald itself", nil
 	}
-	if why, v := s.senderCheck(msg); why != "" {
+	why, v := s.senderCheck(msg)
+	if why != "" {
 		return s.forged(ctx, ses, msg, env, why, v, now)
 	}
 	tokenGame, token := s.replyToken(msg)
@@ -539,7 +540,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			// player's or the host's request, authenticated below, observe
 			// among its parts (issue 25, item 14; issue 26, item 1).
 			if env.Key == "" && token == "" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.Contains(a, "@") }) {
-				return s.observe(ctx, ses, msg, env, c, now)
+				return s.observe(ctx, ses, msg, env, c, v.DMARC.Result == "pass" || v.DKIM.Result == "pass", now)
 			}
 			if env.Game == "" && len(c.Args) > 0 && !strings.Contains(c.Args[0], "@") {
 				env.Game = c.Args[0]
@@ -600,8 +601,10 @@ func (s *Service) stepsBeyondProse(env *notation.Envelope) bool {
 // observe subscribes the sender to the public view of a game, or ends it:
 // "observe G12" (or the game line, or the subject's tag) asks for a
 // confirmation mail, "observe G12 TOKEN" gives it back. No key: an
-// observer sees only what everyone may.
-func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+// observer sees only what everyone may. "unobserve G12" from a sender
+// not proven (DMARC, DKIM) asks for a confirmation too, which
+// "unobserve G12 TOKEN" gives back: a forged From ends no subscription.
+func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, proven bool, now time.Time) (Outcome, int64, string, error) {
 	tag, token := env.Game, ""
 	if len(c.Args) > 0 {
 		tag = c.Args[0]
@@ -621,7 +624,7 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 	if c.Name == "observe" {
 		rep, err = ses.ConfirmObserve(ctx, id, msg.From, token)
 	} else {
-		rep, err = ses.Observe(ctx, id, msg.From, false)
+		rep, err = ses.ConfirmUnobserve(ctx, id, msg.From, token, proven)
 	}
 	if err != nil {
 		return "", 0, "", err
