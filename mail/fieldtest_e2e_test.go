@@ -180,3 +180,50 @@ func TestMailForgedUnobserve(t *testing.T) {
 		t.Errorf("dan's confirmed unobserve:\n%s", got)
 	}
 }
+
+// TestMailFrenchPlayer: a player who writes "langue fr" gets the whole
+// frame of herald's mails in French in that game, their own moves' news
+// and the news of the others' moves, while the other player of the same
+// game still gets English; a player who chose nothing gets the answer to
+// a French mail (clé, montre) in French (field test: a French player's
+// mails had their errors alone in French, the rest in English).
+func TestMailFrenchPlayer(t *testing.T) {
+	t.Parallel()
+	r := playRig(t, nil, 0)
+	const alice, bob = "alice@herald.local", "bob@herald.local"
+	g := startPair(r)
+	check := func(who, got string, want, bad []string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s's mail lacks %q:\n%s", who, w, got)
+			}
+		}
+		for _, w := range bad {
+			if strings.Contains(got, w) {
+				t.Errorf("%s's mail holds %q:\n%s", who, w, got)
+			}
+		}
+	}
+	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\nlangue fr")
+	check("alice", unwrap(r.await(alice, "lang")), []string{"herald vous écrira désormais en français dans la partie G1"}, nil)
+
+	// Her move, written with English words: answered in French.
+	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\n"+g.astep)
+	check("alice", unwrap(r.await(alice, "")), []string{"Votre coup 1 a été appliqué :", "Partie G1, coup 2 : ", "Scores : "}, []string{"Your move", "Scores: "})
+	bw := unwrap(r.await(bob, ""))
+	check("bob", bw, []string{"alice played move 1:", "Game G1, move 2: IT IS YOUR TURN, bob.", "Your legal steps"}, []string{"a joué"})
+	r.send(bob, "", "Re: [herald G1]", "key "+g.bkey+"\n"+featureLegal.FindStringSubmatch(bw)[1])
+	r.await(bob, "")
+	check("alice", unwrap(r.await(alice, "")), []string{"bob a joué le coup 2 :", "Partie G1, coup 3 : C'EST VOTRE TOUR, alice.", "Vos étapes possibles (",
+		"Pour jouer, répondez avec votre ligne de clé"}, []string{"played move", "IT IS YOUR TURN", "Your legal steps", "To play, reply"})
+	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\nhistory\nshow")
+	check("alice", unwrap(r.await(alice, "")), []string{"Partie G1, coup 3 : C'EST VOTRE TOUR, alice."}, []string{"IT IS YOUR TURN"})
+
+	// bob chose nothing: a French mail is answered in French, an English
+	// one in English.
+	r.send(bob, "", "Re: [herald G1]", "clé "+g.bkey+"\nmontre")
+	check("bob", unwrap(r.await(bob, "show")), []string{"Partie G1, coup 3 : on attend alice"}, []string{"waiting for"})
+	r.send(bob, "", "Re: [herald G1]", "key "+g.bkey+"\nshow")
+	check("bob", unwrap(r.await(bob, "show")), []string{"Game G1, move 3: waiting for alice"}, nil)
+}
