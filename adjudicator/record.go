@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -239,22 +240,52 @@ var _ error = (*RecordTooLargeError)(nil)
 // LoadRecord reads a record file of at most MaxRecordBytes (else a
 // *RecordTooLargeError, read no further).
 func LoadRecord(path string) (*Record, error) {
+	data, err := ReadLimited(path, MaxRecordBytes)
+	var big *FileTooLargeError
+	if errors.As(err, &big) {
+		return nil, &RecordTooLargeError{Path: path, Size: big.Size}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecord(path, data)
+}
+
+// FileTooLargeError is the error of ReadLimited for a file larger than
+// its limit.
+type FileTooLargeError struct {
+	Path string
+	Size int64 // at least: the file may still grow, or never end (/dev/zero)
+	Max  int64
+}
+
+func (e *FileTooLargeError) Error() string {
+	return fmt.Sprintf("%s: %d bytes or more, more than herald reads of such a file (%d bytes): not a file of herald's, or one padded", e.Path, e.Size, e.Max)
+}
+
+var _ error = (*FileTooLargeError)(nil)
+
+// ReadLimited reads the file at path, of at most max bytes: a larger one
+// is refused (a *FileTooLargeError) before it is read, or as soon as it
+// has read max+1 bytes of one that does not say its size (a device such as
+// /dev/zero, a pipe), so that memory stays bounded whatever path is given.
+func ReadLimited(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxRecordBytes {
-		return nil, &RecordTooLargeError{Path: path, Size: fi.Size()}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+		return nil, &FileTooLargeError{Path: path, Size: fi.Size(), Max: max}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxRecordBytes {
-		return nil, &RecordTooLargeError{Path: path, Size: int64(len(data))}
+	if int64(len(data)) > max {
+		return nil, &FileTooLargeError{Path: path, Size: int64(len(data)), Max: max}
 	}
-	return ParseRecord(path, data)
+	return data, nil
 }
 
 // ParseRecord reads a record. Unknown keys, wrong types, a bad commitment or
@@ -621,11 +652,14 @@ func decodeOptions(v *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (
 	}
 	out := map[string]string{}
 	for j := 0; j+1 < len(v.Content); j += 2 {
-		var s string
+		var k, s string
+		if err := decodeScalar(v.Content[j], &k, "an option name", errAt); err != nil {
+			return nil, err
+		}
 		if err := decodeScalar(v.Content[j+1], &s, "an option value", errAt); err != nil {
 			return nil, err
 		}
-		out[v.Content[j].Value] = s
+		out[k] = s
 	}
 	return out, nil
 }
@@ -634,8 +668,23 @@ func decodeScalar(n *yaml.Node, dst *string, what string, errAt func(*yaml.Node,
 	if n.Kind != yaml.ScalarNode {
 		return errAt(n, "expected %s, a single value", what)
 	}
+	// herald writes no control character into a record or a scenario
+	// (but the line feeds between a move's steps, and tabs in an option's
+	// data), and adjudicate and scenario print what they hold to a
+	// referee's terminal, where an escape sequence would act.
+	if r, at, ok := notation.Unprintable(n.Value); ok {
+		return errAt(n, "%s holds the control character %U (after %q): herald reads printable text only, with line feeds and tabs", what, r, clip(n.Value[:at], 20))
+	}
 	*dst = n.Value
 	return nil
+}
+
+// clip returns the last n runes of s, or s.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[len(r)-n:])
+	}
+	return s
 }
 
 // Marshal returns the record as YAML, two-space indented, in format

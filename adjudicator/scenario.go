@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -74,10 +73,11 @@ type ScenarioMove struct {
 var scenarioKeys = []string{"game", "rule", "players", "options", "seed", "position", "moves", "expect"}
 var scenarioMoveKeys = []string{"player", "steps", "expect", "error", "rule"}
 
-// LoadScenario reads a scenario file. Unknown keys and malformed values are
-// errors with the file's line and column.
+// LoadScenario reads a scenario file of at most MaxRecordBytes (else a
+// *FileTooLargeError). Unknown keys and malformed values are errors with
+// the file's line and column.
 func LoadScenario(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadLimited(path, MaxRecordBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -493,7 +493,7 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		g, ok := got.([]any)
 		var w any
 		want.Decode(&w)
-		if !ok || len(g) != len(want.Content) || !matchSet(path, want.Content, g, make([]bool, len(g))) {
+		if !ok || len(g) != len(want.Content) || !matchSet(path, want.Content, g) {
 			return fmt.Sprintf("%s: expected %s in any order, got %s", path, show(w), show(got))
 		}
 		return ""
@@ -518,23 +518,48 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 	return Subset(path, w, got)
 }
 
-// matchSet reports whether each of want matches a different entry of got
-// not yet used, trying every way (the lists of a view are short).
-func matchSet(path string, want []*yaml.Node, got []any, used []bool) bool {
-	if len(want) == 0 {
-		return true
-	}
-	for j, g := range got {
-		if used[j] || matchNode(path, want[0], g, true) != "" {
-			continue
+// matchSet reports whether each of want matches a different entry of got:
+// a perfect matching of the graph whose edges are the pairs that match,
+// found by augmenting paths (Kuhn's algorithm), in polynomial time
+// whatever the tags. Trying every way instead took factorial time on a
+// list of entries that each match many (!prefix "B " over a deck of 54
+// cards never finished: hostile campaign).
+func matchSet(path string, want []*yaml.Node, got []any) bool {
+	fits := make([][]int, len(want)) // the entries of got each want matches
+	for i, w := range want {
+		for j, g := range got {
+			if matchNode(path, w, g, true) == "" {
+				fits[i] = append(fits[i], j)
+			}
 		}
-		used[j] = true
-		if matchSet(path, want[1:], got, used) {
-			return true
+		if len(fits[i]) == 0 {
+			return false
 		}
-		used[j] = false
 	}
-	return false
+	owner := make([]int, len(got)) // the want matched to each got, or -1
+	for j := range owner {
+		owner[j] = -1
+	}
+	var augment func(i int, seen []bool) bool
+	augment = func(i int, seen []bool) bool {
+		for _, j := range fits[i] {
+			if seen[j] {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || augment(owner[j], seen) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i := range want {
+		if !augment(i, make([]bool, len(got))) {
+			return false
+		}
+	}
+	return true
 }
 
 // Subset compares an expected value (from YAML) with a got value (from

@@ -24,6 +24,14 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
 		return fail("your address may not start games on this herald")
 	}
+	if len(s.cfg.Hosts) == 0 {
+		if why, err := s.strangerLimit(ctx, ses.Tx(), msg.From, now); err != nil || why != "" {
+			if err != nil {
+				return "", 0, "", err
+			}
+			return fail(why)
+		}
+	}
 	if len(c.Args) == 0 {
 		return fail("name the game")
 	}
@@ -73,6 +81,9 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			if err != nil {
 				return fail(err.Error())
 			}
+			if s.own(addr) {
+				return fail(fmt.Sprintf("%s is herald's own address: herald plays no seat (bot:2 is a seat the bot plays)", addr))
+			}
 			addrs = append(addrs, addr)
 		case mode == "opt":
 			k, v, ok := strings.Cut(a, "=")
@@ -93,6 +104,37 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	return Created, id, "new " + g.Name, nil
+}
+
+// GameLimits are the limits on starting games by mail of
+// Config.StrangerGames.
+type GameLimits struct {
+	PerAddress int // games one address may start in an hour
+	PerHour    int // games all addresses together may start in an hour
+}
+
+// strangerLimit says why from may not start a game now, on a herald where
+// anyone may start games: it has started its games of the hour, or all
+// addresses together have (a From is easily forged, and each game has
+// herald welcome the addresses it names). "" when it may.
+func (s *Service) strangerLimit(ctx context.Context, tx host.Tx, from string, now time.Time) (string, error) {
+	since := now.Add(-time.Hour)
+	mine, err := tx.GamesStartedSince(ctx, from, since)
+	if err != nil {
+		return "", err
+	}
+	if mine >= s.cfg.StrangerGames.PerAddress {
+		return fmt.Sprintf("your address has started %d games in the last hour, the most\n  this herald allows an address that it does not list as a host;\n  write again in an hour", mine), nil
+	}
+	all, err := tx.GamesStartedSince(ctx, "", since)
+	if err != nil {
+		return "", err
+	}
+	if all >= s.cfg.StrangerGames.PerHour {
+		s.log.Warn("games started by mail in the last hour at the limit; refusing a new one", "from", from, "limit", s.cfg.StrangerGames.PerHour)
+		return fmt.Sprintf("%d games were started on this herald in the last hour, the most it\n  allows when anyone may start games; write again in an hour, or ask\n  herald's keeper to list you as a host (serve --hosts)", all), nil
+	}
+	return "", nil
 }
 
 func (s *Service) gamesList() string {

@@ -48,6 +48,9 @@ func newFixture(t testing.TB) *fixture {
 		NewKey:   func() string { k++; return fmt.Sprintf("key-%d", k) },
 		NewToken: func() string { tk++; return fmt.Sprintf("tok%d", tk) },
 		NewSeed:  func() string { return "fixture" },
+		// The fixture starts games by the dozen (BenchmarkIntake): the
+		// limits on strangers' games are TestStrangerGamesLimited's.
+		StrangerGames: GameLimits{PerAddress: 1 << 20, PerHour: 1 << 20},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package notation
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -88,7 +89,7 @@ func (e *Error) Pretty(lang Lang) string {
 	b.WriteString(e.Localize(lang))
 	b.WriteByte('\n')
 	if e.Source != "" && e.Pos.IsValid() {
-		src := strings.ReplaceAll(e.Source, "\t", " ")
+		src := Visible(e.Source)
 		fmt.Fprintf(&b, "  %s\n", src)
 		col := e.Pos.Col
 		if n := utf8.RuneCountInString(src) + 1; col > n {
@@ -108,6 +109,39 @@ func (e *Error) Pretty(lang Lang) string {
 		}
 	}
 	return b.String()
+}
+
+// Unprintable returns the first rune of s that a terminal or a mail
+// reader would act on rather than show, and its byte offset: a control
+// character other than tab and line feed (an escape sequence can clear a
+// referee's screen or retitle their terminal), or a bidirectional
+// formatting character (it can show a line's words in another order);
+// ok is false when s has none.
+func Unprintable(s string) (r rune, at int, ok bool) {
+	for i, c := range s {
+		if c != '\t' && c != '\n' && (unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c)) {
+			return c, i, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Visible returns the line s as a quote of it may show it: a tab is a
+// space, and each rune Unprintable finds is U+FFFD, one column each, so
+// that a caret under the line stays under the same rune.
+func Visible(s string) string {
+	if _, _, ok := Unprintable(s); !ok {
+		return strings.ReplaceAll(s, "\t", " ")
+	}
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c == '\t':
+			return ' '
+		case c != '\n' && (unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c)):
+			return utf8.RuneError
+		}
+		return c
+	}, s)
 }
 
 func quoteList(words []string, lang Lang) string {

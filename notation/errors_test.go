@@ -3,6 +3,7 @@ package notation_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/notation"
@@ -89,6 +90,11 @@ func TestErrorPretty(t *testing.T) {
   plain forrest e5
         ^
 `,
+		},
+		{
+			name: "control characters shown, not sent (hostile campaign)",
+			err:  &notation.Error{Pos: notation.Pos{Line: 1, Col: 23}, Msg: `unknown square "z9"`, Source: "keep\x1b]0;x\a\x1b[2J\u202e\tplain z9"},
+			want: "1:23: unknown square \"z9\"\n  keep\ufffd]0;x\ufffd\ufffd[2J\ufffd plain z9\n" + strings.Repeat(" ", 24) + "^\n",
 		},
 		{
 			name: "accented text counts characters",

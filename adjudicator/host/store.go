@@ -163,6 +163,10 @@ type Tx interface {
 	// address plays in or hosts, newest first.
 	PlayingGamesOf(ctx context.Context, address string) ([]int64, error)
 
+	// GamesStartedSince counts the games started since a time by host, or
+	// by anyone when host is "", for the limits on starting games.
+	GamesStartedSince(ctx context.Context, host string, since time.Time) (int, error)
+
 	// Save writes a game's status and the moves of rec beyond those
 	// stored, and returns the game's new revision.
 	Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error)
@@ -199,6 +203,10 @@ type Tx interface {
 	// how many moves they have been told of, and when their next digest is
 	// due (zero: none).
 	SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error
+
+	// SetLang records the language the player of seat in game id chose
+	// for herald's mails: "fr", or "" for English.
+	SetLang(ctx context.Context, id int64, seat int, lang string) error
 
 	// SetAway records that the player of seat in game id is away until a
 	// time (zero: not away), having used so much of the game's vacation
@@ -281,6 +289,9 @@ type Player struct {
 	// report for it said; "" while mail reaches them. A mail from them
 	// clears it.
 	Undeliverable string
+	// Lang is the language they chose for herald's mails ("lang fr"):
+	// LangFrench, or "" for English.
+	Lang string
 }
 
 // Game is a stored game.

@@ -113,6 +113,7 @@ func TestClearKeysMigrated(t *testing.T) {
 		`DROP TABLE observe_requests`,
 		`DROP TABLE failures`,                           // migration 13
 		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
+		`ALTER TABLE players DROP COLUMN lang`,          // migration 15
 		`UPDATE schema_version SET version = 11`,
 	} {
 		if _, err := db.Exec(q); err != nil {

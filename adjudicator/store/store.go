@@ -214,6 +214,9 @@ var migrations = []migration{
 	// 14: why mail to a seat's address bounces, from the delivery report
 	// herald last read for it ('' while mail reaches it; issue 31, item 2).
 	{sql: `ALTER TABLE players ADD COLUMN undeliverable TEXT NOT NULL DEFAULT '';`},
+	// 15: the language each player chose for herald's mails (lang fr):
+	// "fr", or '' for English.
+	{sql: `ALTER TABLE players ADD COLUMN lang TEXT NOT NULL DEFAULT '';`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -1090,6 +1093,18 @@ func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error
 		WHERE (p.address = ? OR g.host = ?) AND g.status = ? ORDER BY g.id DESC`, strings.ToLower(address), strings.ToLower(address), host.Playing)
 }
 
+// GamesStartedSince counts the games host (anyone's when "") started
+// since a time.
+func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE created >= ? AND (? = '' OR host = ?)`,
+		stamp(since), strings.ToLower(hostAddr), strings.ToLower(hostAddr)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := t.b.stmts.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -1396,6 +1411,15 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 	return nil
 }
 
+// SetLang records the language the player of seat in game id chose for
+// herald's mails: "fr", or "" for English.
+func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetAway records that the player of seat in game id is away until a time
 // (zero: not away), having used so much of the game's vacation allowance.
 func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error {
@@ -1597,7 +1621,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	var used int64
 	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
 		&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
-		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable}
+		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang}
 	query := readGameQuery
 	if withRecord {
 		query = readGameRecordQuery
@@ -1680,7 +1704,7 @@ const (
 	gameColumns  = `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page`
 	clockColumns = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
 	flagColumns  = `EXISTS (SELECT 1 FROM observers o WHERE o.game_id = g.id), EXISTS (SELECT 1 FROM undo_requests u WHERE u.game_id = g.id)`
-	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable`
+	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable, p.lang`
 	readGameFrom = ` FROM games g LEFT JOIN clocks c ON c.game_id = g.id JOIN players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat`
 
 	readGameQuery       = `SELECT ` + gameColumns + `, ` + clockColumns + `, ` + flagColumns + `, ` + playerCols + readGameFrom

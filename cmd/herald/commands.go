@@ -110,7 +110,7 @@ var cmdNew = &command{
 		}
 		var pos *yaml.Node
 		if p := e.str("position"); p != "" {
-			data, err := os.ReadFile(p)
+			data, err := readLimited(p)
 			if err != nil {
 				return err
 			}
@@ -497,7 +497,7 @@ var cmdTurn = &command{
 		if e.str("game") == "" {
 			return usagef("--game FILE is required")
 		}
-		data, err := os.ReadFile(args[0])
+		data, err := readLimited(args[0])
 		if err != nil {
 			return err
 		}
@@ -674,6 +674,13 @@ var cmdScenario = &command{
 		}
 		return nil
 	},
+}
+
+// readLimited reads a file named on the command line (a position, a turn
+// file, an option's data), of at most MaxRecordBytes: whatever path is
+// given (/dev/zero, a huge file), memory stays bounded.
+func readLimited(path string) ([]byte, error) {
+	return adjudicator.ReadLimited(path, adjudicator.MaxRecordBytes)
 }
 
 // readAll reads at most limit bytes from r, or fails.

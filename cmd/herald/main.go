@@ -213,7 +213,7 @@ func parseOpts(opts []string) (map[string]string, error) {
 		if file, ok := strings.CutPrefix(v, "@"); ok {
 			// A data file's contents go into the record, which stays
 			// self-contained: adjudicate needs nothing else.
-			data, err := os.ReadFile(file)
+			data, err := readLimited(file)
 			if err != nil {
 				return nil, usagef("--opt %s=@%s: %v", k, file, err)
 			}

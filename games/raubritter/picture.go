@@ -78,8 +78,9 @@ func (s *State) Picture() *picture.Board {
 	skip := []string{"P plain", "c castle", "knights bottom", ". a free"}
 	for i, name := range s.names {
 		p := s.players[i]
+		tiles := len(p.hand) + len(p.stack) + len(p.layout)
 		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: scores[i], ToMove: slices.Contains(to, name),
-			Note: fmt.Sprintf("%d knights, %d tiles left", p.knights, len(p.hand)+len(p.stack)+len(p.layout))})
+			Note: fmt.Sprintf("%d %s, %d %s left", p.knights, plural(p.knights, "knight", "knights"), tiles, plural(tiles, "tile", "tiles"))})
 		skip = append(skip, fmt.Sprintf("%c %-12s", sym[i], name))
 	}
 	var status strings.Builder

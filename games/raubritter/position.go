@@ -246,8 +246,8 @@ func (s *State) loadPlayers(n *yaml.Node, w *where, onBoard []int, used map[Kind
 			p.knights = s.data.Knights - onBoard[i]
 		}
 		if p.knights+onBoard[i] > s.data.Knights {
-			return posError(w.at(w.knights[i], w.players[i], w.board), "player %s has %d knights on the board and %d left, more than the %d they own",
-				s.names[i], onBoard[i], p.knights, s.data.Knights)
+			return posError(w.at(w.knights[i], w.players[i], w.board), "player %s has %s on the board and %d left, more than the %d they own",
+				s.names[i], nKnights(onBoard[i]).EN, p.knights, s.data.Knights)
 		}
 	}
 	for _, k := range sortedKinds(used) {

@@ -178,7 +178,7 @@ var positionErrors = []struct {
 	{"player twice", two, "board: {f6: plain}\nplayers:\n  red: {hand: [plain]}\n  red: {hand: [lake]}\n", "4:3", "players: red is given twice"},
 	{"unknown player key", two, "board: {f6: plain}\nplayers:\n  red:\n    hand: [plain]\n    knigths: 3\n", "5:5", `unknown key "knigths" in player red; did you mean "knights"?`},
 	{"player not a mapping", two, "board: {f6: plain}\nplayers:\n  red: [plain]\n", "3:8", "players: red: expected a mapping"},
-	{"knights over supply", two, "board:\n  f6: plain castle / red\n  g6: plain\nplayers:\n  red:\n    hand: [plain]\n    knights: 30\n", "7:14", "player red has 1 knights on the board and 30 left, more than the 30 they own"},
+	{"knights over supply", two, "board:\n  f6: plain castle / red\n  g6: plain\nplayers:\n  red:\n    hand: [plain]\n    knights: 30\n", "7:14", "player red has 1 knight on the board and 30 left, more than the 30 they own"},
 	{"knights over supply by board", two, "board:\n  f6: plain castle / red red red red\n  g6: plain town / red red red red\nplayers:\n  red: {hand: [plain], knights: 23}\n", "5:33", "player red has 8 knights on the board and 23 left"},
 	{"negative knights", two, "board: {f6: plain}\nplayers:\n  red: {knights: -1, hand: [plain]}\n", "3:18", "red's knights: expected the number of knights left, 0 to 30"},
 	{"knights not a number", two, "board: {f6: plain}\nplayers:\n  red: {knights: many, hand: [plain]}\n", "3:18", "red's knights"},

@@ -431,7 +431,7 @@ func (s *State) Result() adjudicator.Result {
 		res.Winners = []string{s.names[w]}
 		res.Summary = fmt.Sprintf("%s wins with %d %s", s.names[w], sc[w], plural(sc[w], "point", "points"))
 		if countEq(sc, best) > 1 {
-			res.Summary += fmt.Sprintf(", breaking the tie with %d knights left", s.players[w].knights)
+			res.Summary += fmt.Sprintf(", breaking the tie with %s left", nKnights(s.players[w].knights).EN)
 		}
 		return res
 	}
@@ -441,8 +441,8 @@ func (s *State) Result() adjudicator.Result {
 		names[i] = s.names[t]
 	}
 	res.Shared = names
-	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %d knights left",
-		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, plural(best, "point", "points"), s.players[tied[0]].knights)
+	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %s left",
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, plural(best, "point", "points"), nKnights(s.players[tied[0]].knights).EN)
 	return res
 }
 

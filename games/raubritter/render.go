@@ -173,7 +173,12 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 		who := s.names[s.turn]
 		switch {
 		case s.pending >= 0:
-			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or go on\n", who, s.placed, s.square(s.pending))
+			// After the third tile or the last in hand, no tile can follow.
+			next := "go on"
+			if s.placed == 3 || len(s.players[s.turn].hand) == 0 {
+				next = "end"
+			}
+			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or %s\n", who, s.placed, s.square(s.pending), next)
 		case s.placed > 0:
 			fmt.Fprintf(b, "to move: %s, %d %s laid; lay another or end\n", who, s.placed, plural(s.placed, "tile", "tiles"))
 		default:
@@ -191,7 +196,7 @@ func (s *State) writePrivate(b *strings.Builder, as string) {
 		p := s.players[i]
 		fmt.Fprintf(b, "%s's hand: %s\n", as, handWords(p.hand).EN)
 		if len(p.stack) > 0 {
-			fmt.Fprintf(b, "%s's stack: %d tiles, next letter %c\n", as, len(p.stack), p.stack[0].Letter)
+			fmt.Fprintf(b, "%s's stack: %d %s, next letter %c\n", as, len(p.stack), plural(len(p.stack), "tile", "tiles"), p.stack[0].Letter)
 		} else {
 			fmt.Fprintf(b, "%s's stack: empty\n", as)
 		}

@@ -263,8 +263,15 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 		return pos(0)(adjudicator.Rulef("supply", ruleNoKnights, "you have only %s left, not %d", "il ne vous reste que %s, pas %d", nKnights(pl.knights), total))
 	}
 	castle := s.square(s.pending)
-	for i, q := range s.march(castle, m.Dir, len(m.Counts)) {
+	march := s.march(castle, m.Dir, len(m.Counts))
+	for i, q := range march {
 		c := s.at(q)
+		if c == nil && i > 0 {
+			// Off the frame of square names: q has no name to give.
+			return pos(i)(adjudicator.Rulef("gap", ruleGap, "%s is at the edge of the board: knights cannot go further %s, and they never cross a gap",
+				"%s est au bord du plateau : les chevaliers ne peuvent aller plus loin %s, et ils ne franchissent jamais un vide",
+				march[i-1], adjudicator.Words{EN: m.Dir.String(), FR: towardsFR(m.Dir)}))
+		}
 		if c == nil || !c.placed {
 			return pos(i)(adjudicator.Rulef("gap", ruleGap, "knights cannot reach %s: there is no tile there, and knights never cross a gap",
 				"les chevaliers ne peuvent atteindre %s : il n'y a pas de plaquette, et ils ne franchissent jamais un vide", q))
@@ -277,9 +284,15 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("full", ruleFour, "%s already holds 4 knights: a full tile cannot be entered",
 				"%s porte déjà 4 chevaliers : une plaquette pleine ne peut plus être occupée", q)))
 		}
+		if i > 0 && int(c.n)+need > 4 {
+			// Too full for the knights this terrain keeps (l. 173).
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleEnough, "the %s tile at %s holds %s, and at least %d must stay on it, which would make more than 4: knights cannot enter it",
+				"la plaquette %s en %s porte %s, et au moins %d doivent y rester, ce qui dépasserait 4 : les chevaliers ne peuvent y entrer",
+				c.kind.Words(), q, nKnights(int(c.n)), need)))
+		}
 		if int(c.n)+m.Counts[i] > 4 {
-			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %d knights; %d more would make more than 4",
-				"%s porte %d chevaliers ; %d de plus dépasseraient 4", q, c.n, m.Counts[i])))
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %s; %d more would make more than 4",
+				"%s porte %s ; %d de plus dépasseraient 4", q, nKnights(int(c.n)), m.Counts[i])))
 		}
 		if m.Counts[i] < need {
 			rule := ruleLeave
@@ -409,17 +422,23 @@ func (s *State) withLongest(p int, m Knights, err *adjudicator.RuleError) *adjud
 		}
 		w := knightsWords(North, stay.Counts)
 		c.Msg += fmt.Sprintf("; no march %s is legal, but the knights may stay on the castle: %s", m.Dir, w.EN)
-		to := "le " + m.Dir.Words().FR // vers le nord, vers l'est
-		if to[3] == 'e' || to[3] == 'o' {
-			to = "l'" + to[3:]
-		}
-		c.MsgFR += fmt.Sprintf(" ; aucune marche vers %s n'est permise, mais les chevaliers peuvent rester sur le château : %s", to, w.FR)
+		c.MsgFR += fmt.Sprintf(" ; aucune marche %s n'est permise, mais les chevaliers peuvent rester sur le château : %s", towardsFR(m.Dir), w.FR)
 		return &c
 	}
 	w := knightsWords(best.Dir, best.Counts)
 	c.Msg += "; the longest legal march that way: " + w.EN
 	c.MsgFR += " ; la plus longue marche permise dans cette direction : " + w.FR
 	return &c
+}
+
+// towardsFR returns "vers le nord", "vers l'est": the French for going
+// in direction d, elided before a vowel.
+func towardsFR(d Direction) string {
+	name := d.Words().FR
+	if name[0] == 'e' || name[0] == 'o' {
+		return "vers l'" + name
+	}
+	return "vers le " + name
 }
 
 // endTurn passes the turn clockwise to the next player with a tile in hand;

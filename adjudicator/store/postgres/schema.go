@@ -163,6 +163,9 @@ var migrations = []string{
 		started TIMESTAMPTZ NOT NULL,
 		until   TIMESTAMPTZ NOT NULL          -- when the name lapses unless renewed, by the database's clock
 	);`,
+	// 5: the language each player chose for herald's mails, as the SQLite
+	// store's version 15.
+	`ALTER TABLE players ADD COLUMN lang TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that

@@ -134,7 +134,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 			return nil, err
 		}
 	}
-	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable FROM players WHERE game_id = $1 ORDER BY seat`, id)
+	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable, lang FROM players WHERE game_id = $1 ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -143,7 +143,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 		var p host.Player
 		var next, away *string
 		var used int64
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable); err != nil {
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		p.AwayUsed = time.Duration(used) * time.Second
@@ -186,6 +186,18 @@ func (t *Tx) GamesOf(ctx context.Context, address string) ([]int64, error) {
 func (t *Tx) PlayingGamesOf(ctx context.Context, address string) ([]int64, error) {
 	return t.ids(ctx, `SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id
 		WHERE (p.address = $1 OR g.host = $1) AND g.status = $2 ORDER BY g.id DESC`, strings.ToLower(address), host.Playing)
+}
+
+// GamesStartedSince counts the games host (anyone's when "") started
+// since a time.
+func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.Time) (int, error) {
+	var n int
+	err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM games WHERE created >= $1 AND ($2 = '' OR host = $2)`,
+		stamp(since), strings.ToLower(hostAddr)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
 }
 
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
@@ -381,6 +393,13 @@ func stampOrNull(tm time.Time) *string {
 func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error {
 	_, err := t.exec(ctx, `UPDATE players SET notify = $1, told = $2, digest_next = $3 WHERE game_id = $4 AND seat = $5`,
 		mode, told, stampOrNull(digestNext), id, seat)
+	return err
+}
+
+// SetLang records the language the player of seat in game id chose for
+// herald's mails: "fr", or "" for English.
+func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
+	_, err := t.exec(ctx, `UPDATE players SET lang = $1 WHERE game_id = $2 AND seat = $3`, lang, id, seat)
 	return err
 }
 

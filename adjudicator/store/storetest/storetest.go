@@ -54,6 +54,8 @@ var tests = []struct {
 	{"ClaimQueued", testClaimQueued},
 	{"NoteFailure", testNoteFailure},
 	{"KeysHashed", testKeysHashed},
+	{"GamesStartedSince", testGamesStartedSince},
+	{"PlayerLang", testPlayerLang},
 }
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -795,6 +797,67 @@ func testKeysHashed(t *testing.T, db DB) {
 	for seat, stored := range append([]string{g.HostKey}, g.Players[0].Secret, g.Players[1].Secret) {
 		if !host.IsHashedKey(stored) {
 			t.Errorf("seat %d: the store keeps the key %q in clear", seat-1, stored)
+		}
+	}
+}
+
+// testGamesStartedSince: the games started since a time are counted by
+// host, or all of them, for the limits on starting games (hostile
+// campaign).
+func testGamesStartedSince(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	start := func(id, hostAddr string, at time.Time) {
+		t.Helper()
+		err := s.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: hostAddr, Received: at}, func(tx host.Tx) error {
+			_, err := tx.CreateGame(ctx, hostAddr, "hk", record(), []host.Player{{Name: "alice", Address: "alice@x", Secret: "k1"}, {Name: "bob", Address: "bob@y", Secret: "k2"}})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	start("<g1@x>", "host@x", t0)
+	start("<g2@x>", "host@x", t0.Add(time.Minute))
+	start("<g3@x>", "other@x", t0.Add(30*time.Minute))
+	err := s.Process(ctx, host.Intake{MessageID: "<count@x>", BodyHash: "h", Sender: "host@x", Received: t0.Add(time.Hour)}, func(tx host.Tx) error {
+		for _, c := range []struct {
+			host  string
+			since time.Time
+			want  int
+		}{
+			{"host@x", t0, 2}, {"HOST@X", t0, 2}, {"other@x", t0, 1}, {"", t0, 3},
+			{"host@x", t0.Add(time.Second), 1}, {"", t0.Add(2 * time.Minute), 1}, {"nobody@x", t0, 0}, {"", t0.Add(time.Hour), 0},
+		} {
+			if n, err := tx.GamesStartedSince(ctx, c.host, c.since); err != nil || n != c.want {
+				t.Errorf("GamesStartedSince(%q, %s) = %d, %v; want %d", c.host, c.since.Format(time.TimeOnly), n, err, c.want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testPlayerLang: a player's language (lang fr) is kept for their seat
+// alone, read back with the game, and set back to none.
+func testPlayerLang(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<l1@x>")
+	for i, lang := range []string{"fr", ""} {
+		if err := s.Process(ctx, host.Intake{MessageID: fmt.Sprintf("<l%d@x>", i+2), BodyHash: "l", Sender: "bob@y", Received: t0}, func(tx host.Tx) error {
+			return tx.SetLang(ctx, gid, 1, lang)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := s.Game(ctx, gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Players[0].Lang != "" || g.Players[1].Lang != lang {
+			t.Errorf("after SetLang(seat 1, %q): alice %q, bob %q", lang, g.Players[0].Lang, g.Players[1].Lang)
 		}
 	}
 }

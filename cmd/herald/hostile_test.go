@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/notation"
+)
+
+// TestHostileFilesNoEscapes: a record or a scenario a stranger sends, whose
+// strings hold escape sequences (a terminal's title, its screen cleared)
+// or a bidirectional override, is refused with the line and column of the
+// string, and nothing herald prints holds a control character: a referee
+// runs adjudicate and scenario in a terminal (hostile campaign).
+func TestHostileFilesNoEscapes(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"move.yaml": "herald: 1\ngame: raubritter\nplayers: [alice, bob]\nseed_sha256: 6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b\nseed: \"1\"\nmoves:\n" +
+			"  - player: alice\n    text: \"keep plain\\e]0;pwned\\a\\e[2J\"\n",
+		"undone.yaml": "herald: 2\ngame: raubritter\nplayers: [alice, bob]\nseed_sha256: 6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b\nseed: \"1\"\nmoves: []\n" +
+			"undone:\n  - after: 0\n    by: alice\n    source: \"mail:<x\\u202e@y>\"\n    moves: [{player: alice, text: keep plain}]\n",
+		"scenario.yaml": "game: raubritter\nplayers: [red, blue]\nseed: 1\nmoves:\n  - player: red\n    steps: \"keep \\e[2Jplain\"\n    expect: legal\n",
+		"rule.yaml":     "game: raubritter\nrule: \"l. 1\\e[2J\"\nplayers: [red, blue]\nseed: 1\n",
+	}
+	want := map[string]string{
+		"move.yaml":     "move.yaml:8:11: text holds the control character U+001B (after \"keep plain\")",
+		"undone.yaml":   "undone.yaml:10:13: source holds the control character U+202E (after \"mail:<x\")",
+		"scenario.yaml": "scenario.yaml:6:12: steps holds the control character U+001B (after \"keep \")",
+		"rule.yaml":     "rule.yaml:2:7: the rule checked holds the control character U+001B (after \"l. 1\")",
+	}
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := "adjudicate"
+		if strings.HasPrefix(data, "game:") {
+			cmd = "scenario"
+		}
+		r := herald(t, "", cmd, path)
+		if r.code != 1 {
+			t.Errorf("%s %s: exit %d, want 1:\n%v", cmd, name, r.code, r)
+		}
+		if !strings.Contains(r.stdout+r.stderr, want[name]) {
+			t.Errorf("%s %s does not say %q:\n%v", cmd, name, want[name], r)
+		}
+		for _, out := range []string{r.stdout, r.stderr} {
+			if c, _, bad := notation.Unprintable(out); bad {
+				t.Errorf("%s %s printed %U:\n%q", cmd, name, c, out)
+			}
+		}
+	}
+}
+
+// TestHostileFilesBounded: a scenario, a position, a turn file or an
+// option's data file past 1 MiB is refused before it is read, with its
+// size: each was read whole, so /dev/zero as any of them grew herald to
+// gigabytes until it was killed (hostile campaign). The file here is a
+// sparse 64 MiB one, which the old reading read whole.
+func TestHostileFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.yaml")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(64 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rec := filepath.Join(dir, "game.yaml")
+	if r := herald(t, "", "new", "raubritter", "--players", "a,b", "--seed", "1", "-o", rec); r.code != 0 {
+		t.Fatal(r)
+	}
+	want := big + ": 67108864 bytes or more, more than herald reads of such a file (1048576 bytes)"
+	for _, args := range [][]string{
+		{"scenario", big},
+		{"new", "raubritter", "--players", "a,b", "--position", big, "-o", filepath.Join(dir, "p.yaml")},
+		{"turn", big, "--game", rec},
+		{"new", "raubritter", "--players", "a,b", "--opt", "tiles=@" + big, "-o", filepath.Join(dir, "t.yaml")},
+	} {
+		r := herald(t, "", args...)
+		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("herald %s: exit %d, want a refusal saying %q:\n%v", strings.Join(args, " "), r.code, want, r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p.yaml")); err == nil {
+		t.Error("a refused position wrote a record")
+	}
+}

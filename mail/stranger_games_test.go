@@ -1,0 +1,93 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStrangerGamesLimited: where anyone may start games (no Hosts), one
+// address starts at most 5 games an hour and all addresses together 30,
+// since each game has herald welcome every address it names: one
+// stranger mailed 60 "new" lines in a minute and herald sent 120 welcomes
+// to addresses of their choosing (hostile campaign). A game refused names
+// no one and mails no one but its sender; an hour later, the address may
+// start games again. A host the keeper lists is not limited.
+func TestStrangerGamesLimited(t *testing.T) {
+	f := newFixture(t)
+	def, err := NewService(Config{Address: "herald@herald.test", Registry: f.svc.cfg.Registry, Store: f.st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.cfg.StrangerGames = def.cfg.StrangerGames // the defaults, which the fixture lifts
+	if def.cfg.StrangerGames != (GameLimits{PerAddress: 5, PerHour: 30}) {
+		t.Errorf("the default limits: %+v", def.cfg.StrangerGames)
+	}
+	f.sent()
+	newGame := func(from string, i int) Outcome {
+		t.Helper()
+		out, err := f.svc.Handle(context.Background(), f.mail(from, "new", fmt.Sprintf("new raubritter players v%da@victim.test v%db@victim.test", i, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	victims := func(got map[string][]string) int {
+		n := 0
+		for who, ms := range got {
+			if strings.HasSuffix(who, "@victim.test") {
+				n += len(ms)
+			}
+		}
+		return n
+	}
+	for i := range 5 {
+		if out := newGame("stranger@evil.test", i); out != Created {
+			t.Fatalf("game %d: %s, want created", i+1, out)
+		}
+	}
+	f.sent()
+	if out := newGame("stranger@evil.test", 5); out != Rejected {
+		t.Fatalf("a sixth game in the hour: %s, want rejected", out)
+	}
+	got := f.sent()
+	if n := victims(got); n != 0 {
+		t.Errorf("a refused game mailed %d welcomes", n)
+	}
+	if len(got["stranger@evil.test"]) != 1 || !strings.Contains(got["stranger@evil.test"][0], "your address has started 5 games in the last hour") {
+		t.Errorf("the stranger's answer: %q", got["stranger@evil.test"])
+	}
+
+	// Other addresses, up to 30 games in all, then none.
+	for i := range 25 {
+		if out := newGame(fmt.Sprintf("s%d@evil.test", i), 100+i); out != Created {
+			t.Fatalf("game %d of another address: %s, want created", i+6, out)
+		}
+	}
+	f.sent()
+	if out := newGame("fresh@evil.test", 200); out != Rejected {
+		t.Fatalf("a 31st game in the hour: %s, want rejected", out)
+	}
+	got = f.sent()
+	if n := victims(got); n != 0 {
+		t.Errorf("a refused game mailed %d welcomes", n)
+	}
+	if len(got["fresh@evil.test"]) != 1 || !strings.Contains(got["fresh@evil.test"][0], "30 games were started on this herald in the last hour") {
+		t.Errorf("the answer: %q", got["fresh@evil.test"])
+	}
+
+	f.clock = f.clock.Add(time.Hour)
+	if out := newGame("stranger@evil.test", 300); out != Created {
+		t.Fatalf("an hour later: %s, want created", out)
+	}
+
+	// A listed host starts as many as they like.
+	f.svc.cfg.Hosts = []string{"club@herald.test"}
+	for i := range 8 {
+		if out := newGame("club@herald.test", 400+i); out != Created {
+			t.Fatalf("the listed host's game %d: %s, want created", i+1, out)
+		}
+	}
+}
