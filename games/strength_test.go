@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -131,9 +132,13 @@ func duel(t testing.TB, tb table, seed string, hero, rival contestant, at int) o
 // The campaign is resumable: each finished game appends a line to the
 // results file (HERALD_BOT_RESULTS, default testdata/strength/results.tsv,
 // committed), and a run plays only the games not in it. The file begins
-// with the fingerprint of the bot and its yardsticks (strengthFingerprint);
-// a run whose fingerprint differs refuses to add to it, so that games of
-// two different bots are never counted together. The next game is always
+// with the fingerprint of each table's bot and yardsticks
+// (strengthFingerprints): a run refuses a table whose fingerprint differs
+// from the file's, so that games of two different bots are never counted
+// together, and names the tables; with HERALD_BOT_AFRESH set to those
+// tables ("lowenherz/2p,lowenherz/3p") it moves their games aside to a
+// results file of their own (staleResultsPath) and begins them afresh.
+// The other tables' games stay counted. The next game is always
 // of the cell that has used the least CPU time so far, the cells never
 // begun first, cheap tables first (campaignOrder): a run cut short leaves
 // figures for every cell, and the cheap cells complete. The CPU time of a
@@ -157,7 +162,13 @@ func TestBotStrength(t *testing.T) {
 		return v == "" || slices.Contains(strings.Split(v, ","), name)
 	}
 	path := resultsPath()
-	fp := strengthFingerprint(t)
+	var run []table
+	for _, tb := range tables {
+		if only("HERALD_BOT_TABLES", tb.String()) {
+			run = append(run, tb)
+		}
+	}
+	fps := strengthFingerprints(t, run)
 	if err := dropUnfinishedLine(path); err != nil {
 		t.Fatal(err)
 	}
@@ -167,17 +178,26 @@ func TestBotStrength(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(resultsHeader(fp)), 0o644); err != nil {
+		res = &results{fingerprints: fps}
+		if err := res.write(path); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: a new results file, for the bot of fingerprint %s", path, fp)
-		res = &results{fingerprint: fp}
+		t.Logf("%s: a new results file, for the bots of fingerprints %s", path, res.fingerprintText())
 	case err != nil:
 		t.Fatal(err)
-	case res.fingerprint != fp:
-		t.Fatalf("%s holds the games of the bot of fingerprint %s, and this bot's is %s: its play has changed, and its games would be counted with another bot's. Begin a new file: move this one aside (git keeps it) or set HERALD_BOT_RESULTS to another path", path, res.fingerprint, fp)
 	default:
-		t.Logf("%s: %d games already played by this bot (fingerprint %s)", path, len(res.games), fp)
+		var afresh []string
+		if v := os.Getenv("HERALD_BOT_AFRESH"); v != "" {
+			afresh = strings.Split(v, ",")
+		}
+		moved, err := res.begin(path, fps, afresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range moved {
+			t.Log(m)
+		}
+		t.Logf("%s: %d games already played by these bots (fingerprints %s)", path, len(res.games), res.fingerprintText())
 	}
 	var cells []*campaignCell
 	for _, c := range campaignCells() {
@@ -237,22 +257,33 @@ func TestBotStrengthSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s, bot of fingerprint %s:\n%s", resultsPath(), res.fingerprint, res.summary(envInt("HERALD_BOT_GAMES", 200)))
+	t.Logf("%s, bots of fingerprints %s:\n%s", resultsPath(), res.fingerprintText(), res.summary(envInt("HERALD_BOT_GAMES", 200)))
 }
 
-// TestBotStrengthFingerprint, with HERALD_BOT_STRENGTH=1, checks that the
-// results file was begun by this bot: that a change meant to leave the
-// bot's play alone (a faster engine, a faster search) did.
+// TestBotStrengthFingerprint, with HERALD_BOT_STRENGTH=1, checks that
+// each table of the results file was begun by this bot: that a change
+// meant to leave the bot's play alone (a faster engine, a faster search)
+// did. It logs every table's fingerprint, and names the tables whose
+// fingerprint differs from the file's.
 func TestBotStrengthFingerprint(t *testing.T) {
 	if os.Getenv("HERALD_BOT_STRENGTH") == "" {
-		t.Skip("set HERALD_BOT_STRENGTH=1 to check the bot's fingerprint against the results file (a minute of CPU)")
+		t.Skip("set HERALD_BOT_STRENGTH=1 to check the bot's fingerprints against the results file (a minute of CPU)")
 	}
 	res, err := readResults(resultsPath())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fp := strengthFingerprint(t); fp != res.fingerprint {
-		t.Fatalf("this bot's fingerprint is %s; %s was begun by the bot of fingerprint %s", fp, resultsPath(), res.fingerprint)
+	fps := strengthFingerprints(t, tables)
+	var changed []string
+	for _, tb := range tables {
+		k := tb.String()
+		t.Logf("%s: fingerprint %s, the file's %s", k, fps[k], res.fingerprintOf(k))
+		if was := res.fingerprints[k]; was != "" && was != fps[k] {
+			changed = append(changed, fmt.Sprintf("%s (%s, the file's %s)", k, fps[k], was))
+		}
+	}
+	if len(changed) > 0 {
+		t.Fatalf("the bot's play has changed on %s: %s holds the games of another bot there", strings.Join(changed, ", "), resultsPath())
 	}
 }
 
@@ -376,12 +407,25 @@ type gameResult struct {
 
 const resultsColumns = "table\tcell\tgame\tseat\twon\tscore\tothers\tbest\tcpu"
 
-func resultsHeader(fp string) string {
-	return "# The bot's strength campaign (issue 30, TestBotStrength in package games): one line a finished game.\n" +
+// resultsHeader returns the head of a results file whose tables' bots
+// have the fingerprints fps (a table's name to its fingerprint): a line
+// "fingerprint TABLE FP" a table, in the order of tables. (A file begun
+// before the fingerprints were a table's has one line "fingerprint FP",
+// for every table: see legacyFingerprints.)
+func resultsHeader(fps map[string]string) string {
+	var b strings.Builder
+	b.WriteString("# The bot's strength campaign (issue 30, TestBotStrength in package games): one line a finished game.\n" +
 		"# cell: random, greedy (the default bot against them), levels (bot:3 against bot:1), henri:N (bot:N alone against Henri).\n" +
 		"# game: from 0 (seed strength-game/players, the bot at seat game%players+1); won: the bot's share of the victory;\n" +
 		"# score, others, best: the bot's score, the others' mean and best; cpu: the game's CPU seconds.\n" +
-		"fingerprint\t" + fp + "\n" + resultsColumns + "\n"
+		"# fingerprint: of each table's bot and yardsticks; a table's games are all of the bot of its fingerprint.\n")
+	for _, tb := range tables {
+		if fp := fps[tb.String()]; fp != "" {
+			fmt.Fprintf(&b, "fingerprint\t%s\t%s\n", tb, fp)
+		}
+	}
+	b.WriteString(resultsColumns + "\n")
+	return b.String()
 }
 
 func (r gameResult) line() string {
@@ -391,8 +435,142 @@ func (r gameResult) line() string {
 
 // results is a results file read.
 type results struct {
-	fingerprint string
-	games       []gameResult
+	// fingerprints maps a table's name to the fingerprint of the bot
+	// that played its games. A table without one has no games.
+	fingerprints map[string]string
+	// legacy is the one fingerprint of a file begun before fingerprints
+	// were a table's, "" for a file with a fingerprint a table.
+	legacy string
+	games  []gameResult
+}
+
+// legacyFingerprints are, for the fingerprint of a results file begun
+// before the fingerprints were a table's, the tables' fingerprints of the
+// bot that had it (strengthFingerprints, of the same bot): the games of
+// such a file are read as those of these. The fingerprint of a file not
+// here stands for every table, and matches no table's bot.
+var legacyFingerprints = map[string]map[string]string{
+	"a6d97bd123f17df6": {
+		"raubritter/2p": "fc6a9ffa396983ae", "raubritter/4p": "cfcdf9960507e682",
+		"lowenherz/2p": "d64526267ce4e64f", "lowenherz/3p": "1d41258c701367aa",
+		"lowenherz97/2p": "ccc4439e16d5f60d", "lowenherz97/4p": "51a0f585a4d0ba20",
+		"heritiers/2p": "19057a42306b2eb1", "heritiers/1p": "d9d91a9a3361cbe3",
+	},
+}
+
+// fingerprintOf returns the fingerprint of table's bot in the file, "—"
+// when it has none.
+func (res *results) fingerprintOf(table string) string {
+	if fp := res.fingerprints[table]; fp != "" {
+		return fp
+	}
+	return "—"
+}
+
+// fingerprintText lists the tables' fingerprints, in the order of tables.
+func (res *results) fingerprintText() string {
+	var parts []string
+	for _, tb := range tables {
+		if fp := res.fingerprints[tb.String()]; fp != "" {
+			parts = append(parts, tb.String()+" "+fp)
+		}
+	}
+	if res.legacy != "" {
+		return fmt.Sprintf("%s (the file's one fingerprint %s)", strings.Join(parts, ", "), res.legacy)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// write writes res to path whole, header and games, through a file
+// renamed over it.
+func (res *results) write(path string) error {
+	var b strings.Builder
+	b.WriteString(resultsHeader(res.fingerprints))
+	for _, g := range res.games {
+		b.WriteString(g.line())
+	}
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// staleResultsPath is where the games of table, played by the bot of
+// fingerprint fp, go when the table begins afresh: a results file of
+// their own beside path's, which TestBotStrengthSummary reads with
+// HERALD_BOT_RESULTS.
+func staleResultsPath(path, table, fp string) string {
+	return filepath.Join(filepath.Dir(path), "stale-"+strings.ReplaceAll(table, "/", "-")+"-"+fp+".tsv")
+}
+
+// begin readies res, the file at path, for a run whose tables' bots have
+// the fingerprints fps. A table whose bot's fingerprint differs from the
+// file's is an error naming every such table, unless afresh names it:
+// then its games move to staleResultsPath, and the table begins again
+// with no games. Naming a table whose fingerprint has not changed is an
+// error (its games would be lost for nothing). When a table of fps had
+// no fingerprint in the file, or games moved, the file is written anew,
+// with a fingerprint a table. begin returns what it moved.
+func (res *results) begin(path string, fps map[string]string, afresh []string) ([]string, error) {
+	for _, a := range afresh {
+		if fps[a] == "" {
+			return nil, fmt.Errorf("HERALD_BOT_AFRESH names %q, not a table of this run (the tables: %s)", a, strings.Join(slices.Sorted(maps.Keys(fps)), ", "))
+		}
+		if was := res.fingerprints[a]; was == "" || was == fps[a] {
+			return nil, fmt.Errorf("HERALD_BOT_AFRESH names %s, whose bot has not changed (fingerprint %s): its games are this bot's; name only the tables whose fingerprint changed", a, fps[a])
+		}
+	}
+	var stale, names []string
+	count := map[string]int{}
+	for _, g := range res.games {
+		count[g.table]++
+	}
+	rewrite := false
+	for _, tb := range tables {
+		k := tb.String()
+		switch was := res.fingerprints[k]; {
+		case fps[k] == "" || was == fps[k]:
+		case was == "":
+			rewrite = true
+		case !slices.Contains(afresh, k):
+			stale = append(stale, fmt.Sprintf("%s (%d games of the bot of fingerprint %s; this bot's is %s)", k, count[k], was, fps[k]))
+			names = append(names, k)
+		}
+	}
+	if len(stale) > 0 {
+		return nil, fmt.Errorf("%s: the bot's play has changed on %s, and their games would be counted with another bot's: %s. Begin them afresh with HERALD_BOT_AFRESH=%s (their games move aside, %s's to %s), or leave them out with HERALD_BOT_TABLES",
+			path, strings.Join(names, ", "), strings.Join(stale, "; "), strings.Join(names, ","), names[0], staleResultsPath(path, names[0], res.fingerprints[names[0]]))
+	}
+	var moved []string
+	for _, k := range afresh {
+		was := res.fingerprints[k]
+		var gone, kept []gameResult
+		for _, g := range res.games {
+			if g.table == k {
+				gone = append(gone, g)
+			} else {
+				kept = append(kept, g)
+			}
+		}
+		sp := staleResultsPath(path, k, was)
+		if _, err := os.Stat(sp); err == nil {
+			return nil, fmt.Errorf("%s: the games of %s by the bot of fingerprint %s would move there, and it exists already; move it aside first", sp, k, was)
+		}
+		if err := (&results{fingerprints: map[string]string{k: was}, games: gone}).write(sp); err != nil {
+			return nil, err
+		}
+		res.games = kept
+		moved = append(moved, fmt.Sprintf("%s: %d games of the bot of fingerprint %s moved to %s; the table begins afresh for the bot of fingerprint %s", k, len(gone), was, sp, fps[k]))
+		rewrite = true
+	}
+	if !rewrite {
+		return moved, nil
+	}
+	merged := maps.Clone(res.fingerprints)
+	maps.Copy(merged, fps)
+	res.fingerprints, res.legacy = merged, ""
+	return moved, res.write(path)
 }
 
 // readResults reads the results file at path, each line checked.
@@ -404,7 +582,7 @@ func readResults(path string) (*results, error) {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		return nil, fmt.Errorf("%s ends in an unfinished line (a run stopped as it wrote it?): TestBotStrength drops it and plays that game again", path)
 	}
-	res := &results{}
+	res := &results{fingerprints: map[string]string{}}
 	seen := map[string]bool{}
 	for n, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		bad := func(format string, args ...any) error {
@@ -413,15 +591,29 @@ func readResults(path string) (*results, error) {
 		if strings.HasPrefix(line, "#") || line == resultsColumns {
 			continue
 		}
-		if fp, ok := strings.CutPrefix(line, "fingerprint\t"); ok {
-			if res.fingerprint != "" {
-				return nil, bad("a second fingerprint")
+		if rest, ok := strings.CutPrefix(line, "fingerprint\t"); ok {
+			f := strings.Split(rest, "\t")
+			switch {
+			case res.legacy != "":
+				return nil, bad("a second fingerprint, after the one for every table")
+			case len(f) == 1 && len(res.fingerprints) > 0:
+				return nil, bad("a fingerprint for every table, after a table's")
+			case len(f) == 1 && f[0] != "":
+				res.legacy = f[0]
+				for _, tb := range tables {
+					res.fingerprints[tb.String()] = f[0]
+				}
+				maps.Copy(res.fingerprints, legacyFingerprints[f[0]])
+			case len(f) != 2 || f[0] == "" || f[1] == "":
+				return nil, bad("a fingerprint line is \"fingerprint\", a table and its fingerprint, tab-separated")
+			case !slices.ContainsFunc(tables, func(tb table) bool { return tb.String() == f[0] }):
+				return nil, bad("no table %s in the campaign", f[0])
+			case res.fingerprints[f[0]] != "":
+				return nil, bad("a second fingerprint for %s", f[0])
+			default:
+				res.fingerprints[f[0]] = f[1]
 			}
-			res.fingerprint = fp
 			continue
-		}
-		if res.fingerprint == "" {
-			return nil, bad("a game before the fingerprint line")
 		}
 		f := strings.Split(line, "\t")
 		if len(f) != 9 {
@@ -438,6 +630,8 @@ func readResults(path string) (*results, error) {
 		}
 		c := findCell(r.table, r.cell)
 		switch {
+		case c != nil && res.fingerprints[r.table] == "":
+			return nil, bad("a game of %s before its table's fingerprint line", r.table)
 		case c == nil:
 			return nil, bad("no cell %s on table %s in the campaign", r.cell, r.table)
 		case r.game < 0 || r.seat != r.game%c.tb.players+1:
@@ -452,7 +646,7 @@ func readResults(path string) (*results, error) {
 		seen[key] = true
 		res.games = append(res.games, r)
 	}
-	if res.fingerprint == "" {
+	if len(res.fingerprints) == 0 {
 		return nil, fmt.Errorf("%s: no fingerprint line", path)
 	}
 	return res, nil
@@ -544,47 +738,70 @@ func (res *results) summary(games int) string {
 	return b.String()
 }
 
-// strengthFingerprint returns the fingerprint of the contestants of the
-// campaign: a hash of the steps each chooses (the bot at every level and
-// at the default with its ranking's visits, the random and greedy
-// players) on a few fixed positions of every table. Two bots with the
-// same fingerprint play the same games, short of a change that only
-// shows elsewhere.
-func strengthFingerprint(t testing.TB) string {
+// strengthFingerprints returns the fingerprint of the contestants of
+// the campaign on each of tbls (a table's name to it): a hash of the
+// steps each chooses (the bot at every level and at the default with its
+// ranking's visits, the random and greedy players) on a few fixed
+// positions of the table. Two bots with the same fingerprint on a table
+// play the same games there, short of a change that only shows
+// elsewhere; a change to one game's play leaves the other tables'
+// fingerprints alone.
+func strengthFingerprints(t testing.TB, tbls []table) map[string]string {
+	out := map[string]string{}
+	for _, tb := range tbls {
+		sum := sha256.Sum256(fingerprintText(t, tb))
+		out[tb.String()] = hex.EncodeToString(sum[:])[:16]
+	}
+	return out
+}
+
+// allTablesFingerprint returns the one fingerprint of every table that
+// results files had before the fingerprints were a table's: the hash of
+// the tables' fingerprint texts one after the other. legacyFingerprints
+// holds the tables' fingerprints of the bot that had such a one.
+func allTablesFingerprint(t testing.TB) string {
 	h := sha256.New()
-	contestants := []contestant{botAt(0), botAt(2), randomPlayer, greedyPlayer} // and the ranks of levels 1 and 3 below
 	for _, tb := range tables {
-		m := startMatch(t, tb, "fingerprint")
-		rng := adjudicator.NewRNG("fingerprint")
-		for _, walk := range []int{5, 35} {
-			randomSteps(t, m.State, walk, rng)
-			for len(m.State.ToMove()) > 0 && (botSeat(m.State) == "" || len(m.State.Legal(botSeat(m.State))) < 2) {
-				randomSteps(t, m.State, 1, rng)
+		h.Write(fingerprintText(t, tb))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// fingerprintText returns what the fingerprint of tb hashes: the steps
+// the contestants choose on two fixed positions of tb.
+func fingerprintText(t testing.TB, tb table) []byte {
+	var h bytes.Buffer
+	contestants := []contestant{botAt(0), botAt(2), randomPlayer, greedyPlayer} // and the ranks of levels 1 and 3 below
+	m := startMatch(t, tb, "fingerprint")
+	rng := adjudicator.NewRNG("fingerprint")
+	for _, walk := range []int{5, 35} {
+		randomSteps(t, m.State, walk, rng)
+		for len(m.State.ToMove()) > 0 && (botSeat(m.State) == "" || len(m.State.Legal(botSeat(m.State))) < 2) {
+			randomSteps(t, m.State, 1, rng)
+		}
+		seat := botSeat(m.State)
+		if seat == "" {
+			break
+		}
+		fmt.Fprintf(&h, "%s %s %s\n", tb, seat, m.State.Legal(seat))
+		for _, c := range contestants {
+			mv, err := c.step(m.State, m.Seats(), seat, "fingerprint")
+			if err != nil {
+				t.Fatalf("%s, %s: %v", tb, c.name, err)
 			}
-			seat := botSeat(m.State)
-			if seat == "" {
-				break
+			fmt.Fprintf(&h, "%s: %s\n", c.name, mv)
+		}
+		for _, level := range []int{1, 3} {
+			ch, err := bot.Rank(m.State, m.Seats(), seat, bot.Options{Level: level, Seed: "fingerprint"})
+			if err != nil {
+				t.Fatal(err)
 			}
-			fmt.Fprintf(h, "%s %s %s\n", tb, seat, m.State.Legal(seat))
-			for _, c := range contestants {
-				mv, err := c.step(m.State, m.Seats(), seat, "fingerprint")
-				if err != nil {
-					t.Fatalf("%s, %s: %v", tb, c.name, err)
-				}
-				fmt.Fprintf(h, "%s: %s\n", c.name, mv)
-			}
-			for _, level := range []int{1, 3} {
-				ch, err := bot.Rank(m.State, m.Seats(), seat, bot.Options{Level: level, Seed: "fingerprint"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, c := range ch {
-					fmt.Fprintf(h, "%s %d %.9f\n", c.Move, c.Visits, c.Reward)
-				}
+			for _, c := range ch {
+				fmt.Fprintf(&h, "%s %d %.9f\n", c.Move, c.Visits, c.Reward)
 			}
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return h.Bytes()
 }
 
 func envInt(name string, def int) int {
@@ -595,21 +812,42 @@ func envInt(name string, def int) int {
 }
 
 // TestResultsFileRefusesBadLines: the results file is read line by line,
-// and a line that is not a game of the campaign is an error naming it.
+// and a line that is not a game of the campaign is an error naming it; a
+// file with a fingerprint a table is read as such, and a file begun with
+// one fingerprint for every table as that fingerprint on every table (or
+// as the tables' fingerprints of legacyFingerprints).
 func TestResultsFileRefusesBadLines(t *testing.T) {
-	head := resultsHeader("f00d")
+	fps := map[string]string{"raubritter/4p": "f00d", "lowenherz/2p": "beef"}
+	head := resultsHeader(fps)
+	legacy := strings.Replace(resultsHeader(nil), resultsColumns, "fingerprint\tf00d\n"+resultsColumns, 1)
 	good := gameResult{table: "raubritter/4p", cell: "greedy", game: 5, seat: 2, outcome: outcome{win: 0.5, score: 20, others: 12.5, best: 20}, cpu: 3.25}
-	for _, tc := range []struct{ name, text, want string }{
-		{"good", head + good.line(), ""},
-		{"no fingerprint", resultsColumns + "\n" + good.line(), "before the fingerprint"},
-		{"two fingerprints", head + "fingerprint\tbeef\n", "a second fingerprint"},
-		{"fields", head + "raubritter/4p\tgreedy\t5\t2\n", "4 fields, want 9"},
-		{"number", head + strings.Replace(good.line(), "\t20\t", "\tmany\t", 1), "invalid syntax"},
-		{"cell", head + strings.Replace(good.line(), "greedy", "henri:1", 1), "no cell henri:1 on table raubritter/4p"},
-		{"seat", head + strings.Replace(good.line(), "\t5\t2\t", "\t5\t3\t", 1), "game 5 is played from seat 2, not 3"},
-		{"share", head + strings.Replace(good.line(), "\t0.5\t", "\t2\t", 1), "not a share"},
-		{"twice", head + good.line() + good.line(), "game 5 of greedy on raubritter/4p a second time"},
-		{"unfinished", head + strings.TrimSuffix(good.line(), "\n"), "unfinished line"},
+	every := map[string]string{}
+	for _, tb := range tables {
+		every[tb.String()] = "f00d"
+	}
+	known := maps.Clone(legacyFingerprints["a6d97bd123f17df6"])
+	for _, tc := range []struct {
+		name, text, want string
+		fps              map[string]string // the fingerprints read, when no error
+	}{
+		{"good", head + good.line(), "", fps},
+		{"one for every table", legacy + good.line(), "", every},
+		{"one for every table, known", strings.Replace(legacy, "f00d", "a6d97bd123f17df6", 1) + good.line(), "", known},
+		{"no fingerprint", resultsColumns + "\n" + good.line(), "a game of raubritter/4p before its table's fingerprint line", nil},
+		{"not this table's", resultsHeader(map[string]string{"lowenherz/2p": "beef"}) + good.line(), "a game of raubritter/4p before its table's fingerprint line", nil},
+		{"two for a table", head + "fingerprint\traubritter/4p\tbeef\n", "a second fingerprint for raubritter/4p", nil},
+		{"two for every table", legacy + "fingerprint\tbeef\n", "a second fingerprint, after the one for every table", nil},
+		{"every table after one", head + "fingerprint\tbeef\n", "a fingerprint for every table, after a table's", nil},
+		{"table's after every", legacy + "fingerprint\tlowenherz/2p\tbeef\n", "a second fingerprint, after the one for every table", nil},
+		{"no such table", head + "fingerprint\tlowenherz/9p\tbeef\n", "no table lowenherz/9p in the campaign", nil},
+		{"fingerprint fields", head + "fingerprint\tlowenherz/3p\tbeef\tmore\n", "a fingerprint line is", nil},
+		{"fields", head + "raubritter/4p\tgreedy\t5\t2\n", "4 fields, want 9", nil},
+		{"number", head + strings.Replace(good.line(), "\t20\t", "\tmany\t", 1), "invalid syntax", nil},
+		{"cell", head + strings.Replace(good.line(), "greedy", "henri:1", 1), "no cell henri:1 on table raubritter/4p", nil},
+		{"seat", head + strings.Replace(good.line(), "\t5\t2\t", "\t5\t3\t", 1), "game 5 is played from seat 2, not 3", nil},
+		{"share", head + strings.Replace(good.line(), "\t0.5\t", "\t2\t", 1), "not a share", nil},
+		{"twice", head + good.line() + good.line(), "game 5 of greedy on raubritter/4p a second time", nil},
+		{"unfinished", head + strings.TrimSuffix(good.line(), "\n"), "unfinished line", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "results.tsv")
@@ -620,13 +858,123 @@ func TestResultsFileRefusesBadLines(t *testing.T) {
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
-			case tc.want == "" && (res.fingerprint != "f00d" || len(res.games) != 1 || res.games[0] != good):
-				t.Fatalf("read %+v, want fingerprint f00d and %+v", res, good)
+			case tc.want == "" && (!maps.Equal(res.fingerprints, tc.fps) || len(res.games) != 1 || res.games[0] != good):
+				t.Fatalf("read %+v, want fingerprints %v and %+v", res, tc.fps, good)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}
 		})
 	}
+}
+
+// TestResultsBegin: a run refuses the tables whose bot's fingerprint
+// changed, naming them and the variable that begins them afresh; with it,
+// their games move to a results file of their own, the others stay, and
+// the file is written anew with a fingerprint a table; naming a table
+// whose bot has not changed is refused. A file begun with one fingerprint
+// for every table is read, and written anew with a fingerprint a table
+// only when a table gains one.
+func TestResultsBegin(t *testing.T) {
+	rb := gameResult{table: "raubritter/2p", cell: "random", game: 0, seat: 1, outcome: outcome{win: 1, score: 23, others: 5, best: 5}, cpu: 1.5}
+	lh := gameResult{table: "lowenherz/2p", cell: "greedy", game: 3, seat: 2, outcome: outcome{win: 1, score: 5, others: 3, best: 3}, cpu: 90}
+	lh3 := gameResult{table: "lowenherz/3p", cell: "greedy", game: 0, seat: 1, outcome: outcome{win: 0, score: 3, others: 4, best: 5}, cpu: 80}
+	legacy := strings.Replace(resultsHeader(nil), resultsColumns, "fingerprint\tf00d\n"+resultsColumns, 1) + rb.line() + lh.line() + lh3.line()
+	setup := func(t *testing.T) (string, *results) {
+		path := filepath.Join(t.TempDir(), "results.tsv")
+		if err := os.WriteFile(path, []byte(legacy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := readResults(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return path, res
+	}
+	read := func(t *testing.T, path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	now := map[string]string{"raubritter/2p": "f00d", "lowenherz/2p": "cafe", "lowenherz/3p": "d00d"}
+
+	t.Run("unchanged", func(t *testing.T) {
+		path, res := setup(t)
+		if _, err := res.begin(path, map[string]string{"raubritter/2p": "f00d", "lowenherz/2p": "f00d"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, path); got != legacy {
+			t.Fatalf("the file was written anew:\n%s", got)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		path, res := setup(t)
+		_, err := res.begin(path, now, nil)
+		for _, want := range []string{
+			"lowenherz/2p (1 games of the bot of fingerprint f00d; this bot's is cafe)",
+			"lowenherz/3p (1 games of the bot of fingerprint f00d; this bot's is d00d)",
+			"HERALD_BOT_AFRESH=lowenherz/2p,lowenherz/3p",
+		} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err = %v, want one saying %q", err, want)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "raubritter") {
+			t.Fatalf("err = %v names raubritter/2p, whose bot has not changed", err)
+		}
+		if got := read(t, path); got != legacy {
+			t.Fatalf("the file changed:\n%s", got)
+		}
+	})
+	t.Run("not changed, named", func(t *testing.T) {
+		path, res := setup(t)
+		_, err := res.begin(path, now, []string{"lowenherz/2p", "lowenherz/3p", "raubritter/2p"})
+		if want := "names raubritter/2p, whose bot has not changed"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("err = %v, want one saying %q", err, want)
+		}
+		_, err = res.begin(path, now, []string{"heritiers/1p"})
+		if want := "names \"heritiers/1p\", not a table of this run"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("err = %v, want one saying %q", err, want)
+		}
+	})
+	t.Run("afresh", func(t *testing.T) {
+		path, res := setup(t)
+		moved, err := res.begin(path, now, []string{"lowenherz/2p", "lowenherz/3p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(moved) != 2 || !strings.Contains(moved[0], "lowenherz/2p: 1 games of the bot of fingerprint f00d moved to") {
+			t.Fatalf("moved %q", moved)
+		}
+		again, err := readResults(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, tb := range tables {
+			want[tb.String()] = "f00d"
+		}
+		maps.Copy(want, now)
+		if !maps.Equal(again.fingerprints, want) || !slices.Equal(again.games, []gameResult{rb}) || again.legacy != "" {
+			t.Fatalf("read again %+v, want fingerprints %v and the game %+v", again, want, rb)
+		}
+		for _, g := range []gameResult{lh, lh3} {
+			stale, err := readResults(staleResultsPath(path, g.table, "f00d"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(stale.fingerprints, map[string]string{g.table: "f00d"}) || !slices.Equal(stale.games, []gameResult{g}) {
+				t.Fatalf("the stale file of %s holds %+v", g.table, stale)
+			}
+		}
+		if err := os.WriteFile(staleResultsPath(path, "lowenherz/2p", "cafe"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := res.begin(path, map[string]string{"lowenherz/2p": "0000"}, []string{"lowenherz/2p"}); err == nil || !strings.Contains(err.Error(), "exists already") {
+			t.Fatalf("err = %v, want one saying the stale file exists already", err)
+		}
+	})
 }
 
 // TestCampaignOrder: the scheduler begins every cell, in campaignCells'

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -193,4 +194,25 @@ func TestForgedByDMARC(t *testing.T) {
 	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "key "+b+"\nkeep plain village"), Rejected)
 	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "key "+b+"\nkeep plain village",
 		"Authentication-Results: mx.herald.test; dkim=pass header.d=herald.test; dmarc=pass header.from=herald.test"), Applied)
+}
+
+// TestUnobserveAuthenticated: an unobserve whose From the trusted
+// provider's DMARC verdict proves ends the subscription at once, with no
+// confirmation (TestMailForgedUnobserve: one not proven asks for one).
+func TestUnobserveAuthenticated(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.handle(f.mail("dan@herald.test", "watch", "observe G1"), Answered)
+	token := regexp.MustCompile(`(?m)^  observe G1 (\S+)\r?$`).FindStringSubmatch(f.sent()["dan@herald.test"][0])
+	if token == nil {
+		t.Fatal("no token in dan's confirmation")
+	}
+	f.handle(f.mail("dan@herald.test", "watch", "observe G1 "+token[1]), Answered)
+	f.sent()
+	f.svc.cfg.TrustAuthservIDs = []string{"mx.herald.test"}
+	pass := "Authentication-Results: mx.herald.test; dmarc=pass header.from=herald.test"
+	f.handle(f.mail("dan@herald.test", "stop", "unobserve G1", pass), Answered)
+	if got := f.sent()["dan@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "You no longer observe game G1.") {
+		t.Errorf("dan's authenticated unobserve: %q", got)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -355,4 +356,60 @@ func FuzzVerifyDKIM(f *testing.F) {
 			t.Errorf("DKIM result %q", r.msg.DKIM.Result)
 		}
 	})
+}
+
+// slowDNS answers a lookup only once want lookups wait together, or fails
+// it when its context ends first: a DNS slow to answer, and a witness of
+// how many of a batch's lookups wait at once.
+type slowDNS struct {
+	*fakeDNS
+	want    int
+	mu      sync.Mutex
+	waiting int
+	all     chan struct{} // closed when want lookups wait together
+}
+
+func (d *slowDNS) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	d.mu.Lock()
+	if d.waiting++; d.waiting == d.want {
+		close(d.all)
+	}
+	d.mu.Unlock()
+	select {
+	case <-d.all:
+		return d.fakeDNS.LookupTXT(ctx, name)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// TestDKIMWaitHoldsNoReader: the DNS wait of herald's DKIM check holds
+// none of the batch's readers, which go on reading the other mails: the
+// lookups of more signed mails than there are readers all wait at once
+// (issue found reading the intake: each lookup held one of the
+// GOMAXPROCS readers, so that a batch of mails from domains whose DNS is
+// slow waited dkimTimeout for each few of them, and every mail after
+// them with it).
+func TestDKIMWaitHoldsNoReader(t *testing.T) {
+	n := runtime.GOMAXPROCS(0) + 2
+	dns := &slowDNS{fakeDNS: &fakeDNS{records: map[string][]string{}}, want: n, all: make(chan struct{})}
+	s := &Service{cfg: Config{Address: "herald@herald.test", MaxSize: DefaultMaxSize, VerifyDKIM: true, LookupTXT: dns.LookupTXT},
+		log: slog.New(slog.DiscardHandler), dkimTimeout: 5 * time.Second}
+	var raws [][]byte
+	for i := range n {
+		// A domain each, so that no domain's silence (dkimSilence) is in play.
+		k := newDKIMKey(fmt.Sprintf("example%d.org", i), "s1", byte(i+1))
+		dns.records[k.name()] = []string{k.record()}
+		raw := strings.ReplaceAll(dkimPlain, "example.org", k.domain)
+		raws = append(raws, []byte(dkimPlain), k.sign(t, []byte(raw))) // an unsigned mail between the signed
+	}
+	for i, r := range s.read(raws) {
+		want := "pass"
+		if i%2 == 0 {
+			want = ""
+		}
+		if r.msg == nil || r.msg.DKIM.Result != want {
+			t.Errorf("mail %d: %+v, want DKIM %q (its lookup waited alone: fewer than %d at once)", i, r.msg, want, n)
+		}
+	}
 }

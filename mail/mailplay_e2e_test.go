@@ -58,6 +58,33 @@ type queued struct {
 	pending map[string][]string
 }
 
+// A pair is a two-player Raubritter game G1 of alice@herald.local and
+// bob@herald.local, hosted by host@herald.local, as the welcomes gave it
+// (the mails unwrapped): each player's key and first legal step, and the
+// host's key (the host does not play).
+type pair struct {
+	aw, bw, hw       string // alice's and bob's welcomes, the host's confirmation
+	akey, bkey, hkey string
+	astep, bstep     string // a player's first legal step, as their welcome lists it
+}
+
+// startPair has the host start a pair with options (such as "deadline
+// 3d") on the new line, waits for the welcomes and takes the keys.
+func startPair(r *queued, options ...string) pair {
+	r.t.Helper()
+	line := strings.Join(append([]string{"new raubritter players alice@herald.local bob@herald.local"}, options...), " ")
+	r.send("host@herald.local", "", "new", line)
+	p := pair{aw: unwrap(r.await("alice@herald.local", "welcome")), bw: unwrap(r.await("bob@herald.local", "welcome")),
+		hw: unwrap(r.await("host@herald.local", "game started"))}
+	ak, bk, hk := featureKey.FindStringSubmatch(p.aw), featureKey.FindStringSubmatch(p.bw), hostKeyLine.FindStringSubmatch(p.hw)
+	as, bs := featureLegal.FindStringSubmatch(p.aw), featureLegal.FindStringSubmatch(p.bw)
+	if ak == nil || bk == nil || hk == nil || as == nil || bs == nil {
+		r.t.Fatalf("no keys or legal steps in the welcomes:\n%s\n%s\n%s", p.aw, p.bw, p.hw)
+	}
+	p.akey, p.bkey, p.hkey, p.astep, p.bstep = ak[1], bk[1], hk[1], as[1], bs[1]
+	return p
+}
+
 // await returns the first mail to addr not returned yet whose subject
 // ends with topic, waiting for it.
 func (q *queued) await(addr, topic string) string {
@@ -113,20 +140,11 @@ func TestMailCommandsBesideSteps(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
 	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob+" deadline 3d")
-	aw := unwrap(r.await(alice, "welcome"))
-	r.await(bob, "welcome")
-	hw := r.await(host, "game started")
-	key := featureKey.FindStringSubmatch(aw)
-	step := featureLegal.FindStringSubmatch(aw)
-	hostKey := hostKeyLine.FindStringSubmatch(hw)
-	if key == nil || step == nil || hostKey == nil {
-		t.Fatalf("no key, legal step or host key:\n%s\n%s", aw, hw)
-	}
+	g := startPair(r, "deadline 3d")
 
-	r.send(alice, "", "Re: [herald G1] welcome", "key "+key[1]+"\nnotify turn\n"+step[1])
+	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\nnotify turn\n"+g.astep)
 	got := unwrap(r.await(alice, "move applied"))
-	for _, want := range []string{"[line 2: notify turn]", "only when you must act", "Your move 1 was applied:\n  " + step[1]} {
+	for _, want := range []string{"[line 2: notify turn]", "only when you must act", "Your move 1 was applied:\n  " + g.astep} {
 		if !strings.Contains(got, want) {
 			t.Errorf("alice's answer lacks %q:\n%s", want, got)
 		}
@@ -135,7 +153,7 @@ func TestMailCommandsBesideSteps(t *testing.T) {
 		t.Errorf("bob was not told of alice's move:\n%s", n)
 	}
 
-	r.send(host, "", "Re: [herald G1]", "key "+hostKey[1]+"\nset grace 12h\nset policy forfeit\nset reminder 50%\nset colour blue")
+	r.send(host, "", "Re: [herald G1]", "key "+g.hkey+"\nset grace 12h\nset policy forfeit\nset reminder 50%\nset colour blue")
 	got = unwrap(r.await(host, "set refused"))
 	for _, want := range []string{"[line 2: set grace 12h]", "[line 3: set policy forfeit]", "[line 4: set reminder 50%]",
 		"[line 5: set colour blue]", "There is no setting \"colour\"", "grace 12h", "forfeit", "at 50%"} {
@@ -214,14 +232,8 @@ func TestMailRateLimitSaysSo(t *testing.T) {
 func TestMailQuotedInOtherLanguages(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
-	const alice, bob, host = "alice@herald.local", "bob@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob)
-	aw := unwrap(r.await(alice, "welcome"))
-	r.await(bob, "welcome")
-	key := featureKey.FindStringSubmatch(aw)
-	if key == nil {
-		t.Fatalf("no key in alice's welcome:\n%s", aw)
-	}
+	const alice = "alice@herald.local"
+	g := startPair(r)
 	quoted := "Game G1, move 1: IT IS YOUR TURN, alice.\nScores: alice 0, bob 0\n\nYour legal steps (2), any one per line:\n  keep plain\n  keep forest\n"
 	for name, body := range map[string]string{
 		"german outlook":     "show\n\nVon: herald <herald@herald.local>\nGesendet: Dienstag, 24. November 2026 09:00\nAn: alice@herald.local\nBetreff: [herald G1] welcome\n\n" + quoted,
@@ -231,7 +243,7 @@ func TestMailQuotedInOtherLanguages(t *testing.T) {
 		"game on":            "game on!\nshow",
 		"echo unquoted":      "show\n\n" + strings.SplitN(quoted, "\n", 2)[0],
 	} {
-		r.send(alice, "", "Re: [herald G1] "+name, "key "+key[1]+"\n"+body)
+		r.send(alice, "", "Re: [herald G1] "+name, "key "+g.akey+"\n"+body)
 		got := unwrap(r.await(alice, "show"))
 		// "game on!" is prose, and the answer lists it as ignored.
 		if !strings.Contains(got, "In-Reply-To:") || strings.Contains(got, "not a game id") || strings.Contains(got, "ignored") != (name == "game on") {
@@ -390,22 +402,15 @@ func TestMailHostingTexts(t *testing.T) {
 	t.Parallel()
 	r := playRig(t, nil, 0)
 	const alice, bob, carol, host = "alice@herald.local", "bob@herald.local", "carol@herald.local", "host@herald.local"
-	r.send(host, "", "new", "new raubritter players "+alice+" "+bob+" deadline 2 jours grace 1 jour")
-	aw := unwrap(r.await(alice, "welcome"))
-	bw := unwrap(r.await(bob, "welcome"))
-	hw := r.await(host, "game started")
+	g := startPair(r, "deadline 2 jours grace 1 jour")
 	for _, want := range []string{"each move is due within 2d", "then 1d of grace", "To play, reply with your key line (key YOUR-KEY) and your steps,\none per line.", "  notify all|turn|digest"} {
-		if !strings.Contains(aw, want) {
-			t.Errorf("alice's welcome lacks %q:\n%s", want, aw)
+		if !strings.Contains(g.aw, want) {
+			t.Errorf("alice's welcome lacks %q:\n%s", want, g.aw)
 		}
 	}
-	ak, bk, hk := featureKey.FindStringSubmatch(aw), featureKey.FindStringSubmatch(bw), hostKeyLine.FindStringSubmatch(hw)
-	astep, bstep := featureLegal.FindStringSubmatch(aw), featureLegal.FindStringSubmatch(bw)
-	if ak == nil || bk == nil || hk == nil || astep == nil || bstep == nil {
-		t.Fatalf("no keys or legal steps:\n%s\n%s\n%s", aw, bw, hw)
-	}
-	mail := func(from string, key []string, body string) {
-		r.send(from, "", "Re: [herald G1]", "key "+key[1]+"\n"+body)
+	ak, bk, hk := g.akey, g.bkey, g.hkey
+	mail := func(from string, key string, body string) {
+		r.send(from, "", "Re: [herald G1]", "key "+key+"\n"+body)
 	}
 
 	mail(alice, ak, "aide")
@@ -422,7 +427,7 @@ func TestMailHostingTexts(t *testing.T) {
 
 	// A take-back asked, then lapsed by bob's move: everyone is told, and
 	// bob's late accept is not "undo refused".
-	mail(alice, ak, astep[1])
+	mail(alice, ak, g.astep)
 	r.await(alice, "move applied")
 	if n := r.await(bob, ""); !strings.HasSuffix(subjectOf(n), "alice played move 1") && !strings.HasSuffix(subjectOf(n), "your turn") {
 		t.Errorf("bob's news of alice's move has the subject %q", subjectOf(n))
@@ -432,7 +437,7 @@ func TestMailHostingTexts(t *testing.T) {
 		t.Errorf("alice's undo:\n%s", u)
 	}
 	r.await(bob, "undo asked by alice")
-	mail(bob, bk, bstep[1])
+	mail(bob, bk, g.bstep)
 	r.await(bob, "")
 	if n := unwrap(r.await(alice, "")); !strings.Contains(n, "alice's request to take moves back has lapsed: a move was played since.") {
 		t.Errorf("the lapse of alice's undo is not announced:\n%s", n)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -44,14 +45,7 @@ func TestMailsCarryThePicture(t *testing.T) {
 // beforehand (once for every mail of a move) is, byte for byte, the draft
 // that encodes the picture itself, and reads back with the picture.
 func TestPictureEncodedOnce(t *testing.T) {
-	m, err := adjudicator.Start(adjudicator.NewRegistry(raubritter.Game), mustRecord(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := adjudicator.PictureOf(m, "G1 Raubritter")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pic := startPicture(t)
 	data, err := json.Marshal(pic)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +67,21 @@ func TestPictureEncodedOnce(t *testing.T) {
 	if err != nil || d.Picture == nil || !reflect.DeepEqual(d.Picture.Cells, pic.Cells) {
 		t.Fatalf("the draft reads back as %+v, %v", d.Picture, err)
 	}
+}
+
+// startPicture is the picture of a Raubritter game of alice and bob at
+// its start (mustRecord's), titled "G1 Raubritter".
+func startPicture(t *testing.T) *picture.Board {
+	t.Helper()
+	m, err := adjudicator.Start(adjudicator.NewRegistry(raubritter.Game), mustRecord(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic, err := adjudicator.PictureOf(m, "G1 Raubritter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pic
 }
 
 func mustRecord(t *testing.T) *adjudicator.Record {
@@ -173,14 +182,7 @@ func BenchmarkDraft(b *testing.B) {
 // json.Marshal writes for them, byte for byte: every field set or not,
 // strings it escapes, a record attached, a picture encoded once or not.
 func TestDraftIsJSONMarshal(t *testing.T) {
-	m, err := adjudicator.Start(adjudicator.NewRegistry(raubritter.Game), mustRecord(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := adjudicator.PictureOf(m, "G1 Raubritter")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pic := startPicture(t)
 	full := outMail{To: "alice@herald.test", Subject: "[herald G1] Raubritter (Robber Knights): move applied", MessageID: "c53@herald.test",
 		InReplyTo: "m2-17@test", ReplyTo: "herald+g1.tok1@herald.test", References: []string{"game-1@herald.test", "m2-17@test"},
 		Body: ":: game G1 move 2\n\n\"Your\" move\\\twas applied:\r\n  keep forest village\n", RecordOf: 1,

@@ -386,7 +386,10 @@ type readMail struct {
 	env  *notation.Envelope // nil unless the mail was read
 }
 
-// read reads raws on every processor.
+// read reads raws on every processor. The DKIM check of a mail
+// (checkDKIM), which waits on DNS, runs apart from the readers, each
+// mail's at once: a DNS that is slow to answer holds no reader, and the
+// waits of a batch overlap, each bounded by dkimTimeout.
 func (s *Service) read(raws [][]byte) []readMail {
 	out := make([]readMail, len(raws))
 	if len(raws) == 1 {
@@ -394,15 +397,19 @@ func (s *Service) read(raws [][]byte) []readMail {
 		return out
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg, dns sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(raws)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
-				out[i] = s.readOne(raws[i])
+				out[i] = s.readText(raws[i])
+				if s.cfg.VerifyDKIM {
+					dns.Go(func() { s.checkDKIM(raws[i], &out[i]) })
+				}
 			}
 		})
 	}
 	wg.Wait()
+	dns.Wait()
 	return out
 }
 
@@ -415,7 +422,16 @@ func (s *Service) readTooLarge(header []byte, size int64) readMail {
 	return r
 }
 
+// readOne reads raw: readText, then the DKIM check.
 func (s *Service) readOne(raw []byte) readMail {
+	r := s.readText(raw)
+	s.checkDKIM(raw, &r)
+	return r
+}
+
+// readText is what readOne reads of raw without the network: its hash,
+// its text and envelope, a bounce's report.
+func (s *Service) readText(raw []byte) readMail {
 	sum := sha256.Sum256(raw)
 	r := readMail{hash: hex.EncodeToString(sum[:])}
 	r.msg, r.xerr = Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
@@ -426,7 +442,6 @@ func (s *Service) readOne(raw []byte) readMail {
 	if r.msg != nil && r.msg.Auto == AutoBounce {
 		r.msg.Bounce = ParseBounce(raw)
 	}
-	s.checkDKIM(raw, &r)
 	return r
 }
 
@@ -523,7 +538,8 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if s.own(msg.From) {
 		return Ignored, 0, "mail from herald itself", nil
 	}
-	if why, v := s.senderCheck(msg); why != "" {
+	why, v := s.senderCheck(msg)
+	if why != "" {
 		return s.forged(ctx, ses, msg, env, why, v, now)
 	}
 	tokenGame, token := s.replyToken(msg)
@@ -537,7 +553,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			// player's or the host's request, authenticated below, observe
 			// among its parts (issue 25, item 14; issue 26, item 1).
 			if env.Key == "" && token == "" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.Contains(a, "@") }) {
-				return s.observe(ctx, ses, msg, env, c, now)
+				return s.observe(ctx, ses, msg, env, c, v.DMARC.Result == "pass" || v.DKIM.Result == "pass", now)
 			}
 			if env.Game == "" && len(c.Args) > 0 && !strings.Contains(c.Args[0], "@") {
 				env.Game = c.Args[0]
@@ -608,8 +624,10 @@ func (s *Service) stepsBeyondProse(env *notation.Envelope) bool {
 // observe subscribes the sender to the public view of a game, or ends it:
 // "observe G12" (or the game line, or the subject's tag) asks for a
 // confirmation mail, "observe G12 TOKEN" gives it back. No key: an
-// observer sees only what everyone may.
-func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+// observer sees only what everyone may. "unobserve G12" from a sender
+// not proven (DMARC, DKIM) asks for a confirmation too, which
+// "unobserve G12 TOKEN" gives back: a forged From ends no subscription.
+func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, proven bool, now time.Time) (Outcome, int64, string, error) {
 	tag, token := env.Game, ""
 	if len(c.Args) > 0 {
 		tag = c.Args[0]
@@ -629,7 +647,7 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 	if c.Name == "observe" {
 		rep, err = ses.ConfirmObserve(ctx, id, msg.From, token)
 	} else {
-		rep, err = ses.Observe(ctx, id, msg.From, false)
+		rep, err = ses.ConfirmUnobserve(ctx, id, msg.From, token, proven)
 	}
 	if err != nil {
 		return "", 0, "", err

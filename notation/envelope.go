@@ -38,7 +38,7 @@ type Envelope struct {
 
 // Command is an envelope command with its arguments.
 type Command struct {
-	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve, notify, vacation, undo, hint
+	Name string // canonical English name: show, legal, help, history, resign, abandon, new, set, replace, observe, unobserve, notify, vacation, undo, hint, lang
 	Args []string
 	Pos  Pos
 }
@@ -61,13 +61,14 @@ var envelopeWords = Vocabulary{
 	{Name: "vacation", EN: []string{"away", "holiday"}, FR: []string{"vacances", "absent", "absente"}},
 	{Name: "undo", EN: []string{"takeback"}, FR: []string{"reprendre", "reprends", "reprise"}},
 	{Name: "hint", FR: []string{"conseil"}},
+	{Name: "lang", FR: []string{"langue"}},
 }
 
 // previewWords is the word that makes a mail's steps a dry run.
 var previewWords = Vocabulary{{Name: "preview", FR: []string{"essai", "essayer", "aperçu", "apercu"}}}
 
 // EnvelopeCommands lists the canonical command names ParseEnvelope knows.
-var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve", "notify", "vacation", "undo", "hint"}
+var EnvelopeCommands = []string{"show", "legal", "help", "history", "resign", "abandon", "new", "set", "replace", "observe", "unobserve", "notify", "vacation", "undo", "hint", "lang"}
 
 // ParseEnvelope reads a mail body: envelope lines are taken out, the rest
 // is split into steps whose positions are lines of body. A line that is
@@ -162,8 +163,9 @@ func ParseEnvelope(body string) *Envelope {
 // heraldLine matches the lines herald writes that name a game, as a mail
 // that copies herald's back without quoting them holds them: "Game G2,
 // move 1: IT IS YOUR TURN, alice.", "Game G2 is over: ...", "Welcome to
-// game G2 of ...". They are never commands nor steps.
-var heraldLine = regexp.MustCompile(`^\s*(?i:(game|partie) G\d+(, move \d+:| is over| has ended| has started| of | en est au coup)|welcome to game G\d+ )`)
+// game G2 of ...", and in French "Partie G2, coup 1 : C'EST VOTRE TOUR",
+// "La partie G2 est finie". They are never commands nor steps.
+var heraldLine = regexp.MustCompile(`^\s*(?i:(game|partie) G\d+(, move \d+:|, coup \d+ :| is over| est finie| has ended| has started| of | en est au coup)|la partie G\d+ est finie|welcome to game G\d+ )`)
 
 // gameValue is what may follow the keyword of a game line: a game id, as
 // "G12" or "12", with a trailing stop or comma ("is", ":" or "=" before

@@ -11,6 +11,8 @@
 // depth cap, and scores the end with the game's own Scores and Result. The
 // step played is the one tried most often at the root. A game without a
 // Determinizer is refused: searching it would peek at the hidden cards.
+// A game whose states say what a step gains at once ([Prior]) has each
+// node's steps tried in that order, with progressive widening.
 //
 // Simultaneous and sealed steps are searched as such: where several
 // players may act at once, the seat acts first, and another player's
@@ -210,6 +212,11 @@ type node struct {
 	avail    int     // the iterations in which the step was legal here
 	reward   float64 // the sum of player's rewards through this step
 	children map[childKey]*node
+	// In a game with priors (Prior) only: the iterations that chose a
+	// step here, and the steps' priors, from the first of them (nil when
+	// every step's is 0).
+	passes int
+	priors map[string]int
 }
 
 // childKey names a child: who takes the step, and its notation.
@@ -232,6 +239,50 @@ type search struct {
 	depth int
 	rng   *adjudicator.RNG
 	buf   []adjudicator.Move // a rollout's list of legal steps, reused from step to step
+	prior []int              // Priors' answer, reused
+}
+
+// A Prior is a state that can tell at a glance which of a player's legal
+// steps gain or give away something at once: a border that closes a
+// domain, or one that closes another player's. The search of a game
+// with priors tries a node's steps in the order of their priors, the
+// greatest first, and widens progressively: at a node the iterations
+// have chosen from n times, it tries a new step only while fewer than
+// widening(n) have been tried, or when the new one's prior is positive;
+// else it chooses among those tried (UCB1). So a step that scores at
+// once is searched with many iterations rather than one, among hundreds
+// of others. A game without priors is searched as before, draw for draw.
+type Prior interface {
+	// Priors sets prior[i], for each step legal[i] of player's legal
+	// steps here (in Legal's order), to what the step gains player at
+	// once over the best of the others, in the game's points: 0 for a
+	// step that changes no score. It reports whether any is not 0.
+	// Priors must depend only on the state (a determinization).
+	Priors(player string, legal []adjudicator.Move, prior []int) bool
+}
+
+// widening returns how many steps a node of a game with priors has
+// tried once its iterations have chosen from it n times: 1 + 2√n.
+func widening(n int) int { return 1 + int(2*math.Sqrt(float64(n))) }
+
+// priorsAt returns the priors of p's steps legal at n in d, the first
+// time n is reached with steps to choose from, else those found then.
+func (s *search) priorsAt(n *node, pr Prior, p string, legal []adjudicator.Move) map[string]int {
+	if n.passes > 0 {
+		return n.priors
+	}
+	s.prior = slices.Grow(s.prior[:0], len(legal))[:len(legal)]
+	clear(s.prior)
+	if !pr.Priors(p, legal, s.prior) {
+		return nil
+	}
+	n.priors = map[string]int{}
+	for i, v := range s.prior {
+		if v != 0 {
+			n.priors[legal[i].String()] = v
+		}
+	}
+	return n.priors
 }
 
 // A LegalAppender is a state that can list a player's legal steps into a
@@ -302,6 +353,9 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			}
 		}
 		m := bestMove
+		if pr, ok := d.(Prior); ok {
+			untried = s.widen(n, pr, p, legal, untried)
+		}
 		if len(untried) > 0 {
 			m = untried[s.rng.IntN(len(untried))]
 			best = &node{player: p, key: m.String(), avail: 1}
@@ -323,6 +377,33 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		c.reward += r[slices.Index(s.seats, c.player)]
 	}
 	return nil
+}
+
+// widen returns the steps of untried, p's steps at n not tried yet, that
+// a game with priors tries now: none when widening(n's passes) steps of
+// legal have been tried already and no untried step's prior is
+// positive; else those of the greatest prior. It counts the pass.
+func (s *search) widen(n *node, pr Prior, p string, legal, untried []adjudicator.Move) []adjudicator.Move {
+	priors := s.priorsAt(n, pr, p, legal)
+	passes := n.passes
+	n.passes++
+	if len(untried) == 0 {
+		return nil
+	}
+	top := 0
+	if priors != nil {
+		top = math.MinInt
+		for _, m := range untried {
+			top = max(top, priors[m.String()])
+		}
+	}
+	if tried := len(legal) - len(untried); tried > 0 && top <= 0 && tried >= widening(passes) {
+		return nil
+	}
+	if priors == nil {
+		return untried
+	}
+	return slices.DeleteFunc(untried, func(m adjudicator.Move) bool { return priors[m.String()] != top })
 }
 
 // advance plays the seats the game plays itself until a player is to

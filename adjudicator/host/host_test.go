@@ -561,17 +561,25 @@ func TestDroppedEndIsSaid(t *testing.T) {
 	t.Fatal("no turn ended by itself in 20 turns")
 }
 
+// twoTurnsIn starts a Raubritter game of alice@x.org and bob@y.org,
+// hosted by h@x.org, plays its first two turns, and returns the rig, the
+// game's id and the game as it stands.
+func twoTurnsIn(t *testing.T) (*rig, int64, *host.Game) {
+	t.Helper()
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id)
+	r.playTurn(id)
+	return r, id, r.game(id)
+}
+
 // TestPreviewStopFitsMail: the preview's word on a step that turns up
 // what is hidden is filled to the 72 columns of a mail whatever the step
 // (field test: "Step 1 (plain castle d3) is legal, but it turns up what
 // is hidden (a tile or" ran past them, and the mail's wrap left "tile or"
 // alone on an indented line), in English and in French.
 func TestPreviewStopFitsMail(t *testing.T) {
-	r := newRig(t, false)
-	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
-	r.playTurn(id)
-	r.playTurn(id)
-	g := r.game(id)
+	r, id, g := twoTurnsIn(t)
 	m, err := adjudicator.Start(r.h.Registry(), g.Record)
 	if err != nil {
 		t.Fatal(err)
@@ -612,11 +620,7 @@ func TestPreviewStopFitsMail(t *testing.T) {
 // game's mail and picture said "ended early: abandoned" above "to move:
 // alice: draw or take a card from the market").
 func TestEndedEarlyNamesNoMover(t *testing.T) {
-	r := newRig(t, false)
-	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
-	r.playTurn(id)
-	r.playTurn(id)
-	g := r.game(id)
+	r, id, g := twoTurnsIn(t)
 	rep := r.send(id, "h@x.org", "key "+g.HostKey+"\nabandon")
 	if rep.Outcome != host.Ended || len(rep.Notices) < 3 {
 		t.Fatalf("abandon: %+v", rep)

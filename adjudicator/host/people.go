@@ -119,7 +119,21 @@ const (
 // someone at once (Handle, "observe ADDRESS"). The host may forbid
 // observers (set observers off). A player of the game cannot observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
-	return s.observe(ctx, id, address, on, "", "")
+	return s.observe(ctx, id, address, on, "", "", false)
+}
+
+// ConfirmUnobserve ends the subscription of address to game id when the
+// request is proven to be the address's: proven (its sender was
+// authenticated: DMARC, DKIM), or token the one the confirmation mail of
+// an earlier request gave. Otherwise a forged From could end anyone's
+// subscription: an observer asks, and herald mails the address a
+// confirmation to write back, "unobserve G12 TOKEN" (one a day at most,
+// as for observe), and it still observes meanwhile.
+func (s *Session) ConfirmUnobserve(ctx context.Context, id int64, address, token string, proven bool) (Reply, error) {
+	if proven {
+		return s.Observe(ctx, id, address, false)
+	}
+	return s.observe(ctx, id, address, false, token, "", true)
 }
 
 // ConfirmObserve subscribes address to game id if token is the one the
@@ -128,13 +142,14 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 	if token == "" {
 		return s.Observe(ctx, id, address, true)
 	}
-	return s.observe(ctx, id, address, true, token, "")
+	return s.observe(ctx, id, address, true, token, "", false)
 }
 
-// observe is Observe and ConfirmObserve, and "observe ADDRESS" by a
-// player or the host of the game (by, authenticated), which needs no
-// confirmation.
-func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string) (Reply, error) {
+// observe is Observe, ConfirmObserve and ConfirmUnobserve (confirm: an
+// unobserve not proven, to be confirmed by token), and "observe ADDRESS"
+// by a player or the host of the game (by, authenticated), which needs
+// no confirmation.
+func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool) (Reply, error) {
 	address, err := ParseAddress(address)
 	if err != nil { // no mail can reach it: nothing to answer
 		return Reply{Outcome: Rejected, Reason: err.Error()}, nil
@@ -194,6 +209,23 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 			return Reply{}, err
 		}
 	}
+	if confirm && !on && by == "" && slices.Contains(observers, address) {
+		// The same slot as a request to observe, which an observer has
+		// no more.
+		hash, asked, err := s.tx.ObserveRequest(ctx, id, address)
+		if err != nil {
+			return Reply{}, err
+		}
+		if token == "" {
+			return s.askToUnobserve(ctx, g, m, req, hash, asked)
+		}
+		if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
+			return s.answer(g, m, req, Refusal, "unobserve refused", fmt.Sprintf("This is not the confirmation herald sent you to stop observing game %s,\nor it is more than %d days old: you still observe it. To ask again,\nwrite: unobserve %s\n", Tag(id), int(observeConfirmValid.Hours()/24), Tag(id)), "bad unobserve confirmation"), nil
+		}
+		if err := s.tx.SetObserveRequest(ctx, id, address, "", time.Time{}); err != nil {
+			return Reply{}, err
+		}
+	}
 	changed, err := s.tx.Observe(ctx, id, address, on)
 	if err != nil {
 		return Reply{}, err
@@ -245,6 +277,22 @@ func (s *Session) askToObserve(ctx context.Context, g *Game, m *adjudicator.Matc
 	return rep, nil
 }
 
+// askToUnobserve answers a request to stop observing game g from
+// req.From whose sender is not proven with a confirmation mail carrying a
+// new token, unless one went less than observeConfirmEvery ago (hash and
+// asked are the request waiting, if any): then it sends nothing.
+func (s *Session) askToUnobserve(ctx context.Context, g *Game, m *adjudicator.Match, req Request, hash string, asked time.Time) (Reply, error) {
+	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
+		return Reply{Outcome: Ignored, Game: g.ID, Reason: "unobserve: a confirmation went less than a day ago"}, nil
+	}
+	token := s.h.newToken()
+	if err := s.tx.SetObserveRequest(ctx, g.ID, req.From, HashKey(token), s.now); err != nil {
+		return Reply{}, err
+	}
+	text := fmt.Sprintf("Someone, perhaps you, asked herald to stop mailing this address the\nmoves of game %s. herald cannot tell that the mail came from you (its\nsender is not authenticated): to stop observing the game, write back,\non a line of its own:\n\n  unobserve %s %s\n\nIf you did not ask, ignore this mail: you still observe the game.\n", Tag(g.ID), Tag(g.ID), token)
+	return s.answer(g, m, req, Answer, "confirm unobserve", text, "unobserve: confirmation sent"), nil
+}
+
 // observeFor is "observe" and "unobserve" in an authenticated mail of a
 // player or the host of g: with an address among args, that address is
 // subscribed (or unsubscribed) at once, since someone of the game asked;
@@ -264,7 +312,7 @@ func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool,
 			address = parsed
 		}
 	}
-	return s.observe(ctx, g.ID, address, on, "", req.From)
+	return s.observe(ctx, g.ID, address, on, "", req.From, false)
 }
 
 // observerNews is the news of a move for the observers of g: the public

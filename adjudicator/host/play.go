@@ -322,6 +322,13 @@ type Reply struct {
 // by part, in the order of its lines: each command, then the move or the
 // other commands; the sender's answer tells what became of each part.
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
+	if req.Env != nil && req.Seat >= 0 && req.Seat < len(req.Game.Players) {
+		// The player's chosen language, where they chose one, over the
+		// mail's (lang fr).
+		env := *req.Env
+		env.Lang = playerLang(req.Game.Players[req.Seat], env.Lang)
+		req.Env = &env
+	}
 	parts := splitRequest(req)
 	if len(parts) < 2 {
 		return s.handle(ctx, req)
@@ -378,9 +385,32 @@ func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPar
 	return slices.Delete(parts, i, i+1), ignored, nil
 }
 
+// noteProse adds to the sender's mail of rep the lines of req's words
+// taken for prose around its commands (notation.Envelope.IgnoreProse):
+// a greeting and a signature around resign or abandon.
+func (s *Session) noteProse(rep Reply, g *Game, req Request) Reply {
+	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
+	if err != nil {
+		return rep
+	}
+	rest := *req.Env
+	rest.Steps, rest.Errors = slices.Clone(rest.Steps), slices.Clone(rest.Errors)
+	note := IgnoredNote(rest.IgnoreProse(game.Keywords), req.Env.Lang)
+	if note == "" {
+		return rep
+	}
+	for i, n := range rep.Notices {
+		if n.To == req.From {
+			rep.Notices[i].Text = strings.TrimRight(n.Text, "\n") + "\n" + note
+			break
+		}
+	}
+	return rep
+}
+
 // actionCommands are the commands that each change something and answer on
 // their own: a request that holds one beside other lines is split.
-var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true}
+var actionCommands = map[string]bool{"set": true, "replace": true, "notify": true, "vacation": true, "undo": true, "observe": true, "unobserve": true, "lang": true}
 
 // answerCommands are the commands that answer without changing anything:
 // beside a move, each is a part of its own, answered in the order of the
@@ -572,7 +602,11 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 				break
 			}
 			s.games.unstage(g.ID)
-			return s.end(ctx, g, m, req, player, c.Name)
+			rep, err := s.end(ctx, g, m, req, player, c.Name)
+			if err != nil {
+				return rep, err
+			}
+			return s.noteProse(rep, g, req), nil
 		case "set":
 			return s.set(ctx, g, m, req, c.Args)
 		case "replace":
@@ -583,6 +617,8 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 			return s.vacation(ctx, g, m, req, c.Args)
 		case "undo":
 			return s.undo(ctx, g, m, req, c.Args)
+		case "lang":
+			return s.setLang(ctx, g, m, req, c.Args)
 		case "observe", "unobserve":
 			return s.observeFor(ctx, g, req, c.Name == "observe", c.Args)
 		}
@@ -642,7 +678,15 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		if env.Lang == notation.French {
 			lang = notation.French
 		}
+		if len(req.TurnFiles) == 0 {
+			if n, mv, ok := s.resent(m, player, steps); ok {
+				return s.alreadyApplied(g, m, req, player, n, mv, lang, ignored), nil
+			}
+		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
+	}
+	if env.Lang == notation.French || req.Seat >= 0 && g.Players[req.Seat].Lang != "" {
+		sub.Lang = env.Lang // the mail's, or the player's choice (Handle)
 	}
 	// The bots to move play at once, and everyone hears of their moves
 	// with this one's (RULINGS.md H-6).
@@ -772,7 +816,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		}
 		b.WriteString(adjudicator.Pretty(err, lang))
 		b.WriteString("\n")
-		b.WriteString(stateText(g, m, player, m.State.Text(player)))
+		b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
 	return s.answer(g, m, req, Answer, "preview", head+IgnoredNote(ignored, lang)+tail, "preview"), nil
@@ -855,48 +899,58 @@ const maxListedSteps = 40
 // once): whose turn, the scores, the board with their own hand, and their
 // legal steps when it is their turn.
 func stateText(g *Game, m *adjudicator.Match, player, board string) string {
-	var b strings.Builder
-	b.Grow(len(board) + 1024)
-	writeStateText(&b, g, m, player, board)
-	return b.String()
+	return stateTextIn(g, m, player, board, notation.English)
 }
 
-// writeStateText writes stateText to b: the news of a move writes it
-// into the mail's text, not into a string of its own copied there.
-func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, board string) {
+// stateTextIn is stateText with its frame in lang; the board is the
+// game's, in English.
+func stateTextIn(g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) string {
+	fr := lang == notation.French
+	var b strings.Builder
+	b.Grow(len(board) + 1024)
 	st := m.State
 	to := st.ToMove()
 	res := st.Result()
 	switch {
+	case fr && res.Finished:
+		fmt.Fprintf(&b, "La partie %s est finie : %s.\n", Tag(g.ID), res.Summary)
+	case fr && slices.Contains(to, player) && adjudicator.SealedIn(st, player):
+		fmt.Fprintf(&b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+	case fr && slices.Contains(to, player):
+		fmt.Fprintf(&b, "Partie %s, coup %d : C'EST VOTRE TOUR, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+	case fr:
+		fmt.Fprintf(&b, "Partie %s, coup %d : on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case res.Finished:
-		fmt.Fprintf(b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
+		fmt.Fprintf(&b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
 	case slices.Contains(to, player) && adjudicator.SealedIn(st, player):
 		// A bidder whose sealed bid is in need not act again.
-		fmt.Fprintf(b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(&b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case slices.Contains(to, player):
-		fmt.Fprintf(b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	default:
-		fmt.Fprintf(b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	}
 	if g.Clock != nil && !res.Finished {
-		fmt.Fprintf(b, "This move is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
+		fmt.Fprintf(&b, pick(fr, "This move is due by %s.\n", "Ce coup est attendu avant le %s.\n"), formatTime(g.Clock.DeadlineAt()))
 	}
-	fmt.Fprintf(b, "Scores: %s\n\n", adjudicator.FormatScores(m.Seats(), st.Scores()))
+	fmt.Fprintf(&b, pick(fr, "Scores: %s\n\n", "Scores : %s\n\n"), adjudicator.FormatScores(m.Seats(), st.Scores()))
 	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
-		fmt.Fprintf(b, "\nYour legal steps (%d), any one per line:\n", len(legal))
+		fmt.Fprintf(&b, pick(fr, "\nYour legal steps (%d), any one per line:\n", "\nVos étapes possibles (%d), une au choix par ligne :\n"), len(legal))
 		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
 			b.WriteString(mv.String())
 			b.WriteByte('\n')
 		}
 		if more := len(legal) - maxListedSteps; more > 0 {
-			fmt.Fprintf(b, "\n(and %d more: a mail with the line legal lists them all)\n", more)
+			fmt.Fprintf(&b, pick(fr, "\n(and %d more: a mail with the line legal lists them all)\n", "\n(et %d de plus : un courrier avec la ligne coups les liste toutes)\n"), more)
 		}
 		// How to answer, in one line, never with the key itself.
-		b.WriteString("\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n")
+		b.WriteString(pick(fr, "\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n",
+			"\nPour jouer, répondez avec votre ligne de clé (clé VOTRE-CLÉ) et vos\nétapes, une par ligne.\n"))
 	}
+	return b.String()
 }
 
 // news tells everyone about an applied move: the mover gets the list of
@@ -916,7 +970,11 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			continue // a bot's seat gets no mail
 		}
 		var b strings.Builder
-		b.Grow(len(boards[i]) + 2048) // the news, the state text and the board: one allocation
+		lang := playerLang(p, notation.English) // their choice; the mover's mail's for the mover
+		if p.Name == sub.Player {
+			lang = sub.Lang
+		}
+		fr := lang == notation.French
 		mustAct := slices.Contains(m.State.ToMove(), p.Name) && !adjudicator.SealedIn(m.State, p.Name)
 		// A player who asked for less mail (notify turn, digest) hears of
 		// others' moves when they must act (turn), or in their digest; of
@@ -930,7 +988,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				return nil, err
 			}
 			if missed != "" {
-				fmt.Fprintf(&b, "The moves since your last mail:\n%s\n", missed)
+				fmt.Fprintf(&b, pick(fr, "The moves since your last mail:\n%s\n", "Les coups depuis votre dernier courrier :\n%s\n"), missed)
 			}
 			if err := s.tx.SetNotify(ctx, g.ID, i, p.Notify, len(m.Record.Moves), p.DigestNext); err != nil {
 				return nil, err
@@ -951,7 +1009,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
 			}
 		case p.Name == sub.Player:
-			fmt.Fprintf(&b, "Your move %d was applied:\n", sub.Number)
+			fmt.Fprintf(&b, pick(fr, "Your move %d was applied:\n", "Votre coup %d a été appliqué :\n"), sub.Number)
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
@@ -965,7 +1023,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
 			b.WriteString(seal.confirmation())
 		default:
-			fmt.Fprintf(&b, "%s played move %d:\n", sub.Player, sub.Number)
+			fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
 			for j := range sub.Moves {
 				// A sealed bid reads "alice has bid" to the others.
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
@@ -977,9 +1035,9 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		// The bots' moves after it too (RULINGS.md H-6), each step with
 		// the search's reason.
 		for _, a := range sub.Auto {
-			fmt.Fprintf(&b, "\n%s played move %d:\n", botLabel(g, a), a.Number)
+			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a), a.Number)
 			for j := range a.Moves {
-				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), reasonOf(g, a, j, sub.Lang))
+				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), reasonOf(g, a, j, lang))
 			}
 		}
 		if p.Name != sub.Player {
@@ -989,10 +1047,11 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			what = "your turn" // the mover's too, while their turn goes on
 		}
 		b.WriteString("\n")
-		writeStateText(&b, g, m, p.Name, boards[i])
+		b.WriteString(stateTextIn(g, m, p.Name, boards[i], lang))
 		if finished {
 			what = "game over"
-			fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+				"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
 				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		}
 		n := s.notice(g, m, p.Address, p.Name, News, what, b.String())
@@ -1074,6 +1133,68 @@ func (sn sealNews) reveal() string {
 	return b.String()
 }
 
+// resent reports whether steps, refused, are player's last move in m
+// sent again (a mail program that sends a mail twice, each with its own
+// Message-ID), and returns its number and record: each step read in the
+// game as it stood before that move gives the step recorded.
+func (s *Session) resent(m *adjudicator.Match, player string, steps []*notation.Step) (int, adjudicator.RecordMove, bool) {
+	i := len(m.Record.Moves) - 1
+	for i >= 0 && m.Record.Moves[i].Player != player {
+		i--
+	}
+	if i < 0 || len(steps) == 0 {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	mv := m.Record.Moves[i]
+	recorded := strings.Split(strings.TrimRight(mv.Text, "\n"), "\n")
+	if len(recorded) != len(steps) {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	rec := *m.Record
+	rec.Moves, rec.Undone, rec.Ended = rec.Moves[:i:i], nil, nil
+	before, err := adjudicator.Start(s.h.cfg.Registry, &rec)
+	if err != nil {
+		return 0, adjudicator.RecordMove{}, false
+	}
+	for j, st := range steps {
+		p, err := before.State.Parse(player, st)
+		if err != nil || p.String() != recorded[j] {
+			return 0, adjudicator.RecordMove{}, false
+		}
+	}
+	return i + 1, mv, true
+}
+
+// alreadyApplied answers a move sent again (resent): it was applied
+// once, as move n, and nothing changed.
+func (s *Session) alreadyApplied(g *Game, m *adjudicator.Match, req Request, player string, n int, mv adjudicator.RecordMove, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
+	when := ""
+	if t, err := time.Parse(time.RFC3339, mv.Time); err == nil {
+		when = t.UTC().Format("15:04 UTC")
+		if t.UTC().Format(time.DateOnly) != s.now.UTC().Format(time.DateOnly) {
+			when = t.UTC().Format("2006-01-02 15:04 UTC")
+		}
+	}
+	var b strings.Builder
+	if lang == notation.French {
+		if when != "" {
+			when = "à " + when + ", "
+		}
+		fmt.Fprintf(&b, "Ce coup a déjà été appliqué (%scoup %d) ; rien n'a changé.\nVotre courrier en est une seconde copie, que votre logiciel de\ncourrier a sans doute envoyée deux fois.\n", when, n)
+	} else {
+		if when != "" {
+			when = "at " + when + ", "
+		}
+		fmt.Fprintf(&b, "This move was already applied (%smove %d); nothing changed.\nYour mail is a second copy of it, which your mail program likely\nsent twice.\n", when, n)
+	}
+	if note := IgnoredNote(ignored, lang); note != "" {
+		b.WriteString(note)
+	}
+	b.WriteString("\n")
+	b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
+	return s.answer(g, m, req, Answer, "move already applied", b.String(), fmt.Sprintf("move %d sent again", n))
+}
+
 // refuse answers the sender alone: what was wrong, where, the rule, and
 // the board as it still stands.
 func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player string, err error, lang notation.Lang, ignored []notation.IgnoredLine) Reply {
@@ -1088,24 +1209,25 @@ func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player stri
 	if note := IgnoredNote(ignored, lang); note != "" {
 		b.WriteString(note[1:] + "\n")
 	}
-	b.WriteString(stateText(g, m, player, m.State.Text(player)))
+	b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
 	return s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
 }
 
 // commands answers show, legal, help and history, to the sender alone.
 func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player string, ignored []notation.IgnoredLine) (Reply, error) {
 	env := req.Env
+	fr := env.Lang == notation.French
 	var b strings.Builder
 	var names []string
 	for _, c := range env.Commands {
 		names = append(names, c.Name)
 		switch c.Name {
 		case "show":
-			b.WriteString(stateText(g, m, player, m.State.Text(player)))
+			b.WriteString(stateTextIn(g, m, player, m.State.Text(player), env.Lang))
 		case "legal":
 			legal := m.State.Legal(player)
 			if len(legal) == 0 {
-				fmt.Fprintf(&b, "You have no step to take now: waiting for %s.\n", strings.Join(m.State.ToMove(), ", "))
+				fmt.Fprintf(&b, pick(fr, "You have no step to take now: waiting for %s.\n", "Vous n'avez aucune étape à jouer : on attend %s.\n"), strings.Join(m.State.ToMove(), ", "))
 			}
 			for _, mv := range legal {
 				fmt.Fprintf(&b, "%s\n", mv)
@@ -1121,10 +1243,10 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 				fmt.Fprintf(&b, "%3d  %-12s %s%s\n", i+1, mv.Player, texts[i], policyMark(mv))
 			}
 			if len(m.Record.Moves) == 0 {
-				b.WriteString("No move yet.\n")
+				b.WriteString(pick(fr, "No move yet.\n", "Aucun coup encore.\n"))
 			}
 		case "abandon":
-			b.WriteString("Only the host may abandon a game; a player may resign.\n")
+			b.WriteString(pick(fr, "Only the host may abandon a game; a player may resign.\n", "Seul l'hôte peut annuler une partie ; un joueur peut abandonner.\n"))
 		case "hint":
 			b.WriteString(s.hint(g, m, player))
 		default:
@@ -1139,7 +1261,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		b.WriteString("\n")
 	}
 	if len(names) == 0 {
-		b.WriteString("Your mail held no steps and no command.\n\n" + Help(env.Lang))
+		b.WriteString(pick(fr, "Your mail held no steps and no command.\n\n", "Votre courrier ne contenait ni étape ni commande.\n\n") + Help(env.Lang))
 		names = []string{"help"}
 	}
 	b.WriteString(IgnoredNote(ignored, env.Lang))
@@ -1209,6 +1331,77 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
 }
 
+// LangFrench is Player.Lang for a player who chose French ("lang fr"),
+// LangEnglish for one who chose English; "" is no choice: each answer is
+// in the language of the mail it answers (notation.Envelope.Lang), the
+// other mails in English.
+const (
+	LangFrench  = "fr"
+	LangEnglish = "en"
+)
+
+// playerLang is the language of herald's mails to p: the one they chose,
+// else detected (the language of the mail answered, or English).
+func playerLang(p Player, detected notation.Lang) notation.Lang {
+	switch p.Lang {
+	case LangFrench:
+		return notation.French
+	case LangEnglish:
+		return notation.English
+	}
+	return detected
+}
+
+// pick is en, or frText when fr is set: a text of the mail frame in the
+// reader's language.
+func pick(fr bool, en, frText string) string {
+	if fr {
+		return frText
+	}
+	return en
+}
+
+// setLang is "lang fr" (French "langue fr"): the language of herald's
+// mails to the sender in this game, "fr" or "en" ("auto" for the
+// language of each mail). The answer is in the language chosen.
+func (s *Session) setLang(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	if req.Seat < 0 {
+		return s.answer(g, m, req, Refusal, "lang refused", "You host this game without playing: herald writes to you in English.\n", "lang by the host"), nil
+	}
+	choice := ""
+	if len(args) == 1 {
+		switch notation.Fold(args[0]) {
+		case "fr", "francais", "french":
+			choice = LangFrench
+		case "en", "english", "anglais":
+			choice = LangEnglish
+		case "auto":
+			choice = "auto"
+		}
+	}
+	if choice == "" {
+		body := "herald did not understand your lang line. Write, on a line of its own,\nlang fr (French), lang en (English) or lang auto (the language of\neach mail you send).\n\nherald n'a pas compris votre ligne langue. Écrivez, seule sur sa\nligne, langue fr (français), langue en (anglais) ou langue auto (la\nlangue de chaque courrier que vous envoyez).\n"
+		return s.answer(g, m, req, Refusal, "lang refused", body, "bad lang"), nil
+	}
+	if choice == "auto" {
+		choice = ""
+	}
+	if err := s.tx.SetLang(ctx, g.ID, req.Seat, choice); err != nil {
+		return Reply{}, err
+	}
+	g.Players[req.Seat].Lang = choice
+	var body string
+	switch choice {
+	case LangFrench:
+		body = fmt.Sprintf("herald vous écrira désormais en français dans la partie %s (les\nplateaux et les étapes restent dans la notation du jeu). Pour revenir\nà l'anglais : langue en.\n", Tag(g.ID))
+	case LangEnglish:
+		body = fmt.Sprintf("herald will now write to you in English in game %s. For French:\nlang fr.\n", Tag(g.ID))
+	default:
+		body = fmt.Sprintf("herald will now answer each of your mails in game %s in its language\n(French when it holds French words), and write its other mails in\nEnglish.\n", Tag(g.ID))
+	}
+	return s.answer(g, m, req, Answer, "lang", body, "lang "+cmp.Or(choice, "auto")), nil
+}
+
 // Help is the short help on what to write.
 func Help(lang notation.Lang) string {
 	if lang == notation.French {
@@ -1235,6 +1428,7 @@ func commandList(lang notation.Lang) string {
   vacances 5j             suspendre votre délai (vacances fin)
   essai ÉTAPES            essayer des étapes sans les jouer
   observer G12            suivre une autre partie
+  langue fr|en            la langue des courriers de herald
 `
 	}
 	return `Commands, one per line:
@@ -1249,5 +1443,6 @@ func commandList(lang notation.Lang) string {
   vacation 5d             pause your deadline (vacation off)
   preview STEPS           try steps without playing them
   observe G12             follow another game
+  lang en|fr              the language of herald's mails to you
 `
 }

@@ -204,6 +204,10 @@ type Tx interface {
 	// due (zero: none).
 	SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error
 
+	// SetLang records the language the player of seat in game id chose
+	// for herald's mails: "fr", or "" for English.
+	SetLang(ctx context.Context, id int64, seat int, lang string) error
+
 	// SetAway records that the player of seat in game id is away until a
 	// time (zero: not away), having used so much of the game's vacation
 	// allowance.
@@ -285,6 +289,9 @@ type Player struct {
 	// report for it said; "" while mail reaches them. A mail from them
 	// clears it.
 	Undeliverable string
+	// Lang is the language they chose for herald's mails ("lang fr"):
+	// LangFrench, or "" for English.
+	Lang string
 }
 
 // Game is a stored game.

@@ -119,7 +119,8 @@ func TestClearKeysMigrated(t *testing.T) {
 		`DROP TABLE observe_requests`,
 		`DROP TABLE failures`,                           // migration 13
 		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
-		`ALTER TABLE outbox DROP COLUMN shared_id`,      // migration 15
+		`ALTER TABLE players DROP COLUMN lang`,          // migration 15
+		`ALTER TABLE outbox DROP COLUMN shared_id`,      // migration 16
 		`DROP TABLE outbox_shared`,
 		`UPDATE schema_version SET version = 11`,
 	} {
@@ -260,7 +261,7 @@ func TestBatchManyMails(t *testing.T) {
 	}
 }
 
-// TestOutboxRowsBeforeSharedParts opens a store at schema version 14,
+// TestOutboxRowsBeforeSharedParts opens a store at schema version 15,
 // before outbox_shared, with a draft waiting in the outbox: migration 15
 // keeps it as it was, with no shared part (its draft holds its board), and
 // the mails queued after it share theirs.
@@ -279,7 +280,7 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 14`} {
+	for _, q := range []string{`ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
@@ -306,6 +307,6 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 		}
 	}
 	if len(drafts) != 2 || !bytes.Equal(drafts[0].Draft, old) || drafts[0].Shared != nil || string(drafts[1].Shared) != `{"Cols":8}` {
-		t.Fatalf("the drafts after migration 15: %+v", drafts)
+		t.Fatalf("the drafts after migration 16: %+v", drafts)
 	}
 }

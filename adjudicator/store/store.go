@@ -215,7 +215,10 @@ var migrations = []migration{
 	// 14: why mail to a seat's address bounces, from the delivery report
 	// herald last read for it ('' while mail reaches it; issue 31, item 2).
 	{sql: `ALTER TABLE players ADD COLUMN undeliverable TEXT NOT NULL DEFAULT '';`},
-	// 15: what the drafts of several outbox mails share (host.Mail.Shared:
+	// 15: the language each player chose for herald's mails (lang fr):
+	// "fr", or '' for English.
+	{sql: `ALTER TABLE players ADD COLUMN lang TEXT NOT NULL DEFAULT '';`},
+	// 16: what the drafts of several outbox mails share (host.Mail.Shared:
 	// a move's board, two thirds of each of its mails' drafts), stored once;
 	// NULL for a mail without it, as every mail queued before.
 	{sql: `CREATE TABLE outbox_shared (
@@ -1447,6 +1450,15 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 	return nil
 }
 
+// SetLang records the language the player of seat in game id chose for
+// herald's mails: "fr", or "" for English.
+func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // SetAway records that the player of seat in game id is away until a time
 // (zero: not away), having used so much of the game's vacation allowance.
 func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error {
@@ -1648,7 +1660,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	var used int64
 	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
 		&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
-		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable}
+		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang}
 	query := readGameQuery
 	if withRecord {
 		query = readGameRecordQuery
@@ -1739,7 +1751,7 @@ const (
 	gameColumns  = `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page`
 	clockColumns = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
 	flagColumns  = `EXISTS (SELECT 1 FROM observers o WHERE o.game_id = g.id), EXISTS (SELECT 1 FROM undo_requests u WHERE u.game_id = g.id)`
-	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable`
+	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable, p.lang`
 	readGameFrom = ` FROM games g LEFT JOIN clocks c ON c.game_id = g.id JOIN players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat`
 
 	readGameQuery       = `SELECT ` + gameColumns + `, ` + clockColumns + `, ` + flagColumns + `, ` + playerCols + readGameFrom

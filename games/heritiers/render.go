@@ -264,7 +264,17 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 		}
 		if s.solo && seat == 1 {
 			left := s.treasuresLeft()
-			fmt.Fprintf(b, ", %d %s left (%d in the pile), %d won back by %s\n", left, plural(left, "treasure", "treasures"), len(s.treasures), len(s.won), s.names[0])
+			fmt.Fprintf(b, ", %d %s left (%d in the pile), %d won back by %s", left, plural(left, "treasure", "treasures"), len(s.treasures), len(s.won), s.names[0])
+			// Each token by name, in the order won: the last is the one
+			// the last move took back.
+			for j, t := range s.won {
+				sep := ", then "
+				if j == 0 {
+					sep = ": "
+				}
+				fmt.Fprintf(b, "%s%s (%s)", sep, treasureKinds[t].name, treasureKinds[t].describe())
+			}
+			b.WriteString("\n")
 			continue
 		}
 		in, hand := s.inReserveCount(seat), len(s.hands[seat])

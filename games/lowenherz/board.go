@@ -188,25 +188,7 @@ func (s *State) recompute() {
 		}
 		id := int8(len(s.regions))
 		s.regions = append(s.regions, region{castle: noSquare, owner: -1})
-		s.region[start] = id
-		queue[0] = start
-		head, tail := 0, 1
-		for head < tail {
-			q := queue[head]
-			head++
-			for d := North; d <= West; d++ {
-				e := edgeOf(q, d)
-				if e < 0 || s.border[e] {
-					continue
-				}
-				n := q.neighbour(d)
-				if s.region[n] < 0 {
-					s.region[n] = id
-					queue[tail] = n
-					tail++
-				}
-			}
-		}
+		s.flood(start, noSquare, &s.region, id, &queue)
 	}
 	for q := Square(0); q < Size*Size; q++ {
 		r := &s.regions[s.region[q]]
@@ -249,6 +231,36 @@ func (s *State) recompute() {
 			s.bordersOnBoard--
 		}
 	}
+}
+
+// flood walks from start across the sides without a border, breadth
+// first, labelling id in label each square it reaches (start too): the
+// walk of recompute's regions and of joined. A square labelled id already
+// is not walked again; no square of the walk may be labelled id
+// beforehand but start's own. It stops as soon as it reaches stop
+// (noSquare: never), reporting whether it did.
+func (s *State) flood(start, stop Square, label *[Size * Size]int8, id int8, queue *[Size * Size]Square) bool {
+	queue[0], label[start] = start, id
+	head, tail := 0, 1
+	for head < tail {
+		q := queue[head]
+		head++
+		for d := North; d <= West; d++ {
+			e := edgeOf(q, d)
+			if e < 0 || s.border[e] {
+				continue
+			}
+			if n := q.neighbour(d); label[n] != id {
+				if n == stop {
+					return true
+				}
+				label[n] = id
+				queue[tail] = n
+				tail++
+			}
+		}
+	}
+	return false
 }
 
 // regionOf returns the region of q.

@@ -512,30 +512,9 @@ func (s *State) placeBorder(e Edge) {
 // path that crosses no border: whether the border just placed between
 // them leaves the region whole.
 func (s *State) joined(a, b Square) bool {
-	var seen [Size * Size]bool
+	var seen [Size * Size]int8 // 1: reached
 	var queue [Size * Size]Square
-	queue[0], seen[a] = a, true
-	head, tail := 0, 1
-	for head < tail {
-		q := queue[head]
-		head++
-		for d := North; d <= West; d++ {
-			e := edgeOf(q, d)
-			if e < 0 || s.border[e] {
-				continue
-			}
-			n := q.neighbour(d)
-			if n == b {
-				return true
-			}
-			if !seen[n] {
-				seen[n] = true
-				queue[tail] = n
-				tail++
-			}
-		}
-	}
-	return false
+	return s.flood(a, b, &seen, 1, &queue)
 }
 
 // checkKnight checks a knight of colour p on q with ducats in hand

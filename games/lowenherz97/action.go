@@ -41,7 +41,9 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			return rulef(codeAction, rulePile, "you have looked at pile %d: take a card from it, the crown and sceptre is to examine a pile and choose a card",
 				"vous avez regardé la pile %d : prenez-y une carte, la couronne et le sceptre consiste à examiner une pile et à choisir une carte", a.looked+1)
 		}
-		s.log(s.names[p] + " ends " + a.action.String())
+		if !s.scratch {
+			s.log(s.names[p] + " ends " + a.action.String())
+		}
 		s.finishAct()
 		return nil
 	case Look:
@@ -67,7 +69,9 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			return err
 		}
 		a.walls++
-		s.log(s.names[p] + " places a wall " + board.EdgeName(mv.Edge))
+		if !s.scratch {
+			s.log(s.names[p] + " places a wall " + board.EdgeName(mv.Edge))
+		}
 		s.placeWall(mv.Edge)
 	case Knight:
 		if err := s.checkKnightStep(p, mv); err != nil {
@@ -224,7 +228,9 @@ func (s *State) placeKnight(p int, q grid.Square, tv int) {
 	if cost > 0 {
 		s.logf("%s places a knight at %s, in a forest, for 5 ducats", s.names[p], s.sq(q))
 	} else {
-		s.log(s.names[p] + " places a knight at " + s.sq(q))
+		if !s.scratch {
+			s.log(s.names[p] + " places a knight at " + s.sq(q))
+		}
 	}
 }
 
@@ -531,6 +537,7 @@ func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleErro
 
 // extStart returns the state an extension starts from: the present one.
 func (s *State) extStart() extBase {
+	s.ownsGrid = false // shared with the extension's start
 	return extBase{g: s.g, score: s.score, events: shared(s.events)}
 }
 
@@ -544,6 +551,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 	b := &s.act.extBase
 	b.squares = append(slices.Clip(b.squares), q)
 	s.g, s.score, s.events = b.g, b.score, shared(b.events)
+	s.ownsGrid = false // the extension's start's
 	s.dirty = true
 	s.annexAll(p, from, b.squares)
 }
@@ -592,7 +600,9 @@ func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
 	}
 	s.dirty = true
 	for i, q := range qs {
-		s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
+		if !s.scratch {
+			s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
+		}
 		s.addScore(p, gains[i], "extension to "+s.sq(q))
 		if takenFrom[i] >= 0 {
 			s.addScore(takenFrom[i], -gains[i], "lost "+s.sq(q))

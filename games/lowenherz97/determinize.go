@@ -27,6 +27,7 @@ var _ adjudicator.Determinizer = (*State)(nil)
 // first, so the copy depends on seat's view and rng alone.
 func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State {
 	c := s.clone()
+	c.scratch = true
 	me := c.index(seat)
 	// The deck, by letter.
 	c.deck = slices.Clone(c.deck)

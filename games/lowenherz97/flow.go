@@ -60,7 +60,9 @@ func (s *State) resolve() {
 			s.contenders = []int{ch[0].player, ch[1].player}
 			s.speaker, s.offer, s.offerBy = ch[0].player, 0, -1
 			s.phase = phaseNegotiate
-			s.log(s.names[ch[0].player] + " and " + s.names[ch[1].player] + " both chose " + a.String() + ": they negotiate, " + s.names[ch[0].player] + " first")
+			if !s.scratch {
+				s.log(s.names[ch[0].player] + " and " + s.names[ch[1].player] + " both chose " + a.String() + ": they negotiate, " + s.names[ch[0].player] + " first")
+			}
 			return
 		default:
 			s.contenders = nil
@@ -70,7 +72,9 @@ func (s *State) resolve() {
 				names = append(names, s.names[pk.player])
 			}
 			s.openBids(false)
-			s.log(strings.Join(names, ", ") + " chose " + a.String() + ": a confrontation, with sealed bids")
+			if !s.scratch {
+				s.log(strings.Join(names, ", ") + " chose " + a.String() + ": a confrontation, with sealed bids")
+			}
 			return
 		}
 		s.tier++

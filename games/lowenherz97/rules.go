@@ -77,11 +77,15 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 			return s.applyAccept(p)
 		case Yield:
 			o := s.other(p)
-			s.log(s.names[p] + " yields: " + s.names[o] + " carries out " + s.card.Tiers[s.tier].String())
+			if !s.scratch {
+				s.log(s.names[p] + " yields: " + s.names[o] + " carries out " + s.card.Tiers[s.tier].String())
+			}
 			s.winner(o)
 			return nil
 		case Refuse:
-			s.log(s.names[p] + " refuses: " + s.names[s.contenders[0]] + " and " + s.names[s.contenders[1]] + " confront each other with sealed bids")
+			if !s.scratch {
+				s.log(s.names[p] + " refuses: " + s.names[s.contenders[0]] + " and " + s.names[s.contenders[1]] + " confront each other with sealed bids")
+			}
 			s.openBids(false)
 			return nil
 		}
@@ -314,7 +318,9 @@ func (s *State) applyChoose(p int, m Choose) error {
 		}
 	}
 	s.picks = append(s.picks, pk)
-	s.log(s.describePick(pk))
+	if !s.scratch {
+		s.log(s.describePick(pk))
+	}
 	s.decIdx++
 	if s.decIdx == len(s.decOrder) {
 		s.tier = 0
@@ -343,7 +349,9 @@ func (s *State) applyOffer(p int, m Offer) error {
 	}
 	s.offer, s.offerBy = m.N, p
 	s.speaker = s.other(p)
-	s.log(s.names[p] + " offers " + s.names[s.speaker] + " " + strconv.Itoa(m.N) + " ducats to carry out " + s.card.Tiers[s.tier].String())
+	if !s.scratch {
+		s.log(s.names[p] + " offers " + s.names[s.speaker] + " " + strconv.Itoa(m.N) + " ducats to carry out " + s.card.Tiers[s.tier].String())
+	}
 	return nil
 }
 
@@ -404,7 +412,9 @@ func (s *State) reveal() {
 		parts = append(parts, s.names[c]+" "+bidWords(s.bids[c]))
 		best = max(best, s.bids[c].total())
 	}
-	s.log("bids revealed: " + strings.Join(parts, ", "))
+	if !s.scratch {
+		s.log("bids revealed: " + strings.Join(parts, ", "))
+	}
 	var top []int
 	for _, c := range s.contenders {
 		if s.bids[c].total() == best {
@@ -422,7 +432,9 @@ func (s *State) reveal() {
 				s.hands[w] = without(s.hands[w], i)
 			}
 		}
-		s.log(s.names[w] + " pays " + strconv.Itoa(b.total()) + " to the bank and carries out " + s.card.Tiers[s.tier].String())
+		if !s.scratch {
+			s.log(s.names[w] + " pays " + strconv.Itoa(b.total()) + " to the bank and carries out " + s.card.Tiers[s.tier].String())
+		}
 		s.clearBids()
 		s.winner(w)
 		return

@@ -170,7 +170,9 @@ func (s *State) startRound() {
 			s.endGame()
 			return
 		}
-		s.log(s.names[s.first] + " turns the action card " + s.card.String())
+		if !s.scratch {
+			s.log(s.names[s.first] + " turns the action card " + s.card.String())
+		}
 		break
 	}
 	// Decision cards, one after the other clockwise from the first player;

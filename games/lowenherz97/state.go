@@ -183,6 +183,15 @@ type State struct {
 	lab   []int  // area of each square, cached
 	areas []area // areas by label, cached
 	dirty bool
+
+	// scratch marks a determinization's copy (Determinize), which only
+	// the bot's search plays on, step after step, and nobody reads but
+	// for its play: it keeps no event log, and once it has a grid and
+	// pieces of its own (ownsGrid, ownsPieces) it changes them in place
+	// rather than copying them at every step. A clone of it is not
+	// scratch, and takes the ownership away from it (the two share
+	// them).
+	scratch, ownsGrid, ownsPieces bool
 }
 
 var _ adjudicator.State = (*State)(nil)
@@ -216,7 +225,12 @@ func (s *State) colourName(c int) string {
 func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
+	if s.scratch {
+		// c shares the grid and the pieces: neither may change them now.
+		s.ownsGrid, s.ownsPieces = false, false
+	}
 	c := *s
+	c.scratch = false
 	// The copies share the slices, the grid and the pieces, which are
 	// never written in place: an append to a slice capped at its length
 	// (shared) makes a new array, a deletion makes a new slice (without),
@@ -248,11 +262,21 @@ func without[T any](xs []T, i int) []T { return append(xs[:i:i], xs[i+1:]...) }
 
 // ownGrid gives s a grid of its own to change, before a step moves walls:
 // clones share the grid.
-func (s *State) ownGrid() { s.g = s.g.Clone() }
+func (s *State) ownGrid() {
+	if s.ownsGrid {
+		return
+	}
+	s.g = s.g.Clone()
+	s.ownsGrid = s.scratch
+}
 
 // ownPieces gives s castles and knights of its own to move, before a step
 // moves them: clones share them.
 func (s *State) ownPieces() {
+	if s.ownsPieces {
+		return
+	}
+	s.ownsPieces = s.scratch
 	castle, knight := *s.castle, *s.knight
 	s.castle, s.knight = &castle, &knight
 }
@@ -426,12 +450,17 @@ func (s *State) Result() adjudicator.Result {
 
 // logf records an event everyone may see.
 func (s *State) logf(format string, args ...any) {
-	s.log(fmt.Sprintf(format, args...))
+	if !s.scratch {
+		s.log(fmt.Sprintf(format, args...))
+	}
 }
 
 // log records an event everyone may see, already written out: the
 // frequent events are joined with + rather than formatted.
 func (s *State) log(event string) {
+	if s.scratch {
+		return
+	}
 	s.events = append(s.events, event)
 	if len(s.events) > maxEvents {
 		// Resliced, not shifted: clones share the array (see clone).

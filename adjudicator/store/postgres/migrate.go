@@ -25,12 +25,12 @@ type copyTable struct {
 	order string
 }
 
-// copyTables are the SQLite store's tables at its schema version 15, in an
+// copyTables are the SQLite store's tables at its schema version 16, in an
 // order that respects their references. Every column is copied, ids
 // included, so that game tags (G12), tokens and threads stay the same.
 var copyTables = []copyTable{
 	{"games", []string{"id", "game", "host", "host_key", "record", "status", "created", "updated", "rev", "moves", "observers_off", "page_token", "page"}, "itttbtttiiott", "id"},
-	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable"}, "iitttttittit", "game_id, seat"},
+	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable", "lang"}, "iitttttittitt", "game_id, seat"},
 	{"moves", []string{"game_id", "n", "player", "text", "time", "source"}, "iitttt", "game_id, n"},
 	{"messages", []string{"message_id", "body_hash", "sender", "game_id", "outcome", "received"}, "tttitt", "message_id"},
 	{"outbox_shared", []string{"id", "data"}, "ib", "id"},

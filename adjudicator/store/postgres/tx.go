@@ -139,7 +139,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 			return nil, err
 		}
 	}
-	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable FROM players WHERE game_id = $1 ORDER BY seat`, id)
+	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable, lang FROM players WHERE game_id = $1 ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -148,7 +148,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 		var p host.Player
 		var next, away *string
 		var used int64
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable); err != nil {
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		p.AwayUsed = time.Duration(used) * time.Second
@@ -410,6 +410,13 @@ func stampOrNull(tm time.Time) *string {
 func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error {
 	_, err := t.exec(ctx, `UPDATE players SET notify = $1, told = $2, digest_next = $3 WHERE game_id = $4 AND seat = $5`,
 		mode, told, stampOrNull(digestNext), id, seat)
+	return err
+}
+
+// SetLang records the language the player of seat in game id chose for
+// herald's mails: "fr", or "" for English.
+func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
+	_, err := t.exec(ctx, `UPDATE players SET lang = $1 WHERE game_id = $2 AND seat = $3`, lang, id, seat)
 	return err
 }
 

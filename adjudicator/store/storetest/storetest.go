@@ -56,6 +56,7 @@ var tests = []struct {
 	{"NoteFailure", testNoteFailure},
 	{"KeysHashed", testKeysHashed},
 	{"GamesStartedSince", testGamesStartedSince},
+	{"PlayerLang", testPlayerLang},
 }
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -920,5 +921,27 @@ func testGamesStartedSince(t *testing.T, db DB) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// testPlayerLang: a player's language (lang fr) is kept for their seat
+// alone, read back with the game, and set back to none.
+func testPlayerLang(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<l1@x>")
+	for i, lang := range []string{"fr", ""} {
+		if err := s.Process(ctx, host.Intake{MessageID: fmt.Sprintf("<l%d@x>", i+2), BodyHash: "l", Sender: "bob@y", Received: t0}, func(tx host.Tx) error {
+			return tx.SetLang(ctx, gid, 1, lang)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := s.Game(ctx, gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Players[0].Lang != "" || g.Players[1].Lang != lang {
+			t.Errorf("after SetLang(seat 1, %q): alice %q, bob %q", lang, g.Players[0].Lang, g.Players[1].Lang)
+		}
 	}
 }
