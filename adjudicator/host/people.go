@@ -194,36 +194,15 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	if err != nil {
 		return Reply{}, err
 	}
-	if on && by == "" && !slices.Contains(observers, address) {
-		hash, asked, err := s.tx.ObserveRequest(ctx, id, address)
-		if err != nil {
-			return Reply{}, err
-		}
-		if token == "" {
-			return s.askToObserve(ctx, g, m, req, hash, asked)
-		}
-		if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
-			return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("This is not the confirmation herald sent you to observe game %s, or it\nis more than %d days old. To ask again, write: observe %s\n", Tag(id), int(observeConfirmValid.Hours()/24), Tag(id)), "bad observe confirmation"), nil
-		}
-		if err := s.tx.SetObserveRequest(ctx, id, address, "", time.Time{}); err != nil {
-			return Reply{}, err
-		}
-	}
-	if confirm && !on && by == "" && slices.Contains(observers, address) {
-		// The same slot as a request to observe, which an observer has
-		// no more.
-		hash, asked, err := s.tx.ObserveRequest(ctx, id, address)
-		if err != nil {
-			return Reply{}, err
-		}
-		if token == "" {
-			return s.askToUnobserve(ctx, g, m, req, hash, asked)
-		}
-		if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
-			return s.answer(g, m, req, Refusal, "unobserve refused", fmt.Sprintf("This is not the confirmation herald sent you to stop observing game %s,\nor it is more than %d days old: you still observe it. To ask again,\nwrite: unobserve %s\n", Tag(id), int(observeConfirmValid.Hours()/24), Tag(id)), "bad unobserve confirmation"), nil
-		}
-		if err := s.tx.SetObserveRequest(ctx, id, address, "", time.Time{}); err != nil {
-			return Reply{}, err
+	// A stranger's request to observe, and one to stop observing whose
+	// sender is not proven (confirm), wait for the confirmation mailed to
+	// the address.
+	if by == "" && (on && !slices.Contains(observers, address) || confirm && !on && slices.Contains(observers, address)) {
+		if rep, err := s.confirmed(ctx, g, m, req, address, token, on); rep != nil || err != nil {
+			if err != nil {
+				return Reply{}, err
+			}
+			return *rep, nil
 		}
 	}
 	changed, err := s.tx.Observe(ctx, id, address, on)
@@ -260,37 +239,56 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	return rep, nil
 }
 
-// askToObserve answers a request to observe game g from req.From with a
-// confirmation mail carrying a new token, unless one went less than
+// confirmed takes the confirmation that address must give back to
+// observe game g (on) or to stop observing it: both are kept in the one
+// slot of its observe request, which an observer has no more use for.
+// Without a token it asks for one (askToConfirm); a wrong token, or one
+// more than observeConfirmValid old, is refused; the right one is spent
+// and confirmed returns no reply: the request goes on.
+func (s *Session) confirmed(ctx context.Context, g *Game, m *adjudicator.Match, req Request, address, token string, on bool) (*Reply, error) {
+	hash, asked, err := s.tx.ObserveRequest(ctx, g.ID, address)
+	if err != nil {
+		return nil, err
+	}
+	if token == "" {
+		rep, err := s.askToConfirm(ctx, g, m, req, hash, asked, on)
+		return &rep, err
+	}
+	if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
+		days := int(observeConfirmValid.Hours() / 24)
+		var rep Reply
+		if on {
+			rep = s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("This is not the confirmation herald sent you to observe game %s, or it\nis more than %d days old. To ask again, write: observe %s\n", Tag(g.ID), days, Tag(g.ID)), "bad observe confirmation")
+		} else {
+			rep = s.answer(g, m, req, Refusal, "unobserve refused", fmt.Sprintf("This is not the confirmation herald sent you to stop observing game %s,\nor it is more than %d days old: you still observe it. To ask again,\nwrite: unobserve %s\n", Tag(g.ID), days, Tag(g.ID)), "bad unobserve confirmation")
+		}
+		return &rep, nil
+	}
+	return nil, s.tx.SetObserveRequest(ctx, g.ID, address, "", time.Time{})
+}
+
+// askToConfirm answers a request to observe game g (on) from req.From,
+// or to stop observing it from a sender not proven, with a confirmation
+// mail carrying a new token, unless one went less than
 // observeConfirmEvery ago (hash and asked are the request waiting, if
 // any): then it sends nothing.
-func (s *Session) askToObserve(ctx context.Context, g *Game, m *adjudicator.Match, req Request, hash string, asked time.Time) (Reply, error) {
+func (s *Session) askToConfirm(ctx context.Context, g *Game, m *adjudicator.Match, req Request, hash string, asked time.Time, on bool) (Reply, error) {
+	verb := "observe"
+	if !on {
+		verb = "unobserve"
+	}
 	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
-		return Reply{Outcome: Ignored, Game: g.ID, Reason: "observe: a confirmation went less than a day ago"}, nil
+		return Reply{Outcome: Ignored, Game: g.ID, Reason: verb + ": a confirmation went less than a day ago"}, nil
 	}
 	token := s.h.newToken()
 	if err := s.tx.SetObserveRequest(ctx, g.ID, req.From, HashKey(token), s.now); err != nil {
 		return Reply{}, err
 	}
 	text := fmt.Sprintf("Someone, perhaps you, asked herald to mail this address every move of\ngame %s as everyone sees it. herald mails no one who did not agree:\nto observe the game, write back, on a line of its own:\n\n  observe %s %s\n\nIf you did not ask, ignore this mail: herald will not write to you\nabout it again.\n", Tag(g.ID), Tag(g.ID), token)
-	rep := s.answer(g, m, req, Answer, "confirm observe", text, "observe: confirmation sent")
-	return rep, nil
-}
-
-// askToUnobserve answers a request to stop observing game g from
-// req.From whose sender is not proven with a confirmation mail carrying a
-// new token, unless one went less than observeConfirmEvery ago (hash and
-// asked are the request waiting, if any): then it sends nothing.
-func (s *Session) askToUnobserve(ctx context.Context, g *Game, m *adjudicator.Match, req Request, hash string, asked time.Time) (Reply, error) {
-	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
-		return Reply{Outcome: Ignored, Game: g.ID, Reason: "unobserve: a confirmation went less than a day ago"}, nil
+	if !on {
+		text = fmt.Sprintf("Someone, perhaps you, asked herald to stop mailing this address the\nmoves of game %s. herald cannot tell that the mail came from you (its\nsender is not authenticated): to stop observing the game, write back,\non a line of its own:\n\n  unobserve %s %s\n\nIf you did not ask, ignore this mail: you still observe the game.\n", Tag(g.ID), Tag(g.ID), token)
 	}
-	token := s.h.newToken()
-	if err := s.tx.SetObserveRequest(ctx, g.ID, req.From, HashKey(token), s.now); err != nil {
-		return Reply{}, err
-	}
-	text := fmt.Sprintf("Someone, perhaps you, asked herald to stop mailing this address the\nmoves of game %s. herald cannot tell that the mail came from you (its\nsender is not authenticated): to stop observing the game, write back,\non a line of its own:\n\n  unobserve %s %s\n\nIf you did not ask, ignore this mail: you still observe the game.\n", Tag(g.ID), Tag(g.ID), token)
-	return s.answer(g, m, req, Answer, "confirm unobserve", text, "unobserve: confirmation sent"), nil
+	return s.answer(g, m, req, Answer, "confirm "+verb, text, verb+": confirmation sent"), nil
 }
 
 // observeFor is "observe" and "unobserve" in an authenticated mail of a
