@@ -41,3 +41,37 @@ func TestHeraldOwnAddress(t *testing.T) {
 		t.Errorf("%d games (%v), want the 3 of people", len(games), err)
 	}
 }
+
+// TestHeraldOwnAddressNoSeat: the host may not hand a seat to herald's
+// address or a plus-address of it (replace bob by herald@…), nor a player
+// or the host subscribe it as an observer (observe G1 herald@…): the
+// answer says why and nothing changes. Before, the host layer took them:
+// the seat went to herald, whose welcome to itself came back as its own
+// mail, and the seat could never play again.
+func TestHeraldOwnAddressNoSeat(t *testing.T) {
+	f := newFixture(t)
+	f.handle(f.mail("host@herald.test", "new game", "new raubritter players alice@herald.test bob@herald.test"), Created)
+	got := f.sent()
+	hk := hostKeyLine.FindStringSubmatch(got["host@herald.test"][0])[1]
+	akey := keyLine.FindStringSubmatch(got["alice@herald.test"][0])[1]
+	text := func(raw string) string { return unwrap(strings.ReplaceAll(raw, "\r\n", "\n")) }
+	for _, addr := range []string{"herald@herald.test", "Herald+g1.tok1@herald.test"} {
+		f.handle(f.mail("host@herald.test", "Re: [herald G1]", "key "+hk+"\nreplace bob by "+addr), Rejected)
+		got := f.sent()
+		if len(got) != 1 || !strings.Contains(text(got["host@herald.test"][0]), "is herald's own address:\nherald plays no seat") {
+			t.Errorf("replace bob by %s: %v", addr, got)
+		}
+		f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+akey+"\nobserve G1 "+addr), Rejected)
+		got = f.sent()
+		if len(got) != 1 || !strings.Contains(text(got["alice@herald.test"][0]), "is herald's own address:\nherald observes no game") {
+			t.Errorf("observe G1 %s: %v", addr, got)
+		}
+	}
+	g, err := f.st.Game(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Players[1].Address != "bob@herald.test" {
+		t.Errorf("bob's seat went to %s", g.Players[1].Address)
+	}
+}

@@ -207,7 +207,8 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL, Hints: cfg.Hints})
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL, Hints: cfg.Hints,
+			Own: func(a string) bool { return ownAddress(cfg.Address, a) }})
 		if err != nil {
 			return nil, err
 		}
@@ -601,8 +602,12 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 // plus-addresses (herald+g12.TOKEN@, where the embedded servers and most
 // providers deliver herald's own mail): herald never answers itself,
 // which would be a loop, and plays no seat.
-func (s *Service) own(addr string) bool {
-	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
+func (s *Service) own(addr string) bool { return ownAddress(s.cfg.Address, addr) }
+
+// ownAddress reports whether addr is herald, its address being herald, or
+// one of its plus-addresses (Service.own; host.Config.Own).
+func ownAddress(herald, addr string) bool {
+	local, domain, _ := strings.Cut(strings.ToLower(herald), "@")
 	l, d, ok := strings.Cut(strings.ToLower(addr), "@")
 	return ok && d == domain && (l == local || strings.HasPrefix(l, local+"+"))
 }

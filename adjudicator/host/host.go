@@ -74,6 +74,12 @@ type Config struct {
 	// lean on a program; whoever runs herald turns it on (serve --hints on).
 	Hints bool
 
+	// Own, when set, reports whether an address is the transport's own
+	// (herald's address, or one of its plus-addresses, where its own mail
+	// comes back): herald plays no seat and observes no game, so replace
+	// and observe refuse it, as mail's "new" does. nil: no address is.
+	Own func(address string) bool
+
 	// NoCache replays every game from its stored record on every request,
 	// as without the cache (tests that prove the cache changes nothing).
 	NoCache bool
@@ -116,6 +122,9 @@ func (h *Host) newToken() string {
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
+
+// own reports whether address is the transport's own (Config.Own).
+func (h *Host) own(address string) bool { return h.cfg.Own != nil && h.cfg.Own(address) }
 
 // Registry returns the games the host can play.
 func (h *Host) Registry() *adjudicator.Registry { return h.cfg.Registry }

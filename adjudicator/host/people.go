@@ -48,6 +48,8 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
 	case aerr != nil:
 		return s.answer(g, m, req, Refusal, "replace refused", aerr.Error()+".\n\n"+usage, "bad replace"), nil
+	case !toBot && s.h.own(addr):
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s is herald's own address:\nherald plays no seat (bot:2 is a seat the bot plays).\n\n%s", addr, usage), "replace by herald"), nil
 	case !toBot && slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
 	case toBot && g.Players[seat].Address == addr:
@@ -183,6 +185,12 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 		you = address
 	}
 	switch {
+	case s.h.own(address) && you == "You": // herald's own mail is never answered: nothing to say
+		return Reply{Outcome: Rejected, Game: id, Reason: "herald's own address"}, nil
+	case s.h.own(address):
+		// herald observes nothing: its mails to itself would come back as
+		// its own, never read (as it plays no seat).
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%s is herald's own address:\nherald observes no game, and its mail to itself would never be read.\n", address), "observe by herald"), nil
 	case seatOf(g, address) != "" && you == "You":
 		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("You play in game %s: herald mails you every move already.\n", Tag(id)), "a player observes"), nil
 	case seatOf(g, address) != "":
