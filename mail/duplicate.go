@@ -30,7 +30,7 @@ func (s *Service) repeatNotice(ctx context.Context, b *host.Batch, msg *Message,
 		ses.Tx().SetOutcome(string(Duplicate), 0)
 		subject := "(no subject)"
 		if msg.Subject != "" {
-			subject = "\"" + clipText(msg.Subject, 60) + "\""
+			subject = "\"" + host.VisibleText(msg.Subject, 60) + "\""
 		}
 		body := "herald received a mail from you with the same subject, " + subject + ",\n" +
 			"and the same text as one it had already received. Your mail carries\n" +

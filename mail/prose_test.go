@@ -73,3 +73,23 @@ func TestProseAroundSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestProseControlsShown: a prose line carrying a terminal escape or a
+// bidi override is listed as ignored with those characters written out
+// (\x1b, U+202E), never sent back raw to the player's screen.
+func TestProseControlsShown(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	body := "Hi \x1b]0;owned\x07herald\x1b[2J,\nkey " + f.keys["alice@herald.test"] + "\nkeep plain village\nThanks \u202Eereh\n"
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
+	got := unwrap(strings.ReplaceAll(f.sent()["alice@herald.test"][0], "\r\n", "\n"))
+	for _, want := range []string{`1: Hi \x1b]0;owned\x07herald\x1b[2J,`, `4: Thanks U+202Eereh`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.ContainsAny(got, "\x1b\x07\u202E") {
+		t.Errorf("the answer sends back a raw control character:\n%q", got)
+	}
+}

@@ -89,7 +89,7 @@ func (s *Service) setAside(ctx context.Context, fl host.Failure, r readMail, now
 			"If it was a move or a command, check it and send it again, or ask the\n" +
 			"host of your game.\n"
 		if msg.Subject != "" {
-			body = "Your mail \"" + clipText(msg.Subject, 60) + "\":\n\n" + body
+			body = "Your mail \"" + host.VisibleText(msg.Subject, 60) + "\":\n\n" + body
 		}
 		return s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] your mail was set aside", InReplyTo: msg.MessageID,
 			References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)

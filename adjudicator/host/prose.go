@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/notation"
@@ -22,18 +23,43 @@ func IgnoredNote(lines []notation.IgnoredLine, lang notation.Lang) string {
 		b.WriteString("\nLines ignored (text, not steps):\n")
 	}
 	for _, l := range lines {
-		fmt.Fprintf(&b, "  %d: %s\n", l.Line, clip(l.Text, 68))
+		fmt.Fprintf(&b, "  %d: %s\n", l.Line, VisibleText(l.Text, 68))
 	}
 	return b.String()
 }
 
-// clip cuts s to at most n bytes, on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+// VisibleText returns s, the sender's own text quoted back to them, as
+// it may be shown: each character that a terminal or a mail reader would
+// act on rather than show (notation.Unprintable) written out instead, a
+// control character as \x1b (\u0085 beyond ASCII; a tab is a space), a
+// bidirectional formatting character as U+202E, a byte that is not UTF-8
+// as \xff; cut to at most n bytes (n > 0), never inside what stands for
+// one character, and the cut marked "...". An escape sequence sent back
+// raw could clear a player's screen or retitle their terminal, and a
+// bidi override show the answer's words in another order.
+func VisibleText(s string, n int) string {
+	var b strings.Builder
+	for i, c := range s {
+		var piece string
+		switch w := utf8.RuneLen(c); {
+		case c == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			piece = fmt.Sprintf("\\x%02x", s[i])
+		case c == '\t':
+			piece = " "
+		case c < 0x20 || c == 0x7f:
+			piece = fmt.Sprintf("\\x%02x", c)
+		case unicode.IsControl(c):
+			piece = fmt.Sprintf("\\u%04x", c)
+		case unicode.Is(unicode.Bidi_Control, c):
+			piece = fmt.Sprintf("U+%04X", c)
+		default:
+			piece = s[i : i+w]
+		}
+		if b.Len()+len(piece) > n {
+			b.WriteString("...")
+			break
+		}
+		b.WriteString(piece)
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return b.String()
 }

@@ -1,0 +1,63 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/heraldgames/herald/notation"
+)
+
+// TestVisibleText: the lines of a player's mail that an answer quotes
+// back as ignored show their control and bidi characters written out,
+// never raw: an escape sequence sent back could clear the player's screen
+// or retitle their terminal, a right-to-left override reorder the answer.
+func TestVisibleText(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Hi herald,", "Hi herald,"},
+		{"Merci — à bientôt", "Merci — à bientôt"},
+		{"\x1b]0;pwned\x07Hello", `\x1b]0;pwned\x07Hello`},
+		{"\x1b[2J\x1b[Hcleared", `\x1b[2J\x1b[Hcleared`},
+		{"abc\u202Edcba", "abcU+202Edcba"},
+		{"\u2066iso\u2069 \u200Fmark", "U+2066isoU+2069 U+200Fmark"},
+		{"del\x7f c1\u0085", `del\x7f c1\u0085`},
+		{"tab\there", "tab here"},
+		{"bad \xff byte", `bad \xff byte`},
+		{"kept \uFFFD", "kept \uFFFD"},
+		{strings.Repeat("a", 70), strings.Repeat("a", 68) + "..."},
+		{strings.Repeat("a", 66) + "\x1b", strings.Repeat("a", 66) + "..."}, // \x1b is not cut in two
+		{strings.Repeat("é", 40), strings.Repeat("é", 34) + "..."},
+	} {
+		if got := VisibleText(tt.in, 68); got != tt.want {
+			t.Errorf("VisibleText(%q, 68) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	note := IgnoredNote([]notation.IgnoredLine{{Line: 3, Text: "\x1b[31mred\u202E"}}, notation.English)
+	if want := "  3: \\x1b[31mredU+202E\n"; !strings.HasSuffix(note, want) {
+		t.Errorf("IgnoredNote = %q, want it to end in %q", note, want)
+	}
+}
+
+// FuzzVisibleText: whatever the sender wrote, what is shown of it holds
+// no character a terminal acts on, nor a line break, is UTF-8, and is at most n bytes and
+// the mark of the cut.
+func FuzzVisibleText(f *testing.F) {
+	for _, s := range []string{"", "Hi", "\x1b[2J", "a\u202Eb", "\xff\xfe", "\u0085\u2066", "é\t"} {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n <= 0 || n > 1000 {
+			return
+		}
+		got := VisibleText(s, n)
+		if r, _, ok := notation.Unprintable(got); ok || strings.ContainsAny(got, "\n\t") {
+			t.Errorf("VisibleText(%q, %d) = %q holds %U or a line break or tab", s, n, got, r)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("VisibleText(%q, %d) = %q is not UTF-8", s, n, got)
+		}
+		if len(got) > n+len("...") {
+			t.Errorf("VisibleText(%q, %d) = %q is %d bytes", s, n, got, len(got))
+		}
+	})
+}
