@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -92,4 +93,30 @@ func TestProseControlsShown(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\x07\u202E") {
 		t.Errorf("the answer sends back a raw control character:\n%q", got)
 	}
+}
+
+// TestResignBesideSteps: a resign beside real steps is refused, the steps
+// not played and the game going on, with an answer that says why, in the
+// mail's language; before, the game ended and the steps were dropped
+// without a word. A resign among prose alone still ends the game.
+func TestResignBesideSteps(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	text := func(raw string) string { return unwrap(strings.ReplaceAll(raw, "\r\n", "\n")) }
+	for _, tt := range []struct{ body, want string }{
+		{"Hi,\nkey " + f.keys["alice@herald.test"] + "\nkeep plain village\nresign\nAlice", "Your mail holds steps beside its resign line: herald did neither"},
+		{"clé " + f.keys["alice@herald.test"] + "\nabandonne\ngarde plaine village", "Votre courrier contient des étapes en plus de la ligne abandonne"},
+	} {
+		f.handle(f.mail("alice@herald.test", "Re: [herald G1]", tt.body), Rejected)
+		got := f.sent()
+		if len(got) != 1 || !strings.Contains(text(got["alice@herald.test"][0]), tt.want) {
+			t.Errorf("%q: %v", tt.body, got)
+		}
+	}
+	g, err := f.st.Game(t.Context(), 1)
+	if err != nil || g.Status != host.Playing || len(g.Record.Moves) != 0 {
+		t.Fatalf("game G1 after the refusals: %+v, %v", g, err)
+	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "Sorry,\nkey "+f.keys["alice@herald.test"]+"\nresign\nAlice"), Ended)
 }

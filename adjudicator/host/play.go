@@ -385,6 +385,40 @@ func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPar
 	return slices.Delete(parts, i, i+1), ignored, nil
 }
 
+// stepsBeside reports whether req holds steps, or a turn file, beside its
+// resign or abandon, once the prose around them is set aside (a greeting,
+// a signature: notation.Envelope.IgnoreProse).
+func (s *Session) stepsBeside(g *Game, req Request) bool {
+	if len(req.TurnFiles) > 0 {
+		return true
+	}
+	rest := *req.Env
+	rest.Steps, rest.Errors = slices.Clone(rest.Steps), slices.Clone(rest.Errors)
+	if game, err := s.h.cfg.Registry.Lookup(g.Record.Game); err == nil {
+		rest.IgnoreProse(game.Keywords)
+	}
+	return len(rest.Steps) > 0
+}
+
+// endBesideSteps is the refusal of a resign (how "resign") or abandon
+// beside steps: herald does neither. Ending a game cannot be taken back,
+// and a mail that holds both does not say which the player meant, so
+// herald asks rather than drop the steps or play them first.
+func endBesideSteps(how string, lang notation.Lang) string {
+	if lang == notation.French {
+		word, verb := "abandonne", "abandonner"
+		if how == "abandon" {
+			word, verb = "annule", "annuler la partie"
+		}
+		return fmt.Sprintf("Votre courrier contient des étapes en plus de la ligne %s :\nherald n'a fait ni l'un ni l'autre, et rien n'a changé. Une partie\nfinie ne reprend pas : herald ne la termine que sur un courrier sans\nétapes. Pour %s, envoyez %s seul ; pour jouer, envoyez vos\nétapes sans cette ligne.\n", word, verb, word)
+	}
+	verb := "resign"
+	if how == "abandon" {
+		verb = "abandon the game"
+	}
+	return fmt.Sprintf("Your mail holds steps beside its %s line: herald did neither, and\nnothing changed. A game ended cannot go on, so herald ends it only\nfrom a mail without steps. To %s, send %s alone; to play, send\nyour steps without that line.\n", how, verb, how)
+}
+
 // noteProse adds to the sender's mail of rep the lines of req's words
 // taken for prose around its commands (notation.Envelope.IgnoreProse):
 // a greeting and a signature around resign or abandon.
@@ -600,6 +634,9 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		case "abandon", "resign":
 			if c.Name == "abandon" && !isHost {
 				break
+			}
+			if s.stepsBeside(g, req) {
+				return s.answer(g, m, req, Refusal, c.Name+" refused", endBesideSteps(c.Name, env.Lang), c.Name+" beside steps"), nil
 			}
 			s.games.unstage(g.ID)
 			rep, err := s.end(ctx, g, m, req, player, c.Name)
