@@ -47,6 +47,7 @@ import (
 type Game struct {
 	Name       string   // the name used on the command line and in records: "raubritter"
 	Title      string   // the game's title for people: "Raubritter (Robber Knights)"
+	TitleFR    string   // the same in French ("Les Deux Héritiers"); "": Title
 	Rulebook   string   // the rulebook file in shared/rules the rules come from
 	MinPlayers int      // fewest players
 	MaxPlayers int      // most players

@@ -21,6 +21,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/internal/jsonenc"
+	"github.com/heraldgames/herald/notation"
 )
 
 // outMail is a mail herald sends: plain text at 72 columns (with an HTML
@@ -53,6 +54,9 @@ type outMail struct {
 	// pictureJSON, when set, is Picture encoded already (json.Marshal):
 	// every mail of a move shows the same board, encoded once.
 	pictureJSON []byte
+	// lang is the language of Body, for the notice that may replace it
+	// (Service.reply: answers paused); not in the draft.
+	lang notation.Lang
 }
 
 // shared is what m's draft leaves out and shares with the other mails of

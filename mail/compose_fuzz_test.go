@@ -149,7 +149,7 @@ func FuzzCompose(f *testing.F) {
 		topic = strings.ToValidUTF8(topic, "\uFFFD")
 		svc := &Service{cfg: Config{Address: "herald@herald.test", PlainOnly: plain, Registry: adjudicator.NewRegistry(raubritter.Game)}}
 		var subject string
-		returns(t, "subject", func() { subject = svc.subject(int64(len(body)%3), "raubritter", topic) })
+		returns(t, "subject", func() { subject = svc.subject(int64(len(body)%3), "raubritter", topic, notation.Lang(len(topic)%2)) })
 		if !slices.Equal(strings.Fields(subject)[len(strings.Fields(subject))-len(strings.Fields(topic)):], strings.Fields(topic)) {
 			t.Fatalf("the subject %q lost words of the topic %q", subject, topic)
 		}

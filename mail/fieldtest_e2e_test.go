@@ -206,7 +206,7 @@ func TestMailFrenchPlayer(t *testing.T) {
 		}
 	}
 	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\nlangue fr")
-	check("alice", unwrap(r.await(alice, "lang")), []string{"herald vous écrira désormais en français dans la partie G1"}, nil)
+	check("alice", unwrap(r.await(alice, "langue")), []string{"herald vous écrira désormais en français dans la partie G1"}, nil)
 
 	// Her move, written with English words: answered in French.
 	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\n"+g.astep)
@@ -223,7 +223,7 @@ func TestMailFrenchPlayer(t *testing.T) {
 	// bob chose nothing: a French mail is answered in French, an English
 	// one in English.
 	r.send(bob, "", "Re: [herald G1]", "clé "+g.bkey+"\nmontre")
-	check("bob", unwrap(r.await(bob, "show")), []string{"Partie G1, coup 3 : on attend alice"}, []string{"waiting for"})
+	check("bob", unwrap(r.await(bob, "montre")), []string{"Partie G1, coup 3 : on attend alice"}, []string{"waiting for"})
 	r.send(bob, "", "Re: [herald G1]", "key "+g.bkey+"\nshow")
 	check("bob", unwrap(r.await(bob, "show")), []string{"Game G1, move 3: waiting for alice"}, nil)
 }

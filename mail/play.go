@@ -95,7 +95,7 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			return fail(fmt.Sprintf("unexpected %q: write players before the addresses, deadline before a span of time like 72h", a))
 		}
 	}
-	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts, Timing: timing})
+	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts, Timing: timing, Lang: env.Lang})
 	var refused *RefusedError
 	if errors.As(err, &refused) {
 		return fail(refused.Reason)
@@ -205,10 +205,15 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 	var pic *picture.Board // the last picture encoded, as picJSON
 	var picJSON []byte
 	for _, n := range notices {
-		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, n.Topic), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken)}
+		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, host.TopicText(n.Topic, n.Lang), n.Lang), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken),
+			lang: n.Lang}
 		if n.Picture != nil && n.Page != "" && !strings.Contains(n.Text, n.Page) {
 			// Every mail with the board gives the game's page (issue 28).
-			m.Body += "\nThe game's page, with its replay: " + n.Page + "\n"
+			if n.Lang == notation.French {
+				m.Body += "\nLa page de la partie, avec sa relecture : " + n.Page + "\n"
+			} else {
+				m.Body += "\nThe game's page, with its replay: " + n.Page + "\n"
+			}
 		}
 		thread := ""
 		if n.Answer || n.InReplyTo && n.To == sender {

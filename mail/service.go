@@ -572,14 +572,24 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		// No detail about any game: the sender may not be who they say.
 		body := "herald did not find which game your mail is for.\n\n" + why +
 			"\n\nReply to a mail from herald (the subject keeps the game's tag), or\nwrite \"game G12\" and \"key YOUR-KEY\" on lines of their own.\n\n" + host.Help(env.Lang)
-		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, "[herald] which game?", body, now)
+		subject := "[herald] which game?"
+		if env.Lang == notation.French {
+			body = "herald n'a pas trouvé à quelle partie votre courrier s'adresse.\n\n" + whyFR(why) +
+				"\n\nRépondez à un courrier de herald (le sujet garde le nom de la partie),\nou écrivez « partie G12 » et « clé VOTRE-CLÉ » sur des lignes à part.\n\n" + host.Help(env.Lang)
+			subject = "[herald] quelle partie ?"
+		}
+		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, subject, body, now, env.Lang)
 	}
 	seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
 	byToken := tokenGame == g.ID && host.TokenOK(g, seat, token)
 	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) && !byToken {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
-		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, "[herald] mail not authenticated", authFailureBody(env, !s.cfg.NoReplyTokens), now)
+		subject := "[herald] mail not authenticated"
+		if env.Lang == notation.French {
+			subject = "[herald] courrier non authentifié"
+		}
+		return Rejected, 0, "authentication failed", s.authNotice(ctx, ses.Tx(), msg, subject, authFailureBody(env, !s.cfg.NoReplyTokens), now, env.Lang)
 	}
 	if err := s.delivered(ctx, ses, g, seat); err != nil {
 		return "", 0, "", err
@@ -644,10 +654,16 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 		tag = notation.SubjectGame(msg.Subject)
 	}
 	id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
+	fr := env.Lang == notation.French
 	if err != nil || id <= 0 {
-		body := fmt.Sprintf("Name the game to %s, like: %s G12\n", c.Name, c.Name)
-		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] which game?", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
+		body, subject := fmt.Sprintf("Name the game to %s, like: %s G12\n", c.Name, c.Name), "[herald] which game?"
+		if fr {
+			word := map[string]string{"observe": "observer", "unobserve": "quitter"}[c.Name]
+			body, subject = fmt.Sprintf("Nommez la partie, comme : %s G12\n", word), "[herald] quelle partie ?"
+		}
+		return Rejected, 0, "no game named", s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body, lang: env.Lang}, 0, now, host.UnkeyedAnswer)
 	}
+	ses.SetLang(env.Lang) // the asker's answers in the language of their mail
 	var rep host.Reply
 	if c.Name == "observe" {
 		rep, err = ses.ConfirmObserve(ctx, id, msg.From, token)
@@ -661,7 +677,8 @@ func (s *Service) observe(ctx context.Context, ses *host.Session, msg *Message, 
 		// Nothing else of a mail with no key is done: say so.
 		for i, n := range rep.Notices {
 			if n.To == msg.From && n.Answer {
-				rep.Notices[i].Text += "\nThe other lines of your mail were not carried out: herald plays moves\nand commands only from a mail with the player's key line (key YOUR-KEY)\nor a reply to herald's own mail.\n"
+				rep.Notices[i].Text += pick(fr, "\nThe other lines of your mail were not carried out: herald plays moves\nand commands only from a mail with the player's key line (key YOUR-KEY)\nor a reply to herald's own mail.\n",
+					"\nLes autres lignes de votre courrier n'ont pas été exécutées : herald ne\njoue les coups et les commandes que d'un courrier portant la ligne de\nclé du joueur (clé VOTRE-CLÉ) ou répondant à un courrier de herald.\n")
 			}
 		}
 	}
@@ -772,13 +789,22 @@ func remapLines(env *notation.Envelope, lines []Line) {
 
 // subject is the subject of a mail about game id of the game named name:
 // "[herald G12] Raubritter (Robber Knights): your turn".
-func (s *Service) subject(id int64, name, what string) string {
+// In French, the game's French title and French typography: "[herald G12]
+// Les Deux Héritiers : à vous de jouer". what is in lang already
+// (host.TopicText).
+func (s *Service) subject(id int64, name, what string, lang notation.Lang) string {
 	if id == 0 {
 		return "[herald] " + what
 	}
 	title := name
 	if game, err := s.cfg.Registry.Lookup(name); err == nil {
 		title = game.Title
+		if lang == notation.French && game.TitleFR != "" {
+			title = game.TitleFR
+		}
+	}
+	if lang == notation.French {
+		return fmt.Sprintf("[herald %s] %s : %s", gameTag(id), title, what)
 	}
 	return fmt.Sprintf("[herald %s] %s: %s", gameTag(id), title, what)
 }
@@ -824,7 +850,17 @@ func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64
 	}
 	body := fmt.Sprintf("herald has answered %s %d times in the last hour, its limit\n(so that two programs can never mail each other without end). It will\nanswer them again from %s; until then it reads them but\nsends no answer.\n\nMoves are still played: you still get the news of every move, yours too.\nThe answer held back: %q.\n",
 		which, len(times), formatResume(resume), m.Subject)
-	n := outMail{To: m.To, Subject: "[herald] answers paused", InReplyTo: m.InReplyTo, References: m.References, Body: body}
+	subject := "[herald] answers paused"
+	if m.lang == notation.French {
+		which = "vos courriers"
+		if kind == host.UnkeyedAnswer {
+			which = "les courriers de votre adresse sans clé (observer, nouvelle, ou\ncourriers que herald n'a pas pu lire)"
+		}
+		body = fmt.Sprintf("herald a répondu à %s %d fois dans la dernière heure, sa limite\n(pour que deux programmes ne puissent jamais s'écrire sans fin). Il y\nrépondra de nouveau à partir du %s ; d'ici là, il les lit\nmais n'envoie aucune réponse.\n\nLes coups sont toujours joués : vous recevez toujours les nouvelles de\nchaque coup, des vôtres aussi.\nLa réponse retenue : « %s ».\n",
+			which, len(times), formatResume(resume), m.Subject)
+		subject = "[herald] réponses suspendues"
+	}
+	n := outMail{To: m.To, Subject: subject, InReplyTo: m.InReplyTo, References: m.References, Body: body}
 	n.MessageID = newMessageID(s.domain)
 	d, err := n.draft()
 	if err != nil {
@@ -840,7 +876,7 @@ func formatResume(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 
 // its sender plays). Its From may be forged, so such answers do not use
 // the address's replies (a forger could silence a player by using them
 // up): they have their own allowance, AuthNoticesPerHour.
-func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subject, body string, now time.Time) error {
+func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subject, body string, now time.Time, lang notation.Lang) error {
 	n, err := tx.AuthNoticesSince(ctx, msg.From, now.Add(-time.Hour))
 	if err != nil {
 		return err
@@ -851,7 +887,11 @@ func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subj
 	}
 	// Say that the next such mails within the hour get no answer, and
 	// until when: a player who wonders why herald is silent knows.
-	body = strings.TrimRight(body, "\n") + fmt.Sprintf("\n\nThis notice goes once an hour at most: until %s,\nmails from your address that fail the same way get no answer.\n", formatResume(now.Add(time.Hour)))
+	once := "\n\nThis notice goes once an hour at most: until %s,\nmails from your address that fail the same way get no answer.\n"
+	if lang == notation.French {
+		once = "\n\nCet avis part une fois par heure au plus : jusqu'au\n%s, les courriers de votre adresse qui échouent de la\nmême façon restent sans réponse.\n"
+	}
+	body = strings.TrimRight(body, "\n") + fmt.Sprintf(once, formatResume(now.Add(time.Hour)))
 	m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()
@@ -859,6 +899,29 @@ func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subj
 		return err
 	}
 	return tx.Queue(ctx, host.Mail{Recipient: m.To, Draft: d, AuthNotice: true})
+}
+
+// pick is en, or frText when fr is set.
+func pick(fr bool, en, frText string) string {
+	if fr {
+		return frText
+	}
+	return en
+}
+
+// whyFR is why, a reason findGame gives, in French.
+func whyFR(why string) string {
+	switch {
+	case why == "You play in no running game.":
+		return "Vous ne jouez dans aucune partie en cours."
+	case strings.HasPrefix(why, "You play in no game "):
+		return "Vous ne jouez dans aucune partie " + strings.TrimSuffix(strings.TrimPrefix(why, "You play in no game "), ".") + "."
+	case strings.HasPrefix(why, "You play in several games ("):
+		return "Vous jouez dans plusieurs parties (" + strings.TrimSuffix(strings.TrimPrefix(why, "You play in several games ("), "); say which.") + ") ; dites laquelle."
+	case strings.HasSuffix(why, " is not a game id; ids look like G12."):
+		return strings.TrimSuffix(why, " is not a game id; ids look like G12.") + " n'est pas un nom de partie ; ils s'écrivent comme G12."
+	}
+	return why
 }
 
 // AuthNoticesPerHour is how many answers to unauthenticated mails an

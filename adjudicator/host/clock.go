@@ -265,9 +265,14 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 			if !slices.Contains(late, p.Name) {
 				continue
 			}
+			lang := playerLang(p, notation.English)
 			text := fmt.Sprintf("A reminder: game %s waits for your move.\nIt is due by %s, in %s.\n\n",
 				Tag(g.ID), formatTime(c.DeadlineAt()), FormatSpan(c.DeadlineAt().Sub(s.now)))
-			text += stateText(g, m, p.Name, m.State.Text(p.Name))
+			if lang == notation.French {
+				text = fmt.Sprintf("Un rappel : la partie %s attend votre coup.\nIl est attendu avant le %s, dans %s.\n\n",
+					Tag(g.ID), formatTime(c.DeadlineAt()), formatSpanIn(c.DeadlineAt().Sub(s.now), true))
+			}
+			text += stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang)
 			n := s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text)
 			n.Picture = s.picture(g, m)
 			notices = append(notices, n)
@@ -275,7 +280,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		c.Stage = 1
 	case 1:
 		outcome = "late"
-		then := "The game waits for them: that is the host's policy.\n"
+		then, thenFR := "The game waits for them: that is the host's policy.\n", "La partie les attend : c'est le choix de l'hôte.\n"
 		if c.Policy == PolicyForfeit {
 			// A late step that has a default (a sealed bid) is played for
 			// its player: say so, rather than a forfeit that will not come.
@@ -289,17 +294,23 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 				}
 			}
 			by := formatTime(c.DeadlineAt().Add(c.Grace))
-			then = ""
+			then, thenFR = "", ""
 			if len(defaults) > 0 {
 				then = fmt.Sprintf("If their step has not come by %s, herald plays the\ngame's default step for them, marked as played by the host's policy\n(RULINGS.md H-3):\n%s", by, strings.Join(defaults, ""))
+				thenFR = fmt.Sprintf("Si leur étape n'est pas arrivée le %s, herald joue pour eux\nl'étape par défaut du jeu, marquée comme jouée selon le choix de\nl'hôte (RULINGS.md H-3) :\n%s", by, strings.Join(defaults, ""))
 			}
 			if len(forfeit) > 0 {
 				then += fmt.Sprintf("If a move has not come by %s, the first player\nstill late forfeits and the game ends: that is the host's policy.\n", by)
+				thenFR += fmt.Sprintf("Si aucun coup n'est arrivé le %s, le premier\njoueur encore en retard perd par forfait et la partie s'arrête : c'est\nle choix de l'hôte.\n", by)
 			}
 		}
-		text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
-			Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
 		for _, to := range s.everyone(g) {
+			text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
+				Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
+			if playerLang(to, notation.English) == notation.French {
+				text = fmt.Sprintf("Partie %s : l'échéance, le %s, est passée.\nOn attend encore : %s.\n%s",
+					Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), thenFR)
+			}
 			notices = append(notices, s.notice(g, m, to.Address, to.Name, Late, "late: "+strings.Join(late, ", "), text))
 		}
 		c.Stage = 2
@@ -403,12 +414,14 @@ func (s *Session) everyone(g *Game) []Player {
 
 // set changes a game's timing: only its host may. The players hear of it.
 func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
+	fr := req.Env.Lang == notation.French
 	if req.From != g.Host {
-		return s.answer(g, m, req, Refusal, "set refused", "Only the host of the game may change its settings.\n", "set by a player"), nil
+		return s.answer(g, m, req, Refusal, "set refused", pick(fr, "Only the host of the game may change its settings.\n", "Seul l'hôte de la partie peut en changer les réglages.\n"), "set by a player"), nil
 	}
-	usage := "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n  set page public    (or link, the default, or off)\n  set page new       (a new address; the old one stops working)\n"
+	usage := pick(fr, "Write, on a line of its own, one of:\n\n  set deadline 72h   (or 3d; off for none)\n  set grace 24h\n  set reminder 75%\n  set policy wait    (or forfeit)\n  set vacation 14d   (each player's allowance)\n  set observers off  (or on)\n  set page public    (or link, the default, or off)\n  set page new       (a new address; the old one stops working)\n",
+		"Écrivez, seule sur sa ligne, l'une de ces lignes :\n\n  réglage délai 72h          (ou 3j ; aucun pour aucun délai)\n  réglage grâce 24h\n  réglage rappel 75%\n  réglage politique wait     (ou forfeit)\n  réglage vacances 14j       (le crédit de chaque joueur)\n  réglage observateurs non   (ou oui)\n  réglage page public        (ou link, par défaut, ou off)\n  réglage page nouvelle      (une nouvelle adresse ; l'ancienne ne\n                             marche plus)\n")
 	if len(args) < 2 {
-		return s.answer(g, m, req, Refusal, "set refused", "herald did not understand your set line.\n\n"+usage, "bad set"), nil
+		return s.answer(g, m, req, Refusal, "set refused", pick(fr, "herald did not understand your set line.\n\n", "herald n'a pas compris votre ligne réglage.\n\n")+usage, "bad set"), nil
 	}
 	args = []string{args[0], strings.Join(args[1:], " ")}
 	t := Timing{}
@@ -448,7 +461,8 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			}
 		}
 		if mode != PagePublic && mode != PageLink && mode != PageOff {
-			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("A game's page is public, link or off (or new, for a new address), not %q.\n\n%s", args[1], usage), "bad set"), nil
+			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf(pick(fr, "A game's page is public, link or off (or new, for a new address), not %q.\n\n%s",
+				"La page d'une partie est public, link ou off (ou nouvelle, pour une\nnouvelle adresse), pas « %s ».\n\n%s"), args[1], usage), "bad set"), nil
 		}
 		if token == "" {
 			token = s.h.newToken()
@@ -463,10 +477,18 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			PageLink:   "The page of game %s is now reachable by its address only.\n",
 			PageOff:    "The page of game %s is now off: herald does not serve it.\n",
 		}[mode]
-		if renew {
-			text = "The page of game %s has a new address; the old one no longer works.\n"
+		if fr {
+			text = map[string]string{
+				PagePublic: "La page de la partie %s est désormais publique : elle figure dans\nl'index des parties de herald.\n",
+				PageLink:   "La page de la partie %s n'est désormais accessible que par son adresse.\n",
+				PageOff:    "La page de la partie %s est désormais fermée : herald ne la sert pas.\n",
+			}[mode]
 		}
-		return s.answer(g, m, req, Answer, "settings", fmt.Sprintf(text, Tag(g.ID))+s.h.pageNote(g), "set page"), nil
+		if renew {
+			text = pick(fr, "The page of game %s has a new address; the old one no longer works.\n",
+				"La page de la partie %s a une nouvelle adresse ; l'ancienne ne marche\nplus.\n")
+		}
+		return s.answer(g, m, req, Answer, "settings", fmt.Sprintf(text, Tag(g.ID))+s.h.pageNoteIn(g, req.Env.Lang), "set page"), nil
 	case "observers", "observateurs":
 		var off bool
 		switch notation.Fold(args[1]) {
@@ -474,7 +496,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			off = true
 		case "on", "yes", "oui":
 		default:
-			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("Observers are on or off, not %q.\n\n%s", args[1], usage), "bad set"), nil
+			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf(pick(fr, "Observers are on or off, not %q.\n\n%s", "Les observateurs sont oui ou non, pas « %s ».\n\n%s"), args[1], usage), "bad set"), nil
 		}
 		var dropped []string
 		if off {
@@ -488,9 +510,10 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 		g.ObserversOff = off
 		s.games.stage(g.ID, g.Rev, m)
-		text := fmt.Sprintf("The host of game %s now allows observers.\n", Tag(g.ID))
+		text := fmt.Sprintf(pick(fr, "The host of game %s now allows observers.\n", "L'hôte de la partie %s accepte désormais des observateurs.\n"), Tag(g.ID))
 		if off {
-			text = fmt.Sprintf("The host of game %s now allows no observers; those who observed it\n(%d) no longer do, and are told so.\n", Tag(g.ID), len(dropped))
+			text = fmt.Sprintf(pick(fr, "The host of game %s now allows no observers; those who observed it\n(%d) no longer do, and are told so.\n",
+				"L'hôte de la partie %s n'accepte désormais plus d'observateurs ; ceux\nqui l'observaient (%d) ne l'observent plus, et en sont avertis.\n"), Tag(g.ID), len(dropped))
 		}
 		rep := s.answer(g, m, req, Answer, "settings", text, "set observers")
 		for _, a := range dropped {
@@ -499,13 +522,13 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 		return rep, nil
 	default:
-		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf("There is no setting %q.\n\n%s", args[0], usage), "bad set"), nil
+		return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf(pick(fr, "There is no setting %q.\n\n%s", "Il n'y a pas de réglage « %s ».\n\n%s"), args[0], usage), "bad set"), nil
 	}
 	if err == nil {
 		err = t.check()
 	}
 	if err != nil {
-		return s.answer(g, m, req, Refusal, "set refused", "Nothing changed: "+err.Error()+".\n\n"+usage, "bad set"), nil
+		return s.answer(g, m, req, Refusal, "set refused", pick(fr, "Nothing changed: ", "Rien n'a changé : ")+err.Error()+".\n\n"+usage, "bad set"), nil
 	}
 	var c Clock
 	if t.Deadline > 0 {
@@ -525,14 +548,24 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	} else {
 		g.Clock = nil
 	}
-	text := fmt.Sprintf("The host of game %s changed its timing.\n\n%s", Tag(g.ID), describeTiming(g.Clock))
-	if g.Clock != nil {
-		text += fmt.Sprintf("The move under way is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
-	}
 	var notices []Notice
 	for _, p := range s.everyone(g) {
+		lang := playerLang(p, notation.English)
+		if p.Address == req.From {
+			lang = req.Env.Lang
+		}
+		text := fmt.Sprintf("The host of game %s changed its timing.\n\n%s", Tag(g.ID), describeTiming(g.Clock))
+		if g.Clock != nil {
+			text += fmt.Sprintf("The move under way is due by %s.\n", formatTime(g.Clock.DeadlineAt()))
+		}
+		if lang == notation.French {
+			text = fmt.Sprintf("L'hôte de la partie %s en a changé les délais.\n\n%s", Tag(g.ID), describeTimingIn(g.Clock, lang))
+			if g.Clock != nil {
+				text += fmt.Sprintf("Le coup en cours est attendu avant le %s.\n", formatTime(g.Clock.DeadlineAt()))
+			}
+		}
 		n := s.notice(g, m, p.Address, p.Name, Answer, "settings", text)
-		n.Answer = p.Address == req.From
+		n.Answer, n.Lang = p.Address == req.From, lang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Answered, Game: g.ID, Reason: "set " + what, Notices: notices}, nil
@@ -540,7 +573,21 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 
 // describeTiming says a game's timing, in lines of its own that a mail
 // does not wrap.
-func describeTiming(c *Clock) string {
+func describeTiming(c *Clock) string { return describeTimingIn(c, notation.English) }
+
+// describeTimingIn is describeTiming in lang.
+func describeTimingIn(c *Clock, lang notation.Lang) string {
+	if lang == notation.French {
+		if c == nil || c.Deadline == 0 {
+			return "Délais : aucun.\n"
+		}
+		then := "la partie l'attend"
+		if c.Policy == PolicyForfeit {
+			then = "le premier retardataire perd par forfait"
+		}
+		return fmt.Sprintf("Délais :\n  chaque coup est attendu dans les %s\n  un rappel à %d %% de ce temps, un avis de retard à l'échéance\n  puis %s de grâce ; ensuite %s\n  chaque joueur peut s'absenter %s en tout (vacances jusqu'au DATE)\n",
+			formatSpanIn(c.Deadline, true), c.Remind, formatSpanIn(c.Grace, true), then, formatSpanIn(c.Vacation, true))
+	}
 	if c == nil || c.Deadline == 0 {
 		return "Timing: no deadline.\n"
 	}
@@ -596,6 +643,16 @@ func ParseSpan(text string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is more than a year", text)
 	}
 	return total, nil
+}
+
+// formatSpanIn is FormatSpan, in French (fr) with j for the days: 3j,
+// 1j12h.
+func formatSpanIn(d time.Duration, fr bool) string {
+	t := FormatSpan(d)
+	if fr {
+		t = strings.Replace(t, "d", "j", 1)
+	}
+	return t
 }
 
 // FormatSpan writes a span of time as days, hours and minutes: 3d, 1d12h,

@@ -39,6 +39,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 // Config configures a Host. Registry and Store are required.
@@ -190,6 +191,10 @@ type Notice struct {
 	Kind     Kind
 	Topic    string // what it is about, in a few words: "your turn", "move refused"
 	Text     string // the text, plain, lines of at most 72 columns where it can
+	// Lang is the language of Text, the recipient's (a player's choice,
+	// or the language of the mail answered): a transport writes its own
+	// words around it (the subject, TopicText) in it.
+	Lang notation.Lang
 
 	// Answer marks the answer to the recipient's own request (as opposed
 	// to the news of a game): a transport threads it under the request and
@@ -320,7 +325,13 @@ type Session struct {
 	tx    Tx
 	games *batchGames
 	now   time.Time
+	lang  notation.Lang // of the request, for answers to no player (SetLang)
 }
+
+// SetLang sets the language of the request, in which the session answers
+// someone who plays no seat (an observer, Observe and ConfirmObserve):
+// the language of their mail. English by default.
+func (s *Session) SetLang(lang notation.Lang) { s.lang = lang }
 
 // Tx is the request's transaction, in which the transport queues what it
 // sends.

@@ -29,16 +29,19 @@ var notifyModes = map[string]string{
 
 // notify sets how much mail the sender, a player, wants.
 func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
-	usage := "Write, on a line of its own, one of:\n\n  notify all      a mail for every move (the default)\n  notify turn     a mail only when you must act, with every move since\n                  your last mail\n  notify digest   one mail a day with the day's moves\n"
+	fr := req.Env.Lang == notation.French
+	usage := pick(fr, "Write, on a line of its own, one of:\n\n  notify all      a mail for every move (the default)\n  notify turn     a mail only when you must act, with every move since\n                  your last mail\n  notify digest   one mail a day with the day's moves\n",
+		"Écrivez, seule sur sa ligne, l'une de ces lignes :\n\n  avis tout        un courrier à chaque coup (par défaut)\n  avis tour        un courrier seulement quand vous devez jouer, avec\n                   chaque coup depuis votre dernier courrier\n  avis quotidien   un courrier par jour avec les coups du jour\n")
 	if req.Seat < 0 {
-		return s.answer(g, m, req, Refusal, "notify refused", "Only the players of a game choose how much mail they get; you host it.\n", "notify by the host"), nil
+		return s.answer(g, m, req, Refusal, "notify refused", pick(fr, "Only the players of a game choose how much mail they get; you host it.\n",
+			"Seuls les joueurs d'une partie choisissent combien de courrier ils\nreçoivent ; vous en êtes l'hôte.\n"), "notify by the host"), nil
 	}
 	mode := ""
 	if len(args) == 1 {
 		mode = notifyModes[notation.Fold(args[0])]
 	}
 	if mode == "" {
-		return s.answer(g, m, req, Refusal, "notify refused", "herald did not understand your notify line.\n\n"+usage, "bad notify"), nil
+		return s.answer(g, m, req, Refusal, "notify refused", pick(fr, "herald did not understand your notify line.\n\n", "herald n'a pas compris votre ligne avis.\n\n")+usage, "bad notify"), nil
 	}
 	var next time.Time
 	if mode == NotifyDigest {
@@ -49,10 +52,16 @@ func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req
 	}
 	s.games.stage(g.ID, g.Rev, m)
 	var text string
-	switch mode {
-	case NotifyAll:
+	switch {
+	case fr && mode == NotifyAll:
+		text = "herald vous enverra chaque coup de la partie %s.\n"
+	case fr && mode == NotifyTurn:
+		text = "herald ne vous écrira au sujet de la partie %s que lorsque vous devez\njouer, avec chaque coup depuis votre dernier courrier. Les rappels et la\nfin de la partie arrivent comme toujours.\n"
+	case fr:
+		text = "herald vous enverra un résumé de la partie %s une fois par jour, avec\nses coups. Les rappels et la fin de la partie arrivent aussitôt.\n"
+	case mode == NotifyAll:
 		text = "herald will mail you every move of game %s.\n"
-	case NotifyTurn:
+	case mode == NotifyTurn:
 		text = "herald will mail you about game %s only when you must act, with every\nmove since your last mail. Reminders and the game's end come as ever.\n"
 	default:
 		text = "herald will mail you a digest of game %s once a day, with its moves.\nReminders and the game's end come at once.\n"
@@ -61,12 +70,12 @@ func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req
 }
 
 // catchUp returns the moves numbered from+1 to to (1-based, inclusive) as
-// viewer may see them, one per line, or "".
-func (s *Session) catchUp(m *adjudicator.Match, viewer string, from, to int) (string, error) {
+// viewer may see them, in lang, one per line, or "".
+func (s *Session) catchUp(m *adjudicator.Match, viewer string, from, to int, lang notation.Lang) (string, error) {
 	if from >= to {
 		return "", nil
 	}
-	texts, err := m.History(s.h.cfg.Registry, viewer, notation.English)
+	texts, err := m.History(s.h.cfg.Registry, viewer, lang)
 	if err != nil {
 		return "", err
 	}
@@ -103,11 +112,13 @@ func (s *Session) digest(ctx context.Context, d DueDigest) ([]Notice, string, er
 	moves := len(m.Record.Moves)
 	var notices []Notice
 	if moves > p.Told {
-		missed, err := s.catchUp(m, p.Name, p.Told, moves)
+		lang := playerLang(p, notation.English)
+		missed, err := s.catchUp(m, p.Name, p.Told, moves, lang)
 		if err != nil {
 			return nil, "", err
 		}
-		text := fmt.Sprintf("Your daily digest of game %s: the moves since your last mail.\n\n%s\n%s", Tag(g.ID), missed, stateText(g, m, p.Name, m.State.Text(p.Name)))
+		text := fmt.Sprintf(pick(lang == notation.French, "Your daily digest of game %s: the moves since your last mail.\n\n%s\n%s",
+			"Votre résumé du jour de la partie %s : les coups depuis votre dernier\ncourrier.\n\n%s\n%s"), Tag(g.ID), missed, stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
 		notices = append(notices, s.notice(g, m, p.Address, p.Name, News, "digest", text))
 	}
 	if err := s.tx.SetNotify(ctx, g.ID, d.Seat, NotifyDigest, moves, next); err != nil {

@@ -18,9 +18,12 @@ import (
 // args are "SEAT by ADDRESS" (French "par"); SEAT is a player's name or
 // address.
 func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
-	usage := "Write, on a line of its own: replace PLAYER by NEW-ADDRESS\nfor example: replace bob by dave@example.org\nor, for the bot to play the seat: replace bob by bot:2\n"
+	fr := req.Env.Lang == notation.French
+	usage := pick(fr, "Write, on a line of its own: replace PLAYER by NEW-ADDRESS\nfor example: replace bob by dave@example.org\nor, for the bot to play the seat: replace bob by bot:2\n",
+		"Écrivez, seule sur sa ligne : remplace JOUEUR par NOUVELLE-ADRESSE\npar exemple : remplace bob par dave@example.org\nou, pour que le bot joue cette place : remplace bob par bot:2\n")
 	if req.From != g.Host {
-		return s.answer(g, m, req, Refusal, "replace refused", "Only the host of the game may hand a seat to someone else.\n", "replace by a player"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", pick(fr, "Only the host of the game may hand a seat to someone else.\n",
+			"Seul l'hôte de la partie peut céder une place à quelqu'un d'autre.\n"), "replace by a player"), nil
 	}
 	var words []string
 	for _, a := range args {
@@ -29,7 +32,7 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		}
 	}
 	if len(words) != 2 {
-		return s.answer(g, m, req, Refusal, "replace refused", "herald did not understand your replace line.\n\n"+usage, "bad replace"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", pick(fr, "herald did not understand your replace line.\n\n", "herald n'a pas compris votre ligne remplace.\n\n")+usage, "bad replace"), nil
 	}
 	who := words[0]
 	addr, toBot, aerr := botSeat(words[1]) // bot:LEVEL: the bot plays the seat (RULINGS.md H-6)
@@ -45,15 +48,16 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		for i, p := range g.Players {
 			names[i] = p.Name
 		}
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%q plays no seat of game %s (players: %s).\n\n%s", who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%q plays no seat of game %s (players: %s).\n\n%s", "« %s » n'a pas de place dans la partie %s (joueurs : %s).\n\n%s"), who, Tag(g.ID), strings.Join(names, ", "), usage), "bad replace"), nil
 	case aerr != nil:
 		return s.answer(g, m, req, Refusal, "replace refused", aerr.Error()+".\n\n"+usage, "bad replace"), nil
 	case !toBot && s.h.own(addr):
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s is herald's own address:\nherald plays no seat (bot:2 is a seat the bot plays).\n\n%s", addr, usage), "replace by herald"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%s is herald's own address:\nherald plays no seat (bot:2 is a seat the bot plays).\n\n%s",
+			"%s est l'adresse de herald lui-même :\nherald ne joue aucune place (bot:2 est une place que joue le bot).\n\n%s"), addr, usage), "replace by herald"), nil
 	case !toBot && slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s plays in game %s already.\n", addr, Tag(g.ID)), "bad replace"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%s plays in game %s already.\n", "%s joue déjà dans la partie %s.\n"), addr, Tag(g.ID)), "bad replace"), nil
 	case toBot && g.Players[seat].Address == addr:
-		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf("%s already plays the seat of %s in game %s.\n", addr, g.Players[seat].Name, Tag(g.ID)), "bad replace"), nil
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%s already plays the seat of %s in game %s.\n", "%s joue déjà la place de %s dans la partie %s.\n"), addr, g.Players[seat].Name, Tag(g.ID)), "bad replace"), nil
 	}
 	game, err := s.h.cfg.Registry.Lookup(g.Record.Game)
 	if err != nil {
@@ -84,21 +88,55 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	if old.Address == p.Address {
 		intro = "The host has given your seat a new key: the old one, and the reply\naddress of herald's earlier mails, no longer work.\n\n"
 	}
-	notices := []Notice{s.welcome(g, m, game, p, intro)}
-	if old.Address != p.Address {
-		notices = append(notices, s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
-			fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)))
-	}
-	news := fmt.Sprintf("The host of game %s has handed the seat of %s to %s.\n", Tag(g.ID), p.Name, p.Address)
+	// The newcomer's welcome is in the language of the player before them
+	// when the seat keeps its address (a new key), else of the host's mail.
+	// Someone new chose no language yet.
+	lang := req.Env.Lang
 	if old.Address == p.Address {
-		news = fmt.Sprintf("The host of game %s has given %s a new key.\n", Tag(g.ID), p.Name)
+		lang, p.Lang = playerLang(old, lang), old.Lang
+	}
+	if err := s.tx.SetLang(ctx, g.ID, seat, p.Lang); err != nil {
+		return Reply{}, err
+	}
+	g.Players[seat].Lang = p.Lang
+	if lang == notation.French {
+		intro = fmt.Sprintf("L'hôte vous a cédé la place de %s, jouée jusqu'ici depuis une autre\nadresse. C'est vous qui la jouez désormais, sous le nom %s.\n\n", p.Name, p.Name)
+		if old.Address == p.Address {
+			intro = "L'hôte a donné une nouvelle clé à votre place : l'ancienne, et l'adresse\nde réponse des courriers précédents de herald, ne marchent plus.\n\n"
+		}
+	}
+	notices := []Notice{s.welcomeIn(g, m, game, p, intro, lang)}
+	if old.Address != p.Address {
+		text := fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)
+		oldLang := playerLang(old, notation.English)
+		if oldLang == notation.French {
+			text = fmt.Sprintf("L'hôte de la partie %s a cédé votre place (%s) à un autre joueur.\nVotre clé ne marche plus pour cette partie. Merci d'avoir joué.\n", Tag(g.ID), old.Name)
+		}
+		n := s.notice(g, m, old.Address, "", EndedBy, "seat handed over", text)
+		n.Lang = oldLang
+		notices = append(notices, n)
 	}
 	for _, o := range s.everyone(g) {
 		if o.Address == p.Address {
 			continue
 		}
+		olang := playerLang(o, notation.English)
+		if o.Address == req.From {
+			olang = req.Env.Lang
+		}
+		var news string
+		switch {
+		case olang == notation.French && old.Address == p.Address:
+			news = fmt.Sprintf("L'hôte de la partie %s a donné une nouvelle clé à %s.\n", Tag(g.ID), p.Name)
+		case olang == notation.French:
+			news = fmt.Sprintf("L'hôte de la partie %s a cédé la place de %s à %s.\n", Tag(g.ID), p.Name, p.Address)
+		case old.Address == p.Address:
+			news = fmt.Sprintf("The host of game %s has given %s a new key.\n", Tag(g.ID), p.Name)
+		default:
+			news = fmt.Sprintf("The host of game %s has handed the seat of %s to %s.\n", Tag(g.ID), p.Name, p.Address)
+		}
 		n := s.notice(g, m, o.Address, o.Name, News, "seat handed over", news)
-		n.Answer = o.Address == req.From
+		n.Answer, n.Lang = o.Address == req.From, olang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Answered, Game: g.ID, Reason: fmt.Sprintf("%s replaced by %s", old.Address, p.Address), Notices: notices}, nil
@@ -121,7 +159,7 @@ const (
 // someone at once (Handle, "observe ADDRESS"). The host may forbid
 // observers (set observers off). A player of the game cannot observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
-	return s.observe(ctx, id, address, on, "", "", false)
+	return s.observe(ctx, id, address, on, "", "", false, s.lang)
 }
 
 // ConfirmUnobserve ends the subscription of address to game id when the
@@ -135,7 +173,7 @@ func (s *Session) ConfirmUnobserve(ctx context.Context, id int64, address, token
 	if proven {
 		return s.Observe(ctx, id, address, false)
 	}
-	return s.observe(ctx, id, address, false, token, "", true)
+	return s.observe(ctx, id, address, false, token, "", true, s.lang)
 }
 
 // ConfirmObserve subscribes address to game id if token is the one the
@@ -144,14 +182,17 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 	if token == "" {
 		return s.Observe(ctx, id, address, true)
 	}
-	return s.observe(ctx, id, address, true, token, "", false)
+	return s.observe(ctx, id, address, true, token, "", false, s.lang)
 }
 
 // observe is Observe, ConfirmObserve and ConfirmUnobserve (confirm: an
 // unobserve not proven, to be confirmed by token), and "observe ADDRESS"
 // by a player or the host of the game (by, authenticated), which needs
-// no confirmation.
-func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool) (Reply, error) {
+// no confirmation. The asker is answered in lang, the language of their
+// mail; herald keeps no language of an observer's, so the moves it mails
+// them are in English.
+func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool, lang notation.Lang) (Reply, error) {
+	fr := lang == notation.French
 	address, err := ParseAddress(address)
 	if err != nil { // no mail can reach it: nothing to answer
 		return Reply{Outcome: Rejected, Reason: err.Error()}, nil
@@ -164,14 +205,17 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	if by != "" {
 		asker = by
 	}
-	req := Request{From: asker}
+	req := Request{From: asker, Env: &notation.Envelope{Lang: lang}}
 	if g == nil {
-		return Reply{Outcome: Rejected, Reason: "no such game", Notices: []Notice{{To: asker, Kind: Refusal, Topic: "no such game", Answer: true,
-			Text: fmt.Sprintf("There is no game %s to observe.\n", Tag(id))}}}, nil
+		return Reply{Outcome: Rejected, Reason: "no such game", Notices: []Notice{{To: asker, Kind: Refusal, Topic: "no such game", Answer: true, Lang: lang,
+			Text: fmt.Sprintf(pick(fr, "There is no game %s to observe.\n", "Il n'y a pas de partie %s à observer.\n"), Tag(id))}}}, nil
 	}
 	if g.Status != Playing {
 		if g.Record, err = s.tx.Record(ctx, id); err != nil {
 			return Reply{}, err
+		}
+		if fr {
+			return s.answer(g, nil, req, Refusal, "game over", fmt.Sprintf("La partie %s est finie (%s) : il n'y a plus rien à observer.\n", Tag(id), overTextFR(g)), "game over"), nil
 		}
 		return s.answer(g, nil, req, Refusal, "game over", fmt.Sprintf("Game %s is over (%s): there is nothing left to observe.\n", Tag(id), g.Status), "game over"), nil
 	}
@@ -190,13 +234,17 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	case s.h.own(address):
 		// herald observes nothing: its mails to itself would come back as
 		// its own, never read (as it plays no seat).
-		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%s is herald's own address:\nherald observes no game, and its mail to itself would never be read.\n", address), "observe by herald"), nil
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf(pick(fr, "%s is herald's own address:\nherald observes no game, and its mail to itself would never be read.\n",
+			"%s est l'adresse de herald lui-même :\nherald n'observe aucune partie, et ses courriers à lui-même ne seraient\njamais lus.\n"), address), "observe by herald"), nil
 	case seatOf(g, address) != "" && you == "You":
-		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("You play in game %s: herald mails you every move already.\n", Tag(id)), "a player observes"), nil
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf(pick(fr, "You play in game %s: herald mails you every move already.\n",
+			"Vous jouez dans la partie %s : herald vous envoie déjà chaque coup.\n"), Tag(id)), "a player observes"), nil
 	case seatOf(g, address) != "":
-		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("%s plays in game %s: herald mails them every move already.\n", address, Tag(id)), "a player observes"), nil
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf(pick(fr, "%s plays in game %s: herald mails them every move already.\n",
+			"%s joue dans la partie %s : herald lui envoie déjà chaque coup.\n"), address, Tag(id)), "a player observes"), nil
 	case on && g.ObserversOff:
-		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("The host of game %s allows no observers.\n", Tag(id)), "observers off"), nil
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf(pick(fr, "The host of game %s allows no observers.\n",
+			"L'hôte de la partie %s n'accepte pas d'observateurs.\n"), Tag(id)), "observers off"), nil
 	}
 	observers, err := s.tx.Observers(ctx, id)
 	if err != nil {
@@ -219,6 +267,22 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	}
 	var text string
 	switch {
+	case fr && on && changed && you == "You":
+		text = fmt.Sprintf("Vous observez désormais la partie %s : herald vous enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur. Pour arrêter,\nécrivez : quitter %s\n\n%s", Tag(id), Tag(id), stateTextIn(g, m, "", m.State.Text(""), lang))
+	case fr && on && changed:
+		text = fmt.Sprintf("%s observe désormais la partie %s : herald lui enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur.\n", address, Tag(id))
+	case fr && on && you == "You":
+		text = fmt.Sprintf("Vous observez déjà la partie %s. Pour arrêter, écrivez : quitter %s\n", Tag(id), Tag(id))
+	case fr && on:
+		text = fmt.Sprintf("%s observe déjà la partie %s. Pour arrêter, écrivez : quitter %s\n", you, Tag(id), Tag(id))
+	case fr && changed && you == "You":
+		text = fmt.Sprintf("Vous n'observez plus la partie %s.\n", Tag(id))
+	case fr && changed:
+		text = fmt.Sprintf("%s n'observe plus la partie %s.\n", you, Tag(id))
+	case fr && you == "You":
+		text = fmt.Sprintf("Vous n'observiez pas la partie %s.\n", Tag(id))
+	case fr:
+		text = fmt.Sprintf("%s n'observait pas la partie %s.\n", you, Tag(id))
 	case on && changed && you == "You":
 		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))
 	case on && changed:
@@ -265,9 +329,15 @@ func (s *Session) confirmed(ctx context.Context, g *Game, m *adjudicator.Match, 
 	if hash == "" || s.now.Sub(asked) > observeConfirmValid || subtle.ConstantTimeCompare([]byte(HashKey(token)), []byte(hash)) != 1 {
 		days := int(observeConfirmValid.Hours() / 24)
 		var rep Reply
-		if on {
+		fr := req.Env.Lang == notation.French
+		switch {
+		case on && fr:
+			rep = s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("Ce n'est pas la confirmation que herald vous a envoyée pour observer la\npartie %s, ou elle a plus de %d jours. Pour redemander, écrivez :\nobserver %s\n", Tag(g.ID), days, Tag(g.ID)), "bad observe confirmation")
+		case on:
 			rep = s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf("This is not the confirmation herald sent you to observe game %s, or it\nis more than %d days old. To ask again, write: observe %s\n", Tag(g.ID), days, Tag(g.ID)), "bad observe confirmation")
-		} else {
+		case fr:
+			rep = s.answer(g, m, req, Refusal, "unobserve refused", fmt.Sprintf("Ce n'est pas la confirmation que herald vous a envoyée pour ne plus\nobserver la partie %s, ou elle a plus de %d jours : vous l'observez\ntoujours. Pour redemander, écrivez : quitter %s\n", Tag(g.ID), days, Tag(g.ID)), "bad unobserve confirmation")
+		default:
 			rep = s.answer(g, m, req, Refusal, "unobserve refused", fmt.Sprintf("This is not the confirmation herald sent you to stop observing game %s,\nor it is more than %d days old: you still observe it. To ask again,\nwrite: unobserve %s\n", Tag(g.ID), days, Tag(g.ID)), "bad unobserve confirmation")
 		}
 		return &rep, nil
@@ -296,6 +366,12 @@ func (s *Session) askToConfirm(ctx context.Context, g *Game, m *adjudicator.Matc
 	if !on {
 		text = fmt.Sprintf("Someone, perhaps you, asked herald to stop mailing this address the\nmoves of game %s. herald cannot tell that the mail came from you (its\nsender is not authenticated): to stop observing the game, write back,\non a line of its own:\n\n  unobserve %s %s\n\nIf you did not ask, ignore this mail: you still observe the game.\n", Tag(g.ID), Tag(g.ID), token)
 	}
+	if req.Env.Lang == notation.French {
+		text = fmt.Sprintf("Quelqu'un, peut-être vous, a demandé à herald d'envoyer à cette adresse\nchaque coup de la partie %s tel que tous le voient. herald n'écrit à\npersonne qui n'a pas accepté : pour observer la partie, répondez, seule\nsur sa ligne :\n\n  observer %s %s\n\nSi vous n'avez rien demandé, ignorez ce courrier : herald ne vous en\nécrira plus.\n", Tag(g.ID), Tag(g.ID), token)
+		if !on {
+			text = fmt.Sprintf("Quelqu'un, peut-être vous, a demandé à herald de ne plus envoyer à\ncette adresse les coups de la partie %s. herald ne peut pas savoir si\nle courrier vient de vous (son expéditeur n'est pas authentifié) : pour\nne plus observer la partie, répondez, seule sur sa ligne :\n\n  quitter %s %s\n\nSi vous n'avez rien demandé, ignorez ce courrier : vous observez\ntoujours la partie.\n", Tag(g.ID), Tag(g.ID), token)
+		}
+	}
 	return s.answer(g, m, req, Answer, "confirm "+verb, text, verb+": confirmation sent"), nil
 }
 
@@ -318,7 +394,7 @@ func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool,
 			address = parsed
 		}
 	}
-	return s.observe(ctx, g.ID, address, on, "", req.From, false)
+	return s.observe(ctx, g.ID, address, on, "", req.From, false, req.Env.Lang)
 }
 
 // observerNews is the news of a move for the observers of g: the public
@@ -343,7 +419,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, "", notation.English), botWhy(g, a, j))
 		}
 	}
-	b.WriteString(seal.reveal())
+	b.WriteString(seal.reveal(notation.English))
 	b.WriteString("\n")
 	b.WriteString(stateText(g, m, "", m.State.Text("")))
 	finished := m.State.Result().Finished
@@ -367,9 +443,15 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 
 // pageNote is the lines of a mail that give game g's web page, or "" when
 // there is none.
-func (h *Host) pageNote(g *Game) string {
+func (h *Host) pageNote(g *Game) string { return h.pageNoteIn(g, notation.English) }
+
+// pageNoteIn is pageNote in lang.
+func (h *Host) pageNoteIn(g *Game, lang notation.Lang) string {
 	if h.cfg.PageURL == nil || g.PageToken == "" || g.Page == PageOff {
 		return ""
+	}
+	if lang == notation.French {
+		return fmt.Sprintf("\nLa page de la partie, le plateau public pour qui a le lien :\n  %s\n", h.cfg.PageURL(g.PageToken))
 	}
 	return fmt.Sprintf("\nThe game's page, the public board for anyone with the link:\n  %s\n", h.cfg.PageURL(g.PageToken))
 }

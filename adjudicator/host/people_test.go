@@ -44,7 +44,8 @@ func TestReplace(t *testing.T) {
 	if want := []string{"welcome>dave@z.org", "ended>bob@y.org", "news>alice@x.org", "news>h@x.org"}; !slices.Equal(got, want) {
 		t.Errorf("notices %v, want %v", got, want)
 	}
-	if w := rep.Notices[0].Text; !strings.Contains(w, "key "+r.clear(dave.Secret)) || !strings.Contains(w, "the seat of bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "IT IS YOUR TURN, bob") {
+	// The host wrote French (remplacer ... par): dave's welcome is French.
+	if w := rep.Notices[0].Text; !strings.Contains(w, "clé "+r.clear(dave.Secret)) || !strings.Contains(w, "la place de bob") || !strings.Contains(w, "bob's hand") && !strings.Contains(w, "C'EST VOTRE TOUR, bob") {
 		t.Errorf("dave's welcome:\n%s", w)
 	}
 	if host.Authenticate(g, 1, r.clear(bob.Secret)) {

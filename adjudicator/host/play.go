@@ -29,6 +29,9 @@ type CreateRequest struct {
 	Players []string          // the players' addresses, in turn order
 	Options map[string]string // the game's options, by name
 	Timing  Timing            // the deadline of each move; none by default
+	// Lang is the language of the request (a "new" mail written in
+	// French): of the host's confirmation and the players' welcomes.
+	Lang notation.Lang
 }
 
 // Create creates a game and returns its id and its notices: the host's
@@ -122,23 +125,29 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		sg.Clock = &c
 	}
 	// The host's confirmation.
+	fr := req.Lang == notation.French
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
 		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
-	if sg.Clock != nil {
-		hb += "\n" + describeTiming(sg.Clock)
+	if fr {
+		hb = fmt.Sprintf("La partie %s de %s a commencé entre %s.\n\nEngagement sur la graine (sha256 de la graine secrète, révélée à la\nfin) :\n  %s\n",
+			Tag(id), cmp.Or(g.TitleFR, g.Title), strings.Join(addrs, ", "), rec.SeedSHA256)
 	}
-	hb += s.h.pageNote(sg)
+	if sg.Clock != nil {
+		hb += "\n" + describeTimingIn(sg.Clock, req.Lang)
+	}
+	hb += s.h.pageNoteIn(sg, req.Lang)
 	if !slices.Contains(addrs, host) {
 		// Short lines: the key is long, and a line over 72 columns would be
 		// wrapped in the middle of the sentence.
-		hb += fmt.Sprintf("\nYou host the game without playing. Your host key is:\n\n  %s\n\nTo end the game early, send herald a mail with these two lines:\n\n  key %s\n  abandon\n", hostKey, hostKey)
+		hb += fmt.Sprintf(pick(fr, "\nYou host the game without playing. Your host key is:\n\n  %s\n\nTo end the game early, send herald a mail with these two lines:\n\n  key %s\n  abandon\n",
+			"\nVous êtes l'hôte de la partie sans y jouer. Votre clé d'hôte est :\n\n  %s\n\nPour terminer la partie avant la fin, envoyez à herald un courrier\navec ces deux lignes :\n\n  clé %s\n  annule\n"), hostKey, hostKey)
 	}
 	started := s.notice(sg, m, host, seatOf(sg, host), Started, "game started", hb)
-	started.Answer = true
+	started.Answer, started.Lang = true, req.Lang
 	notices := []Notice{started}
 	for _, p := range players {
 		if !p.IsBot() {
-			notices = append(notices, s.welcome(sg, m, g, p, botNews(sg, m, botSubs, p.Name)))
+			notices = append(notices, s.welcomeIn(sg, m, g, p, botNews(sg, m, botSubs, p.Name), req.Lang))
 		}
 	}
 	return id, notices, nil
@@ -148,15 +157,28 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 // their key, how to play and the board as they see it. intro, when not
 // empty, comes before the list of players (a replacement's).
 func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string) Notice {
+	return s.welcomeIn(g, m, game, p, intro, notation.English)
+}
+
+// welcomeIn is welcome in lang: the language of the mail that started
+// the game or handed the seat over.
+func (s *Session) welcomeIn(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string, lang notation.Lang) Notice {
+	lang = playerLang(p, lang)
 	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. %s%s\n%s\n\n%s",
 		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+	keyAt := "\nYour key is "
+	if lang == notation.French {
+		body = fmt.Sprintf("Bienvenue dans la partie %s de %s.\n\n%sJoueurs, dans l'ordre du tour : %s\nVous êtes %s.\n\nEngagement sur la graine (sha256 de la graine secrète, révélée à la\nfin) :\n  %s\n\nVotre clé est %s\nGardez-la secrète : herald ne l'envoie que dans ce courrier. Mettez\ncette ligne dans chaque courrier que vous envoyez à herald pour cette\npartie :\n\n  clé %s\n\nComment jouer : répondez aux courriers de herald avec vos étapes, une\npar ligne, après votre clé. %s%s\n%s\n\n%s",
+			Tag(g.ID), cmp.Or(game.TitleFR, game.Title), intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(lang), s.h.pageNoteIn(g, lang), cmp.Or(game.HelpFR, game.Help), stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
+		keyAt = "\nVotre clé est "
+	}
 	if g.Clock != nil {
 		// Every player knows the timing from the start: the deadline, the
 		// grace, the reminder and the policy.
-		body = strings.Replace(body, "\nYour key is ", "\n"+describeTiming(g.Clock)+"\nYour key is ", 1)
+		body = strings.Replace(body, keyAt, "\n"+describeTimingIn(g.Clock, lang)+keyAt, 1)
 	}
 	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
-	n.Picture = s.picture(g, m)
+	n.Picture, n.Lang = s.picture(g, m), lang
 	return n
 }
 
@@ -410,7 +432,7 @@ func endBesideSteps(how string, lang notation.Lang) string {
 		if how == "abandon" {
 			word, verb = "annule", "annuler la partie"
 		}
-		return fmt.Sprintf("Votre courrier contient des étapes en plus de la ligne %s :\nherald n'a fait ni l'un ni l'autre, et rien n'a changé. Une partie\nfinie ne reprend pas : herald ne la termine que sur un courrier sans\nétapes. Pour %s, envoyez %s seul ; pour jouer, envoyez vos\nétapes sans cette ligne.\n", word, verb, word)
+		return fmt.Sprintf("Votre courrier contient des étapes en plus de la ligne %s :\nherald n'a fait ni l'un ni l'autre, et rien n'a changé. Une partie\nfinie ne reprend pas : herald ne la termine que sur un courrier sans\nétapes. Pour %s, envoyez %s seul ;\npour jouer, envoyez vos étapes sans cette ligne.\n", word, verb, word)
 	}
 	verb := "resign"
 	if how == "abandon" {
@@ -464,6 +486,7 @@ type requestPart struct {
 // order of the mail's lines, or returns nil when it need not be split.
 func splitRequest(req Request) []requestPart {
 	env := req.Env
+	fr := env.Lang == notation.French
 	var parts []requestPart
 	var others []notation.Command
 	move := len(env.Steps) > 0 || len(req.TurnFiles) > 0
@@ -473,8 +496,12 @@ func splitRequest(req Request) []requestPart {
 			continue
 		}
 		one := &notation.Envelope{Game: env.Game, Key: env.Key, KeyPos: env.KeyPos, Lang: env.Lang, Commands: []notation.Command{c}}
-		label := strings.TrimSpace(c.Name + " " + strings.Join(c.Args, " "))
-		parts = append(parts, requestPart{env: one, label: fmt.Sprintf("line %d: %s", c.Pos.Line, label), line: c.Pos.Line})
+		name := c.Name
+		if fr && commandsFR[name] != "" {
+			name = commandsFR[name]
+		}
+		label := strings.TrimSpace(name + " " + strings.Join(c.Args, " "))
+		parts = append(parts, requestPart{env: one, label: fmt.Sprintf(pick(fr, "line %d: %s", "ligne %d : %s"), c.Pos.Line, label), line: c.Pos.Line})
 	}
 	if len(parts) == 0 {
 		return nil
@@ -482,11 +509,11 @@ func splitRequest(req Request) []requestPart {
 	if len(others) > 0 || len(env.Steps) > 0 || len(env.Errors) > 0 || len(req.TurnFiles) > 0 {
 		rest := *env
 		rest.Commands = others
-		line, label := 1<<30, "your steps"
+		line, label := 1<<30, pick(fr, "your steps", "vos étapes")
 		if len(env.Steps) > 0 {
 			line = env.Steps[0].Pos.Line
 		} else if len(others) > 0 {
-			line, label = others[0].Pos.Line, "your commands"
+			line, label = others[0].Pos.Line, pick(fr, "your commands", "vos commandes")
 		}
 		for _, c := range others {
 			line = min(line, c.Pos.Line)
@@ -495,10 +522,10 @@ func splitRequest(req Request) []requestPart {
 			line = min(line, env.Errors[0].Pos.Line)
 		}
 		if len(env.Steps) > 0 && len(others) > 0 {
-			label = "your steps and commands"
+			label = pick(fr, "your steps and commands", "vos étapes et commandes")
 		}
 		if env.Preview {
-			label = "your preview"
+			label = pick(fr, "your preview", "votre essai")
 		}
 		parts = append(parts, requestPart{env: &rest, label: label, line: line, rest: true})
 	}
@@ -539,19 +566,21 @@ func (s *Session) handleParts(ctx context.Context, req Request, parts []requestP
 		}
 		reps = append(reps, rep)
 	}
-	return mergeReplies(req.From, parts, reps), nil
+	return mergeReplies(req.From, req.Env.Lang, parts, reps), nil
 }
 
 // mergeReplies makes one reply of the replies to the parts of a request:
 // the answers to the sender become one, each part under its label, at the
 // top of the sender's news of their move when there is one.
-func mergeReplies(from string, parts []requestPart, reps []Reply) Reply {
+func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []Reply) Reply {
+	fr := lang == notation.French
 	out := Reply{Outcome: Rejected, Game: reps[0].Game}
 	rank := map[Outcome]int{Rejected: 0, Answered: 1, Ended: 2, Applied: 3}
 	var reasons, topics []string
 	var answer *Notice
 	var text strings.Builder
-	fmt.Fprintf(&text, "Your mail asked for %d things; herald did them in the order of\nyour lines:\n", len(parts))
+	fmt.Fprintf(&text, pick(fr, "Your mail asked for %d things; herald did them in the order of\nyour lines:\n",
+		"Votre courrier demandait %d choses ; herald les a faites dans l'ordre\nde vos lignes :\n"), len(parts))
 	for i, rep := range reps {
 		if rank[rep.Outcome] > rank[out.Outcome] {
 			out.Outcome = rep.Outcome
@@ -580,9 +609,9 @@ func mergeReplies(from string, parts []requestPart, reps []Reply) Reply {
 			answer.Picture = cmp.Or(n.Picture, answer.Picture)
 		}
 		if !said {
-			what := "Done"
+			what := pick(fr, "Done", "Fait")
 			if rep.Outcome == Applied {
-				what = "Played; the news of your move is below"
+				what = pick(fr, "Played; the news of your move is below", "Joué ; les nouvelles de votre coup suivent")
 			}
 			fmt.Fprintf(&text, "\n[%s]\n%s (%s).\n", parts[i].label, what, rep.Reason)
 		}
@@ -592,7 +621,7 @@ func mergeReplies(from string, parts []requestPart, reps []Reply) Reply {
 	// they go as one answer.
 	for i, n := range out.Notices {
 		if n.To == from && n.InReplyTo {
-			out.Notices[i].Text = text.String() + "\n[your move]\n" + n.Text
+			out.Notices[i].Text = text.String() + pick(fr, "\n[your move]\n", "\n[votre coup]\n") + n.Text
 			return out
 		}
 	}
@@ -619,6 +648,9 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), overText(g))
+		if env.Lang == notation.French {
+			body = fmt.Sprintf("La partie %s est finie (%s) ;\nrien n'a été fait de votre courrier.\n", Tag(g.ID), overTextFR(g))
+		}
 		return s.answer(g, nil, req, Refusal, "game over", body, "game over"), nil
 	}
 	m, err := s.match(ctx, g)
@@ -672,7 +704,8 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		return s.commands(g, m, req, player, ignored)
 	}
 	if player == "" {
-		body := "You host this game but do not play in it: you may send show, history,\nhelp or abandon, but no moves."
+		body := pick(env.Lang == notation.French, "You host this game but do not play in it: you may send show, history,\nhelp or abandon, but no moves.",
+			"Vous êtes l'hôte de cette partie sans y jouer : vous pouvez envoyer\nmontre, historique, aide ou annule, mais aucun coup.")
 		return s.answer(g, m, req, Refusal, "not a player", body, "host sent a move"), nil
 	}
 	if env.Preview {
@@ -758,7 +791,7 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	}
 	for i := range notices {
 		if lapsed != "" && notices[i].Seat != "" {
-			notices[i].Text = lapsed + notices[i].Text
+			notices[i].Text = lapsedText(lapsed, notices[i].Lang) + notices[i].Text
 		}
 	}
 	obs, err := s.observerNews(ctx, g, m, sub, seal)
@@ -831,6 +864,7 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 	for _, p := range g.Players {
 		if p.Address == to && p.Name == seat {
 			n.ReplyToken = p.Token
+			n.Lang = playerLang(p, notation.English)
 		}
 	}
 	return n
@@ -872,6 +906,9 @@ func (s *Session) answer(g *Game, m *adjudicator.Match, req Request, kind Kind, 
 	} else {
 		n = Notice{To: req.From, Seat: seatOf(g, req.From), Game: g.ID, GameName: g.Record.Game, Kind: kind, Topic: topic, Text: text,
 			Status: &Status{Move: len(g.Record.Moves) + 1, Over: true}}
+	}
+	if req.Env != nil {
+		n.Lang = req.Env.Lang // the mail's, or the sender's choice (Handle)
 	}
 	n.Answer = true
 	return Reply{Outcome: outcome, Game: g.ID, Reason: reason, Notices: []Notice{n}}
@@ -1020,7 +1057,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			continue
 		}
 		if p.Notify == NotifyTurn || p.Notify == NotifyDigest {
-			missed, err := s.catchUp(m, p.Name, p.Told, sub.Number-1)
+			missed, err := s.catchUp(m, p.Name, p.Told, sub.Number-1, lang)
 			if err != nil {
 				return nil, err
 			}
@@ -1035,13 +1072,15 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		byPolicy := strings.HasPrefix(req.Source, PolicySource)
 		switch {
 		case p.Name == sub.Player && byPolicy:
-			fmt.Fprintf(&b, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n", sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
+			fmt.Fprintf(&b, pick(fr, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n",
+				"Votre étape n'est pas arrivée à temps : herald a joué le coup %d pour\nvous, selon le choix de l'hôte (%s) :\n"), sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
 			for _, mv := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", mv)
 			}
-			b.WriteString(seal.confirmation())
+			b.WriteString(seal.confirmation(lang))
 		case byPolicy:
-			fmt.Fprintf(&b, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n", sub.Player, sub.Number)
+			fmt.Fprintf(&b, pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
+				"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n"), sub.Player, sub.Number)
 			for j := range sub.Moves {
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
 			}
@@ -1058,7 +1097,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				}
 			}
 			b.WriteString(IgnoredNote(ignored, sub.Lang))
-			b.WriteString(seal.confirmation())
+			b.WriteString(seal.confirmation(lang))
 		default:
 			fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
 			for j := range sub.Moves {
@@ -1066,7 +1105,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
 			}
 		}
-		b.WriteString(seal.reveal())
+		b.WriteString(seal.reveal(lang))
 		// The moves the game played itself right after (Henri's turn), each
 		// step with the rule of the automaton that chose it.
 		// The bots' moves after it too (RULINGS.md H-6), each step with
@@ -1092,7 +1131,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		}
 		n := s.notice(g, m, p.Address, p.Name, News, what, b.String())
-		n.InReplyTo, n.Record, n.Picture = p.Address == req.From, finished, pic
+		n.InReplyTo, n.Record, n.Picture, n.Lang = p.Address == req.From, finished, pic, lang
 		notices = append(notices, n)
 	}
 	// The host who does not play gets the end too: the public board, the
@@ -1123,6 +1162,22 @@ func overText(g *Game) string {
 	return e.By + " resigned"
 }
 
+// overTextFR is overText in French.
+func overTextFR(g *Game) string {
+	e := g.Record.Ended
+	switch {
+	case e == nil && g.Status == Finished:
+		return "finie selon les règles"
+	case e == nil:
+		return g.Status
+	case e.How == adjudicator.EndAbandoned:
+		return "l'hôte l'a annulée"
+	case strings.HasPrefix(e.Source, forfeitSource):
+		return e.By + " a perdu par forfait"
+	}
+	return e.By + " a abandonné"
+}
+
 // policyMark is what the history adds to a move the host's policy played
 // for its player.
 func policyMark(mv adjudicator.RecordMove) string {
@@ -1138,35 +1193,37 @@ type sealNews struct {
 	commits, revealed []adjudicator.SealCommit
 }
 
-// confirmation tells the mover what herald holds of their sealed steps
-// that stay sealed; a step the same move reveals (the last bid in) is in
-// the reveal, with its nonce.
-func (sn sealNews) confirmation() string {
+// confirmation tells the mover, in lang, what herald holds of their
+// sealed steps that stay sealed; a step the same move reveals (the last
+// bid in) is in the reveal, with its nonce.
+func (sn sealNews) confirmation(lang notation.Lang) string {
 	var b strings.Builder
 	for _, c := range sn.commits {
 		if slices.Contains(sn.revealed, c) {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\nSealed, hidden from the others until the rules reveal it; herald's\ncommitment to each step (the reveal gives the nonce that checks it):\n")
+			b.WriteString(pick(lang == notation.French, "\nSealed, hidden from the others until the rules reveal it; herald's\ncommitment to each step (the reveal gives the nonce that checks it):\n",
+				"\nScellée, cachée aux autres jusqu'à ce que les règles la révèlent ;\nl'engagement de herald sur chaque étape (la révélation donne le nonce\nqui le vérifie) :\n"))
 		}
 		fmt.Fprintf(&b, "  %s, sha256:\n    %s\n", c.Text, c.Hash) // a hash alone on its line fits 72 columns
 	}
 	return b.String()
 }
 
-// reveal gives every sealed step a move revealed, with its nonce and
-// commitment.
-func (sn sealNews) reveal() string {
+// reveal gives, in lang, every sealed step a move revealed, with its
+// nonce and commitment.
+func (sn sealNews) reveal(lang notation.Lang) string {
 	if len(sn.revealed) == 0 {
 		return ""
 	}
+	fr := lang == notation.French
 	var b strings.Builder
-	b.WriteString("\nThe sealed steps are revealed; each with its nonce and commitment:\n")
+	b.WriteString(pick(fr, "\nThe sealed steps are revealed; each with its nonce and commitment:\n", "\nLes étapes scellées sont révélées, chacune avec son nonce et son\nengagement :\n"))
 	for _, c := range sn.revealed {
-		fmt.Fprintf(&b, "  move %d, %s: %s\n    nonce %s, sha256:\n    %s\n", c.Move, c.Player, c.Text, c.Nonce, c.Hash)
+		fmt.Fprintf(&b, pick(fr, "  move %d, %s: %s\n    nonce %s, sha256:\n    %s\n", "  coup %d, %s : %s\n    nonce %s, sha256 :\n    %s\n"), c.Move, c.Player, c.Text, c.Nonce, c.Hash)
 	}
-	b.WriteString("Check one: printf '%s\\n%s' 'STEP' NONCE | sha256sum\n")
+	b.WriteString(pick(fr, "Check one: printf '%s\\n%s' 'STEP' NONCE | sha256sum\n", "Pour en vérifier une : printf '%s\\n%s' 'ÉTAPE' NONCE | sha256sum\n"))
 	return b.String()
 }
 
@@ -1313,7 +1370,8 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 // by the rules; everyone gets the board, the revealed seed and the record.
 func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Request, player, how string) (Reply, error) {
 	if how == "resign" && player == "" {
-		body := "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n"
+		body := pick(req.Env != nil && req.Env.Lang == notation.French, "You host this game but do not play in it, so you cannot resign;\nwrite abandon to end the game.\n",
+			"Vous êtes l'hôte de cette partie sans y jouer : vous ne pouvez donc\npas abandonner ; écrivez annule pour terminer la partie.\n")
 		return s.answer(g, m, req, Refusal, "not a player", body, "host resigned"), nil
 	}
 	// The record holds the ending (who, when, by which request), so that
@@ -1348,10 +1406,26 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
+		lang := playerLang(p, notation.English)
+		if p.Address == req.From && req.Env != nil {
+			lang = req.Env.Lang
+		}
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+		if lang == notation.French {
+			whyFR, moreFR := player+" a abandonné", ""
+			switch how {
+			case "abandon":
+				whyFR = "l'hôte l'a annulée"
+			case "forfeit":
+				whyFR = player + " a perdu par forfait"
+				moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
+			}
+			body = fmt.Sprintf("La partie %s est terminée : %s.\nElle n'a pas de résultat selon les règles.\n%sScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
+				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+		}
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
-		n.Record, n.Picture = true, pic
+		n.Record, n.Picture, n.Lang = true, pic, lang
 		notices = append(notices, n)
 	}
 	obs, err := s.tx.Observers(ctx, g.ID)

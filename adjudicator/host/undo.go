@@ -21,9 +21,12 @@ const undoWindow = 72 * time.Hour
 // (at the game's deadline, or after 72 hours); one refusal, or a move,
 // ends the request. The moves taken back stay in the record as history.
 func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
-	usage := "Write, on a line of its own: undo (to ask to take back your last move and\nevery move since), undo accept, or undo refuse.\n"
+	fr := req.Env.Lang == notation.French
+	usage := pick(fr, "Write, on a line of its own: undo (to ask to take back your last move and\nevery move since), undo accept, or undo refuse.\n",
+		"Écrivez, seule sur sa ligne : reprendre (pour demander à reprendre votre\ndernier coup et tous ceux qui ont suivi), reprendre accepte ou reprendre\nrefuse.\n")
 	if req.Seat < 0 {
-		return s.answer(g, m, req, Refusal, "undo refused", "Only the players of a game may take moves back; you host it.\n", "undo by the host"), nil
+		return s.answer(g, m, req, Refusal, "undo refused", pick(fr, "Only the players of a game may take moves back; you host it.\n",
+			"Seuls les joueurs d'une partie peuvent reprendre des coups ; vous en\nêtes l'hôte.\n"), "undo by the host"), nil
 	}
 	player := g.Players[req.Seat].Name
 	pending, err := s.tx.UndoRequest(ctx, g.ID)
@@ -46,7 +49,8 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	switch word {
 	case "":
 		if pending != nil {
-			return s.answer(g, m, req, Refusal, "undo refused", fmt.Sprintf("%s has asked to take moves back already: accept or refuse that first.\n", pending.AskedBy), "undo pending"), nil
+			return s.answer(g, m, req, Refusal, "undo refused", fmt.Sprintf(pick(fr, "%s has asked to take moves back already: accept or refuse that first.\n",
+				"%s a déjà demandé à reprendre des coups : acceptez ou refusez d'abord.\n"), pending.AskedBy), "undo pending"), nil
 		}
 		last := -1
 		for i := len(m.Record.Moves) - 1; i >= 0; i-- {
@@ -56,7 +60,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			}
 		}
 		if last < 0 {
-			return s.answer(g, m, req, Refusal, "undo refused", "You have no move to take back.\n", "nothing to undo"), nil
+			return s.answer(g, m, req, Refusal, "undo refused", pick(fr, "You have no move to take back.\n", "Vous n'avez aucun coup à reprendre.\n"), "nothing to undo"), nil
 		}
 		until := s.now.Add(undoWindow)
 		if g.Clock != nil && g.Clock.DeadlineAt().After(s.now) {
@@ -74,17 +78,27 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			agree = "writes"
 		}
 		mine := adjudicator.Fill(fmt.Sprintf("You asked to take back %s. Nothing changes until %s %s undo accept by %s; one undo refuse, or a move, ends it.",
-			moveSpan(last+1, len(m.Record.Moves)), strings.Join(others, ", "), agree, formatTime(until)))
+			moveSpan(last+1, len(m.Record.Moves), false), strings.Join(others, ", "), agree, formatTime(until)))
+		if fr {
+			agree = "écrivent chacun"
+			if len(others) == 1 {
+				agree = "écrive"
+			}
+			mine = adjudicator.Fill(fmt.Sprintf("Vous avez demandé à reprendre %s. Rien ne change avant que %s %s reprendre accepte, d'ici le %s ; un seul reprendre refuse, ou un coup, y met fin.",
+				moveSpan(last+1, len(m.Record.Moves), true), strings.Join(others, ", "), agree, formatTime(until)))
+		}
 		rep := s.answer(g, m, req, Answer, "undo asked", mine, "undo asked")
 		for _, p := range g.Players {
 			if !slices.Contains(others, p.Name) {
 				continue
 			}
-			list, err := s.catchUp(m, p.Name, last, len(m.Record.Moves))
+			lang := playerLang(p, notation.English)
+			list, err := s.catchUp(m, p.Name, last, len(m.Record.Moves), lang)
 			if err != nil {
 				return Reply{}, err
 			}
-			text := fmt.Sprintf("%s asks to take back these moves of game %s:\n%s\nWrite undo accept to agree, or undo refuse, by %s.\nNothing is taken back unless every other player agrees.\n",
+			text := fmt.Sprintf(pick(lang == notation.French, "%s asks to take back these moves of game %s:\n%s\nWrite undo accept to agree, or undo refuse, by %s.\nNothing is taken back unless every other player agrees.\n",
+				"%s demande à reprendre ces coups de la partie %s :\n%s\nÉcrivez reprendre accepte pour accepter, ou reprendre refuse, avant le\n%s. Rien n'est repris sans l'accord de tous les autres joueurs.\n"),
 				player, Tag(g.ID), list, formatTime(until))
 			rep.Notices = append(rep.Notices, s.notice(g, m, p.Address, p.Name, News, "undo asked by "+player, text))
 		}
@@ -92,9 +106,10 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	case "accept", "accepte", "accepter", "yes", "oui", "agree":
 		switch {
 		case pending == nil:
-			return s.answer(g, m, req, Refusal, "no undo pending", "No one has asked to take moves back, or the request has lapsed (a move\nwas played since, or its time ran out): there is nothing to answer.\n", "no undo pending"), nil
+			return s.answer(g, m, req, Refusal, "no undo pending", noUndoPending(fr), "no undo pending"), nil
 		case pending.AskedBy == player:
-			return s.answer(g, m, req, Refusal, "undo refused", "You asked: the other players must agree.\n", "undo accepted by its asker"), nil
+			return s.answer(g, m, req, Refusal, "undo refused", pick(fr, "You asked: the other players must agree.\n",
+				"C'est vous qui avez demandé : les autres joueurs doivent accepter.\n"), "undo accepted by its asker"), nil
 		}
 		if !slices.Contains(pending.Accepted, player) {
 			pending.Accepted = append(pending.Accepted, player)
@@ -111,37 +126,60 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if err := s.tx.SetUndoRequest(ctx, g.ID, pending); err != nil {
 			return Reply{}, err
 		}
-		return s.answer(g, m, req, Answer, "undo accepted", fmt.Sprintf("Noted. Still to agree: %s.\n", strings.Join(waiting, ", ")), "undo accepted"), nil
+		return s.answer(g, m, req, Answer, "undo accepted", fmt.Sprintf(pick(fr, "Noted. Still to agree: %s.\n", "C'est noté. Doivent encore accepter : %s.\n"), strings.Join(waiting, ", ")), "undo accepted"), nil
 	case "refuse", "refuser", "no", "non", "decline":
 		if pending == nil {
-			return s.answer(g, m, req, Refusal, "no undo pending", "No one has asked to take moves back, or the request has lapsed (a move\nwas played since, or its time ran out): there is nothing to answer.\n", "no undo pending"), nil
+			return s.answer(g, m, req, Refusal, "no undo pending", noUndoPending(fr), "no undo pending"), nil
 		}
 		if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
 			return Reply{}, err
 		}
-		text := adjudicator.Fill(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
 		var notices []Notice
 		for _, p := range g.Players {
+			text := adjudicator.Fill(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
+			lang := playerLang(p, notation.English)
+			if p.Address == req.From {
+				lang = req.Env.Lang
+			}
+			if lang == notation.French {
+				text = adjudicator.Fill(fmt.Sprintf("%s a refusé la demande de reprise %s : rien n'est repris dans la partie %s.", player, adjudicator.OfName(pending.AskedBy).FR, Tag(g.ID)))
+			}
 			n := s.notice(g, m, p.Address, p.Name, News, "undo refused", text)
 			n.Answer = p.Address == req.From
+			if n.Answer {
+				n.Lang = lang
+			}
 			notices = append(notices, n)
 		}
 		return Reply{Outcome: Answered, Game: g.ID, Reason: "undo refused", Notices: notices}, nil
 	}
-	return s.answer(g, m, req, Refusal, "undo refused", "herald did not understand your undo line.\n\n"+usage, "bad undo"), nil
+	return s.answer(g, m, req, Refusal, "undo refused", pick(fr, "herald did not understand your undo line.\n\n", "herald n'a pas compris votre ligne reprendre.\n\n")+usage, "bad undo"), nil
 }
 
-// moveSpan names moves from to to: "move 8", "moves 8 to 10".
-func moveSpan(from, to int) string {
-	if from == to {
+// noUndoPending is the answer to undo accept or refuse with no request
+// waiting.
+func noUndoPending(fr bool) string {
+	return pick(fr, "No one has asked to take moves back, or the request has lapsed (a move\nwas played since, or its time ran out): there is nothing to answer.\n",
+		"Personne n'a demandé à reprendre des coups, ou la demande a expiré (un\ncoup a été joué depuis, ou son délai est passé) : il n'y a rien à\nrépondre.\n")
+}
+
+// moveSpan names moves from to to: "move 8", "moves 8 to 10"; in French
+// (fr) "le coup 8", "les coups 8 à 10".
+func moveSpan(from, to int, fr bool) string {
+	switch {
+	case fr && from == to:
+		return fmt.Sprintf("le coup %d", from)
+	case fr:
+		return fmt.Sprintf("les coups %d à %d", from, to)
+	case from == to:
 		return fmt.Sprintf("move %d", from)
 	}
 	return fmt.Sprintf("moves %d to %d", from, to)
 }
 
 // lapseUndo ends game g's request to take moves back when a move was
-// played since it was made (RULINGS.md H-5), and returns what the players
-// are told of it, or "".
+// played since it was made (RULINGS.md H-5), and returns who had asked,
+// or "" (lapsedText says it to the players).
 func (s *Session) lapseUndo(ctx context.Context, g *Game, moves int) (string, error) {
 	pending, err := s.tx.UndoRequest(ctx, g.ID)
 	if err != nil || pending == nil || pending.Moves == moves {
@@ -150,7 +188,16 @@ func (s *Session) lapseUndo(ctx context.Context, g *Game, moves int) (string, er
 	if err := s.tx.SetUndoRequest(ctx, g.ID, nil); err != nil {
 		return "", err
 	}
-	return adjudicator.Fill(fmt.Sprintf("%s's request to take moves back has lapsed: a move was played since. Nothing was taken back.", pending.AskedBy)) + "\n", nil
+	return pending.AskedBy, nil
+}
+
+// lapsedText tells a player, in lang, that asker's request to take moves
+// back lapsed.
+func lapsedText(asker string, lang notation.Lang) string {
+	if lang == notation.French {
+		return adjudicator.Fill(fmt.Sprintf("La demande de reprise %s a expiré : un coup a été joué depuis. Rien n'a été repris.", adjudicator.OfName(asker).FR)) + "\n"
+	}
+	return adjudicator.Fill(fmt.Sprintf("%s's request to take moves back has lapsed: a move was played since. Nothing was taken back.", asker)) + "\n"
 }
 
 // consenters are the players of g but asker whose consent a take-back
@@ -209,27 +256,21 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		return Reply{}, err
 	}
 	s.games.stage(g.ID, rev, back)
-	taken := len(m.Record.Moves) - u.Keep
-	stands := fmt.Sprintf("The game stands as after move %d.", u.Keep)
-	if u.Keep == 0 {
-		stands = "The game stands as at its start."
-	}
-	head := adjudicator.Fill(fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s asked (the record keeps them as history). %s",
-		u.Keep+1, len(m.Record.Moves), Tag(g.ID), u.AskedBy, stands)) + "\n"
-	if taken == 1 {
-		head = adjudicator.Fill(fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked (the record keeps it as history). %s",
-			u.Keep+1, Tag(g.ID), u.AskedBy, stands)) + "\n"
-	}
 	pic := s.picture(g, back)
 	var notices []Notice
 	for _, p := range g.Players {
 		if p.IsBot() {
 			continue // a bot's seat gets no mail
 		}
-		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", head+botNews(g, back, botSubs, p.Name)+stateText(g, back, p.Name, back.State.Text(p.Name)))
-		n.Answer, n.Picture = p.Address == req.From, pic
+		lang := playerLang(p, notation.English)
+		if p.Address == req.From {
+			lang = req.Env.Lang
+		}
+		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name)+stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
+		n.Answer, n.Picture, n.Lang = p.Address == req.From, pic, lang
 		notices = append(notices, n)
 	}
+	head := takenBackText(g, m, u, notation.English)
 	obs, err := s.tx.Observers(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
@@ -238,4 +279,32 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		notices = append(notices, s.notice(g, back, a, "", News, "moves taken back", head+stateText(g, back, "", back.State.Text(""))))
 	}
 	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("moves %d-%d taken back", u.Keep+1, len(m.Record.Moves)), Notices: notices}, nil
+}
+
+// takenBackText tells, in lang, that u's moves of g (standing as m
+// before) are taken back.
+func takenBackText(g *Game, m *adjudicator.Match, u *UndoRequest, lang notation.Lang) string {
+	taken := len(m.Record.Moves) - u.Keep
+	if lang == notation.French {
+		stands := fmt.Sprintf("La partie en est comme après le coup %d.", u.Keep)
+		if u.Keep == 0 {
+			stands = "La partie en est comme à son début."
+		}
+		what := fmt.Sprintf("les coups %d à %d de la partie %s sont repris", u.Keep+1, len(m.Record.Moves), Tag(g.ID))
+		kept := "les garde"
+		if taken == 1 {
+			what, kept = fmt.Sprintf("le coup %d de la partie %s est repris", u.Keep+1, Tag(g.ID)), "le garde"
+		}
+		return adjudicator.Fill(fmt.Sprintf("Tous les joueurs ont accepté : %s, comme %s l'a demandé (l'enregistrement %s dans l'historique). %s", what, u.AskedBy, kept, stands)) + "\n"
+	}
+	stands := fmt.Sprintf("The game stands as after move %d.", u.Keep)
+	if u.Keep == 0 {
+		stands = "The game stands as at its start."
+	}
+	if taken == 1 {
+		return adjudicator.Fill(fmt.Sprintf("Every player agreed: move %d of game %s is taken back, as %s asked (the record keeps it as history). %s",
+			u.Keep+1, Tag(g.ID), u.AskedBy, stands)) + "\n"
+	}
+	return adjudicator.Fill(fmt.Sprintf("Every player agreed: moves %d to %d of game %s are taken back, as %s asked (the record keeps them as history). %s",
+		u.Keep+1, len(m.Record.Moves), Tag(g.ID), u.AskedBy, stands)) + "\n"
 }

@@ -129,6 +129,7 @@ import (
 var Game = &adjudicator.Game{
 	Name:       "heritiers",
 	Title:      "Les Deux Héritiers (The Two Heirs)",
+	TitleFR:    "Les Deux Héritiers",
 	Rulebook:   "deux-heritiers-fr.txt",
 	MinPlayers: 1,
 	MaxPlayers: 2,

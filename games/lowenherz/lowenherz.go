@@ -114,6 +114,7 @@ import (
 var Game = &adjudicator.Game{
 	Name:       "lowenherz",
 	Title:      "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
+	TitleFR:    "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	Rulebook:   "lowenherz-2003-fr-scan.txt",
 	MinPlayers: 2,
 	MaxPlayers: 4,

@@ -120,6 +120,7 @@ import (
 var Game = &adjudicator.Game{
 	Name:       "lowenherz97",
 	Title:      "Löwenherz (1997 original edition)",
+	TitleFR:    "Löwenherz (édition originale de 1997)",
 	Rulebook:   "lowenherz-1997-fr.txt",
 	MinPlayers: 2,
 	MaxPlayers: 4,

@@ -84,6 +84,7 @@ import (
 var Game = &adjudicator.Game{
 	Name:       "raubritter",
 	Title:      "Raubritter (Robber Knights)",
+	TitleFR:    "Raubritter",
 	Rulebook:   "raubritter-fr-scan.txt",
 	MinPlayers: 2,
 	MaxPlayers: 4,
