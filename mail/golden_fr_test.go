@@ -152,3 +152,26 @@ func TestGoldenMailsFR(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyRateLimitFR: the notice that herald pauses its answers is in
+// the language of the answer it holds back: a French player's "montre"
+// past the limit gets it in French, and an English player's in English.
+func TestReplyRateLimitFR(t *testing.T) {
+	f := newFixture(t)
+	f.svc.cfg.RepliesPerHour = 1
+	f.start()
+	f.sent()
+	text := func(raw string) string { return unwrap(strings.ReplaceAll(raw, "\r\n", "\n")) }
+	for _, tt := range []struct{ who, body, want, bad string }{
+		{"alice@herald.test", "clé " + f.keys["alice@herald.test"] + "\nmontre", "herald a répondu à vos courriers 1 fois dans la dernière heure", "herald has answered"},
+		{"bob@herald.test", "key " + f.keys["bob@herald.test"] + "\nshow", "herald has answered your mails 1 times in the last hour", "herald a répondu"},
+	} {
+		f.handle(f.mail(tt.who, "Re: [herald G1]", tt.body), Answered)
+		f.sent()
+		f.handle(f.mail(tt.who, "Re: [herald G1]", tt.body), Answered)
+		got := f.sent()[tt.who]
+		if len(got) != 1 || !strings.Contains(text(got[0]), tt.want) || strings.Contains(text(got[0]), tt.bad) {
+			t.Errorf("%s's pause notice:\n%v", tt.who, got)
+		}
+	}
+}
