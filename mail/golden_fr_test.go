@@ -130,6 +130,8 @@ func TestGoldenMailsFR(t *testing.T) {
 	keep("resigned-observer", got[carol])
 	f.handle(f.mail(alice, "Re: [herald G1]", a+"montre"), Rejected)
 	keep("game-over", f.sent()[alice])
+	f.handle(f.mail(hostAddr, "nouvelle", "nouvelle échecs joueurs alice@herald.test bob@herald.test"), Rejected)
+	keep("new-refused", f.sent()[hostAddr])
 
 	for kind, text := range golden {
 		path := filepath.Join("testdata", "golden", "fr", kind+".txt")

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,13 @@ import (
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      (bot:2 in place of an address: a seat the bot plays)\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
-		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: "[herald] new game refused", InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
+		subject := "[herald] new game refused"
+		if env.Lang == notation.French {
+			// The reason stays as herald's checks word it (English).
+			body = "herald n'a pas pu lancer la partie :\n\n  " + why + "\n\nÉcrivez, seule sur sa ligne :\n\n  nouvelle JEU joueurs ADRESSE ADRESSE [ADRESSE ADRESSE]\n      [opt NOM=VALEUR]\n      (bot:2 à la place d'une adresse : une place que joue le bot)\n      [délai 72h] [grace 24h] [politique wait|forfeit]\n\npar exemple :\n  nouvelle raubritter joueurs alice@example.org bob@example.org\n\nJeux :\n" + s.gamesListIn(notation.French)
+			subject = "[herald] nouvelle partie refusée"
+		}
+		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body, lang: env.Lang}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
 		return fail("your address may not start games on this herald")
@@ -137,9 +144,16 @@ func (s *Service) strangerLimit(ctx context.Context, tx host.Tx, from string, no
 	return "", nil
 }
 
-func (s *Service) gamesList() string {
+func (s *Service) gamesList() string { return s.gamesListIn(notation.English) }
+
+// gamesListIn lists the games herald hosts, in lang.
+func (s *Service) gamesListIn(lang notation.Lang) string {
 	var b strings.Builder
 	for _, g := range s.cfg.Registry.Games() {
+		if lang == notation.French {
+			fmt.Fprintf(&b, "  %-12s %d-%d joueurs  %s\n", g.Name, g.MinPlayers, g.MaxPlayers, cmp.Or(g.TitleFR, g.Title))
+			continue
+		}
 		fmt.Fprintf(&b, "  %-12s %d-%d players  %s\n", g.Name, g.MinPlayers, g.MaxPlayers, g.Title)
 	}
 	return b.String()
