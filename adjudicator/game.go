@@ -136,6 +136,23 @@ type PrivateTexter interface {
 	PrivateText(as string) string
 }
 
+// A LangTexter is a State whose Text can put its own words around the
+// board (the legend, the status lines, a player's hand) in French too:
+// TextIn(as, notation.French). The board's notation (squares, the codes
+// of its cells, steps) stays as Text writes it.
+type LangTexter interface {
+	TextIn(as string, lang notation.Lang) string
+}
+
+// TextIn returns st.Text(as) with its words in lang where st is a
+// LangTexter, else st.Text(as).
+func TextIn(st State, as string, lang notation.Lang) string {
+	if lt, ok := st.(LangTexter); ok && lang != notation.English {
+		return lt.TextIn(as, lang)
+	}
+	return st.Text(as)
+}
+
 // A TurnEnder is a State whose turns can end by themselves, as a
 // Raubritter turn does after its third tile. When a step of a submission
 // comes after the submitting player's turn ended by itself earlier in the

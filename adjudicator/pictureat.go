@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"github.com/heraldgames/herald/notation"
 	"slices"
 	"strings"
 
@@ -96,7 +97,12 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 // forfeited or abandoned: the rules did not end it, and would still name
 // who is to move.
 func (m *Match) BoardText(viewer string) string {
-	text := m.State.Text(viewer)
+	return m.BoardTextIn(viewer, notation.English)
+}
+
+// BoardTextIn is BoardText with the board's words in lang (TextIn).
+func (m *Match) BoardTextIn(viewer string, lang notation.Lang) string {
+	text := TextIn(m.State, viewer, lang)
 	if m.Record.Ended == nil {
 		return text
 	}
@@ -104,5 +110,7 @@ func (m *Match) BoardText(viewer string) string {
 }
 
 // isToMove reports whether a line of a board's text says whose turn it
-// is: every game's begins "to move:".
-func isToMove(line string) bool { return strings.HasPrefix(line, "to move:") }
+// is: every game's begins "to move:" ("à jouer :" in French).
+func isToMove(line string) bool {
+	return strings.HasPrefix(line, "to move:") || strings.HasPrefix(line, "à jouer :")
+}

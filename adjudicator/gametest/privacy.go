@@ -380,7 +380,7 @@ func (k *Kit) checkAnswers(m *adjudicator.Match, book *SecretBook, rng *adjudica
 			legal = append(legal, mv.String())
 		}
 		for _, a := range [][2]string{
-			{"view", st.Text(v)}, {"public board", st.Text("") + string(board)}, {"private view", string(private)}, {"legal steps", strings.Join(legal, "\n")},
+			{"view", st.Text(v)}, {"view in French", adjudicator.TextIn(st, v, notation.French)}, {"public board", st.Text("") + string(board)}, {"private view", string(private)}, {"legal steps", strings.Join(legal, "\n")},
 		} {
 			if err := l.Check(a[0], "", false, a[1]); err != nil {
 				return err

@@ -976,10 +976,15 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 	return stateTextIn(g, m, player, board, notation.English)
 }
 
-// stateTextIn is stateText with its frame in lang; the board is the
-// game's, in English.
+// stateTextIn is stateText with its frame in lang, and the words around
+// the board too where the game has them in lang (adjudicator.LangTexter).
 func stateTextIn(g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) string {
 	fr := lang == notation.French
+	if _, ok := m.State.(adjudicator.LangTexter); ok && fr {
+		// board is player's Text, in English: the game writes the words
+		// around its board in French too.
+		board = adjudicator.TextIn(m.State, player, lang)
+	}
 	var b strings.Builder
 	b.Grow(len(board) + 1024)
 	st := m.State
@@ -1422,7 +1427,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 				moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
 			}
 			body = fmt.Sprintf("La partie %s est terminée : %s.\nElle n'a pas de résultat selon les règles.\n%sScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
-				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
+				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn(p.Name, lang), g.Record.Seed, g.Record.SeedSHA256)
 		}
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
 		n.Record, n.Picture, n.Lang = true, pic, lang

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/textwrap"
+	"github.com/heraldgames/herald/notation"
 )
 
 // symbols returns one lower-case letter per player for the board: the
@@ -55,7 +57,17 @@ func (s *State) window() (r0, r1, c0, c1 int) {
 // to top with the top knight in capitals; '.' marks where a tile may go.
 // With a player name it adds that player's hand and the next letter of
 // their stack.
-func (s *State) Text(as string) string {
+func (s *State) Text(as string) string { return s.text(as, false) }
+
+// TextIn is Text with its words in lang (adjudicator.LangTexter): the
+// legend, the status lines and the hand in French, in the rulebook's
+// terms (plaquettes, chevaliers); the cells keep their codes.
+func (s *State) TextIn(as string, lang notation.Lang) string {
+	return s.text(as, lang == notation.French)
+}
+
+// text is Text, in French when fr is set.
+func (s *State) text(as string, fr bool) string {
 	var b strings.Builder
 	b.Grow(4096)
 	sym := s.symbols()
@@ -119,9 +131,11 @@ func (s *State) Text(as string) string {
 		b.WriteString(sep)
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym)
+	s.writeStatus(&status, sym, fr)
 	textwrap.Write(&b, status.String())
-	b.WriteString(s.PrivateText(as))
+	var private strings.Builder
+	s.writePrivate(&private, as, fr)
+	textwrap.Write(&b, private.String())
 	return b.String()
 }
 
@@ -129,14 +143,19 @@ func (s *State) Text(as string) string {
 // and stack: Text(as) is Text("") followed by them (adjudicator.Texts).
 func (s *State) PrivateText(as string) string {
 	var private strings.Builder
-	s.writePrivate(&private, as)
+	s.writePrivate(&private, as, false)
 	var b strings.Builder
 	textwrap.Write(&b, private.String())
 	return b.String()
 }
 
-// writeStatus writes the status lines everyone sees below the board.
-func (s *State) writeStatus(b *strings.Builder, sym []byte) {
+// writeStatus writes the status lines everyone sees below the board, in
+// French when fr is set.
+func (s *State) writeStatus(b *strings.Builder, sym []byte, fr bool) {
+	if fr {
+		s.writeStatusFR(b, sym)
+		return
+	}
 	br0, br1, bc0, bc1, ok := s.bbox()
 	if ok {
 		w, h := bc1-bc0+1, br1-br0+1
@@ -189,9 +208,75 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte) {
 	}
 }
 
+// writeStatusFR is writeStatus in French.
+func (s *State) writeStatusFR(b *strings.Builder, sym []byte) {
+	br0, br1, bc0, bc1, ok := s.bbox()
+	if ok {
+		w, h := bc1-bc0+1, br1-br0+1
+		fmt.Fprintf(b, "zone %dx%d sur %dx%d au plus", w, h, s.limit, s.limit)
+		var fixed []string
+		if w == s.limit {
+			fixed = append(fixed, fmt.Sprintf("colonnes %c-%c", 'a'+bc0, 'a'+bc1))
+		}
+		if h == s.limit {
+			fixed = append(fixed, fmt.Sprintf("rangées %d-%d", br0+1, br1+1))
+		}
+		if len(fixed) > 0 {
+			fmt.Fprintf(b, " ; définitives : %s", strings.Join(fixed, ", "))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("P plaine  F forêt  M montagnes  L lac\n")
+	b.WriteString("c château 1 point, v village 2 points, t ville 3 points\n")
+	b.WriteString("chevaliers de bas en haut, celui du dessus en capitale\n")
+	b.WriteString(". une case libre ; * un château qui attend ses chevaliers\n")
+	scores := s.Scores()
+	for i, n := range s.names {
+		p := s.players[i]
+		tiles := len(p.hand) + len(p.stack) + len(p.layout)
+		fmt.Fprintf(b, "%c %-12s %2d %s ; reste %2d %s, %2d %s\n",
+			sym[i], n, scores[i], plural(scores[i], "point", "points"),
+			p.knights, plural(p.knights, "chevalier", "chevaliers"), tiles, plural(tiles, "plaquette", "plaquettes"))
+	}
+	switch s.phase {
+	case phaseSetup:
+		fmt.Fprintf(b, "mise en place : on attend la plaquette A gardée par %s\n", strings.Join(s.ToMove(), ", "))
+	case phasePlay:
+		who := s.names[s.turn]
+		switch {
+		case s.pending >= 0:
+			next := "continuer"
+			if s.placed == 3 || len(s.players[s.turn].hand) == 0 {
+				next = "finir"
+			}
+			fmt.Fprintf(b, "à jouer : %s, plaquette %d sur 1-3 ; des chevaliers pour le château en %s, ou %s\n", who, s.placed, s.square(s.pending), next)
+		case s.placed > 0:
+			fmt.Fprintf(b, "à jouer : %s, %d %s ; en poser une autre ou finir\n", who, s.placed, plural(s.placed, "plaquette posée", "plaquettes posées"))
+		default:
+			fmt.Fprintf(b, "à jouer : %s, poser 1 à 3 plaquettes\n", who)
+		}
+	default:
+		fmt.Fprintf(b, "partie finie : %s\n", s.Result().Summary)
+	}
+}
+
 // writePrivate writes what only as sees: their hand and stack, and during
-// the setup the tiles they keep for the start layout.
-func (s *State) writePrivate(b *strings.Builder, as string) {
+// the setup the tiles they keep for the start layout; in French when fr
+// is set.
+func (s *State) writePrivate(b *strings.Builder, as string, fr bool) {
+	if i := s.index(as); i >= 0 && fr {
+		p := s.players[i]
+		fmt.Fprintf(b, "main %s : %s\n", adjudicator.OfName(as).FR, handWords(p.hand).FR)
+		if len(p.stack) > 0 {
+			fmt.Fprintf(b, "pile %s : %d %s, prochaine lettre %c\n", adjudicator.OfName(as).FR, len(p.stack), plural(len(p.stack), "plaquette", "plaquettes"), p.stack[0].Letter)
+		} else {
+			fmt.Fprintf(b, "pile %s : vide\n", adjudicator.OfName(as).FR)
+		}
+		if s.phase == phaseSetup && p.kept {
+			fmt.Fprintf(b, "plaquettes de départ %s : %s\n", adjudicator.OfName(as).FR, handWords(p.layout).FR)
+		}
+		return
+	}
 	if i := s.index(as); i >= 0 {
 		p := s.players[i]
 		fmt.Fprintf(b, "%s's hand: %s\n", as, handWords(p.hand).EN)
