@@ -73,6 +73,7 @@ func TestRealmail(t *testing.T) {
 	t.Run("host-features", testRealmailHostFeatures)
 	t.Run("set-aside", testRealmailSetAside)
 	t.Run("refused-recipient", testRealmailRefusedRecipient)
+	t.Run("french", testRealmailFrench)
 	t.Run("bounce", testRealmailBounce)
 	t.Run("lowenherz-3p", func(t *testing.T) {
 		if os.Getenv("HERALD_REALMAIL_LONG") == "" {
