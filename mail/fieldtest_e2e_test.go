@@ -127,12 +127,12 @@ func TestMailMoveSentTwice(t *testing.T) {
 	r.send(alice, "", "Re: [herald G1] welcome", "key "+g.akey+"\n"+g.astep)
 	r.await(alice, "move applied")
 	r.await(bob, "")
-	for _, c := range []struct{ key, want string }{
-		{"key", "This move was already applied (at 09:00 UTC, move 1); nothing changed."},
-		{"clé", "Ce coup a déjà été appliqué (à 09:00 UTC, coup 1) ; rien n'a changé."},
+	for _, c := range []struct{ key, subject, want string }{
+		{"key", "move already applied", "This move was already applied (at 09:00 UTC, move 1); nothing changed."},
+		{"clé", "", "Ce coup a déjà été appliqué (à 09:00 UTC, coup 1) ; rien n'a changé."}, // its subject French, "coup déjà appliqué", encoded
 	} {
 		r.send(alice, "", "Re: [herald G1] welcome", c.key+" "+g.akey+"\n"+g.astep)
-		got := unwrap(r.await(alice, "move already applied"))
+		got := unwrap(r.await(alice, c.subject))
 		if !strings.Contains(got, c.want) || strings.Contains(got, "not your turn") || strings.Contains(got, "pas votre tour") {
 			t.Errorf("the answer to the move sent again lacks %q:\n%s", c.want, got)
 		}
