@@ -32,14 +32,15 @@ func (s *State) SealOpen(r int) bool {
 
 // PublicStep returns the text of player's step m as the other players may
 // see it before the reveal: "alice keeps an A tile" / "alice garde une
-// plaquette A" for a keep, the step itself for any other.
+// plaquette A" for a keep ("keeps an A tile" for player ""), the step
+// itself for any other.
 func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
 	switch m.(type) {
 	case Keep, *Keep:
 		if lang == notation.French {
-			return player + " garde une plaquette A"
+			return adjudicator.Subject(player, "garde une plaquette A")
 		}
-		return player + " keeps an A tile"
+		return adjudicator.Subject(player, "keeps an A tile")
 	}
 	return m.String()
 }
