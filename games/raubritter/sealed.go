@@ -1,6 +1,9 @@
 package raubritter
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/notation"
 )
@@ -44,6 +47,37 @@ func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang
 	}
 	return m.String()
 }
+
+// Waiting says why player must wait in the setup, once they have kept: a
+// second keep, or any step, is answered with the tile they kept (their
+// own, so no one else's secret) and what comes next, where "it is not
+// red's turn" left them guessing (RB-15, RB-3). Anywhere else it returns
+// nil, for the generic "it is not red's turn".
+func (s *State) Waiting(player string) error {
+	p := s.index(player)
+	if p < 0 || s.phase != phaseSetup || !s.players[p].kept {
+		return nil
+	}
+	pl := s.players[p]
+	c := slices.IndexFunc(pl.hand, func(k Kind) bool { return k.Building == Castle })
+	kept := slices.Delete(slices.Clone(pl.hand), c, c+1)
+	wait := s.ToMove()
+	waitFR := strings.Join(wait, ", ")
+	if len(wait) > 1 {
+		waitFR = strings.Join(wait[:len(wait)-1], ", ") + " et " + wait[len(wait)-1]
+	}
+	waitEN := strings.ReplaceAll(waitFR, " et ", " and ")
+	first := adjudicator.Words{EN: s.names[0] + " plays", FR: s.names[0] + " joue"}
+	if p == 0 {
+		first = adjudicator.Words{EN: "you play", FR: "vous jouez"}
+	}
+	return adjudicator.Rulef("kept", ruleKeep,
+		"you have already kept your A tile, %s, beside your castle; waiting for %s to keep theirs: then the start layout is turned face up and %s first",
+		"vous avez déjà gardé votre plaquette A, %s, avec votre château ; on attend que %s garde la sienne : ensuite la disposition de départ est retournée et %s en premier",
+		kindWords(kept), adjudicator.Words{EN: waitEN, FR: waitFR}, first)
+}
+
+var _ adjudicator.Waiter = (*State)(nil)
 
 // The host shows a step to other players through adjudicator.StepText and
 // Match.History, which rely on these methods.
