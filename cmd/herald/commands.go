@@ -643,7 +643,7 @@ var cmdPlay = &command{
 var cmdScenario = &command{
 	name:  "scenario",
 	args:  "[-v] FILE...",
-	short: "Run scenario files: one PASS or FAIL line each, with the first difference.\nExits 1 if any fails. -v prints the board after each move.",
+	short: "Run scenario files: one PASS or FAIL line each, with the first difference, then\n\"ok: N scenarios passed\" or \"FAIL: N of M scenarios failed\", all on standard output.\nExits 1 if any fails. -v prints the board after each move.",
 	flags: func(fs *flag.FlagSet) {
 		fs.Bool("v", false, "print the board after each move")
 	},
@@ -669,9 +669,18 @@ var cmdScenario = &command{
 				failed++
 			}
 		}
-		if failed > 0 {
-			return &rejected{fmt.Sprintf("%d of %d scenarios failed", failed, len(args))}
+		// The summary follows the results on the same stream, as go test
+		// prints its final ok or FAIL: on stderr it came out before or
+		// among the FAIL lines when both streams went to one terminal.
+		scenarios := "scenarios"
+		if len(args) == 1 {
+			scenarios = "scenario"
 		}
+		if failed > 0 {
+			fmt.Fprintf(e.stdout, "FAIL: %d of %d %s failed\n", failed, len(args), scenarios)
+			return &rejected{} // said on stdout
+		}
+		fmt.Fprintf(e.stdout, "ok: %d %s passed\n", len(args), scenarios)
 		return nil
 	},
 }
