@@ -236,7 +236,7 @@ func TestNew(t *testing.T) {
 		{name: "position of other players", args: []string{"new", "raubritter", "--players", "x,y", "--position", "@position-bob.yaml", "-o", "$D/g.yaml"},
 			code: 1, stderr: []string{"position-bob.yaml:6:7:", `"alice" is not a player of this game`}},
 		{name: "position not YAML", args: []string{"new", "raubritter", "--players", "alice,bob", "--position", "@turn-malformed.yaml", "-o", "$D/g.yaml"},
-			code: 1, stderr: []string{"turn-malformed.yaml:4: not YAML"}},
+			code: 1, stderr: []string{"turn-malformed.yaml:4:1: not YAML"}},
 		{name: "position not a position", args: []string{"new", "raubritter", "--players", "alice,bob", "--position", "@turn-alice-3.yaml", "-o", "$D/g.yaml"},
 			code: 1, stderr: []string{"turn-alice-3.yaml:2:1:", "in the position"}},
 		{name: "position missing", args: []string{"new", "raubritter", "--players", "alice,bob", "--position", "$D/nope.yaml", "-o", "$D/g.yaml"},

@@ -116,7 +116,9 @@ var cmdNew = &command{
 			}
 			var doc yaml.Node
 			if err := yaml.Unmarshal(data, &doc); err != nil {
-				return &rejected{fmt.Sprintf("%s:%d: not YAML: %s", p, notation.YAMLErrorLine(err), notation.YAMLErrorText(err))}
+				// At its line, as a scenario's and a record's: yaml.v3 gives
+				// none on the first line, which read "FILE:0:".
+				return &rejected{(&notation.Error{File: p, Pos: notation.Pos{Line: notation.YAMLErrorLine(err), Col: 1}, Msg: "not YAML: " + notation.YAMLErrorText(err)}).Error()}
 			}
 			if len(doc.Content) == 0 {
 				return &rejected{p + ": the position file is empty"}
