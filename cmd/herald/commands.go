@@ -220,6 +220,23 @@ func resolvePlayer(players []string, name string) (string, bool) {
 	return "", false
 }
 
+// loadAs reads the one FILE of command name (legal, hint) and resolves
+// its --as, which it needs.
+func loadAs(e *env, name string, args []string) (*adjudicator.Match, string, error) {
+	if len(args) != 1 {
+		return nil, "", usagef("%s needs exactly one FILE", name)
+	}
+	if e.str("as") == "" {
+		return nil, "", usagef("--as PLAYER is required")
+	}
+	m, err := load(args[0])
+	if err != nil {
+		return nil, "", err
+	}
+	as, err := resolveAs(m, e.str("as"))
+	return m, as, err
+}
+
 // resolveAs returns the player named by --as as the record spells it
 // ("" for none), or a usage error that lists the players.
 func resolveAs(m *adjudicator.Match, as string) (string, error) {
@@ -320,17 +337,7 @@ var cmdLegal = &command{
 		fs.String("as", "", "the `player`")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
-		if len(args) != 1 {
-			return usagef("legal needs exactly one FILE")
-		}
-		if e.str("as") == "" {
-			return usagef("--as PLAYER is required")
-		}
-		m, err := load(args[0])
-		if err != nil {
-			return err
-		}
-		as, err := resolveAs(m, e.str("as"))
+		m, as, err := loadAs(e, "legal", args)
 		if err != nil {
 			return err
 		}
