@@ -277,6 +277,40 @@ var placeSteps, placeNames = func() (t [Size * Size][4]adjudicator.Move, names [
 	return t, names
 }()
 
+// cardStepNames holds the notation of selling and of taking a card of each
+// back letter ('A' to 'D') and kind, playNames that of playing one for
+// each action, and knightNames that of the knight step on each square,
+// made once: a search names the steps it tries, as for borderNames.
+var (
+	cardStepNames = func() (t struct {
+		sell, take [4][numCardKinds]string
+	}) {
+		for l := range t.sell {
+			for k := range t.sell[l] {
+				c := Card{Letter: 'A' + byte(l), Kind: CardKind(k)}
+				t.sell[l][k], t.take[l][k] = "sell "+c.String(), "take "+c.String()
+			}
+		}
+		return t
+	}()
+	playNames = func() (t [4][numCardKinds][numActions]string) {
+		for l := range t {
+			for k := range t[l] {
+				for a := range t[l][k] {
+					t[l][k][a] = Play{Card: Card{Letter: 'A' + byte(l), Kind: CardKind(k)}, Action: Action(a)}.name()
+				}
+			}
+		}
+		return t
+	}()
+	knightNames = func() (t [Size * Size]string) {
+		for q := range t {
+			t[q] = "knight " + Square(q).String()
+		}
+		return t
+	}()
+)
+
 // playStep returns m, from playSteps where it is.
 func playStep(m Play) adjudicator.Move {
 	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(playSteps) && m.Card.Kind < numCardKinds && m.Action < numActions && m.pos == (notation.Pos{}) && m.actPos == (notation.Pos{}) {
