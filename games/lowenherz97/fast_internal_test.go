@@ -84,3 +84,35 @@ func TestFastChecks(t *testing.T) {
 	}
 	t.Logf("checked %v", checked)
 }
+
+// TestBidSteps holds the bids made once (steps.bid) to the bids Legal
+// made for itself: for every set of treasures, largest first, and every
+// sum of ducats, the same bid; a set with a treasure of another value or
+// one treasure twice has no row (bidSet), and Legal makes its bids.
+func TestBidSteps(t *testing.T) {
+	for mask := range 1 << len(treasureValues) {
+		var sub [4]uint8
+		k := 0
+		for i := len(treasureValues) - 1; i >= 0; i-- {
+			if mask&(1<<i) != 0 {
+				sub[k] = treasureValues[i]
+				k++
+			}
+		}
+		set, ok := bidSet(sub)
+		if !ok || set != mask {
+			t.Fatalf("bidSet(%v) = %d, %v; want %d, true", sub, set, ok, mask)
+		}
+		for n := 0; n <= totalMoney; n++ {
+			b, ok := steps.bid[set][n].(*Bid)
+			if !ok || *b != (Bid{Ducats: n, Treasures: sub}) {
+				t.Fatalf("steps.bid[%d][%d] is %#v, want the bid of %d ducats and %v", set, n, steps.bid[set][n], n, sub)
+			}
+		}
+	}
+	for _, sub := range [][4]uint8{{5, 5}, {9}, {8, 4}} {
+		if _, ok := bidSet(sub); ok {
+			t.Errorf("bidSet(%v) found a row", sub)
+		}
+	}
+}

@@ -9,8 +9,8 @@ import (
 
 // Legal returns every step player may take next, in a stable order: each
 // is accepted back by Parse and by Apply. The frequent steps (decision
-// cards, offers, walls, knights paid in ducats) come from tables made once
-// (steps); a list of bids holds pointers into one array, to allocate once,
+// cards, offers, walls, knights paid in ducats, extensions, bids) come
+// from tables made once (steps); the bids are pointers into one array,
 // and Apply takes a *Bid as the Bid it points to.
 func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
 
@@ -58,7 +58,8 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		}
 		out = append(out, Yield{}, Refuse{})
 	case phaseBid:
-		var ts []int
+		var tsAt [4]int
+		ts := tsAt[:0]
 		for _, c := range s.hands[p] {
 			if c.Kind == Treasure {
 				ts = append(ts, c.Value)
@@ -66,7 +67,8 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		}
 		slices.Sort(ts)
 		slices.Reverse(ts)
-		var subsets [][4]uint8
+		var subsetsAt [1 << len(tsAt)][4]uint8
+		subsets := subsetsAt[:0]
 		for mask := range 1 << len(ts) {
 			var sub [4]uint8
 			k := 0
@@ -80,21 +82,46 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 				subsets = append(subsets, sub)
 			}
 		}
-		bids := make([]Bid, 0, len(subsets)*(s.money[p]+1))
+		out = slices.Grow(out, len(subsets)*(s.money[p]+1))
 		for _, sub := range subsets {
-			for n := 0; n <= s.money[p]; n++ {
-				bids = append(bids, Bid{Ducats: n, Treasures: sub})
+			if t, ok := bidSet(sub); ok && s.money[p] <= totalMoney {
+				out = append(out, steps.bid[t][:s.money[p]+1]...)
+				continue
 			}
-		}
-		out = slices.Grow(out, len(bids))
-		for i := range bids {
-			out = append(out, &bids[i])
+			bids := make([]Bid, s.money[p]+1)
+			for n := range bids {
+				bids[n] = Bid{Ducats: n, Treasures: sub}
+				out = append(out, &bids[n])
+			}
 		}
 		return out
 	case phaseAct:
 		out = s.actMoves(out, p)
 	}
 	return append(out, s.breakMoves(p)...)
+}
+
+// treasureValues are the values of the treasure cards, smallest first
+// (politicalCards).
+var treasureValues = [...]uint8{5, 6, 7, 8}
+
+// bidSet returns the set of treasures sub holds (largest first, 0 for
+// none), as the index of steps.bid: bit i for treasureValues[i]. It
+// reports false for treasures not among treasureValues, or one twice, as
+// a position could give.
+func bidSet(sub [4]uint8) (int, bool) {
+	set := 0
+	for _, v := range sub {
+		if v == 0 {
+			continue
+		}
+		i := slices.Index(treasureValues[:], v)
+		if i < 0 || set&(1<<i) != 0 {
+			return 0, false
+		}
+		set |= 1 << i
+	}
+	return set, true
 }
 
 // treasuresOf returns the distinct values of p's treasures.
@@ -204,7 +231,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 				}
 			}
 		}
-		out = append(out, s.extendMoves(p)...)
+		out = s.appendExtend(out, p)
 	}
 	return append(out, End{})
 }
@@ -231,6 +258,10 @@ var steps = func() (t struct {
 	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
 	place  [width * height][4]adjudicator.Move                   // castle on a square, knight on its neighbours in board.Neighbours' order
+	extend [width * height]adjudicator.Move                      // extension to a square, its region not named
+	// bid holds the bids of each set of treasures (bidSet) for 0 to
+	// totalMoney ducats, by pointers into one array, as Legal lists bids.
+	bid [1 << len(treasureValues)][totalMoney + 1]adjudicator.Move
 }) {
 	for i := range t.choose {
 		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true, Bare: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
@@ -247,6 +278,26 @@ var steps = func() (t struct {
 	for q := range t.knight {
 		t.knight[q] = Knight{Square: grid.Square(q)}
 	}
+	for q := range t.extend {
+		t.extend[q] = Extend{Square: grid.Square(q)}
+	}
+	bids := make([]Bid, len(t.bid)*len(t.bid[0]))
+	for set := range t.bid {
+		// The treasures of the set, largest first, as Legal lists them.
+		var sub [4]uint8
+		k := 0
+		for i := len(treasureValues) - 1; i >= 0; i-- {
+			if set&(1<<i) != 0 {
+				sub[k] = treasureValues[i]
+				k++
+			}
+		}
+		for n := range t.bid[set] {
+			b := &bids[set*len(t.bid[0])+n]
+			*b = Bid{Ducats: n, Treasures: sub}
+			t.bid[set][n] = b
+		}
+	}
 	var nb [4]grid.Square
 	for q := range t.place {
 		for j, k := range board.Neighbours(nb[:0], grid.Square(q)) {
@@ -256,7 +307,9 @@ var steps = func() (t struct {
 	return t
 }()
 
-func (s *State) extendMoves(p int) []adjudicator.Move {
+// appendExtend appends p's extension steps to out, in square order, the
+// region named (From) where the square alone would not say which.
+func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
 	a := &s.act
 	var froms []grid.Square
 	if a.extOpen && a.ext < 2 {
@@ -269,11 +322,11 @@ func (s *State) extendMoves(p int) []adjudicator.Move {
 			}
 		}
 	}
-	var out []adjudicator.Move
 	lab, _ := s.info()
 	var nb [4]grid.Square
+	var okAt [4]grid.Square
 	for q := range grid.Square(board.Len()) {
-		var ok []grid.Square
+		ok := okAt[:0]
 		for _, f := range froms {
 			near := false
 			for _, n := range board.Neighbours(nb[:0], q) {
@@ -289,8 +342,10 @@ func (s *State) extendMoves(p int) []adjudicator.Move {
 			m := Extend{Square: q}
 			if _, err := s.extendFrom(p, m); err != nil {
 				m.From, m.HasFrom = f, true
+				out = append(out, m)
+			} else {
+				out = append(out, steps.extend[q])
 			}
-			out = append(out, m)
 		}
 	}
 	return out

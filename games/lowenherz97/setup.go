@@ -186,6 +186,7 @@ func (s *State) startRound() {
 			s.decOrder = append(s.decOrder, p)
 		}
 	}
+	s.picks = make([]pick, 0, len(s.decOrder)) // one a decision card
 	s.decIdx = 0
 	s.phase = phaseDecide
 }
