@@ -35,7 +35,7 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 	for i := range c.deck {
 		deck[i] = &c.deck[i]
 	}
-	adjudicator.ShuffleWithinLetters(rng, deck, func(d Card) byte { return d.Letter }, func(a, b Card) int { return cmp.Compare(a.String(), b.String()) })
+	adjudicator.ShuffleWithinLetters(rng, deck, func(d Card) byte { return d.Letter }, func(a, b Card) int { return cmp.Compare(a.name(), b.name()) })
 	// The political cards.
 	var places []*Political
 	for p := range c.hands {
@@ -88,4 +88,22 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 		}
 	}
 	return c
+}
+
+// cardNames holds the name (String) of each action card of the game,
+// made once: a determinization sorts the deck by the cards' names.
+var cardNames = func() map[Card]string {
+	t := map[Card]string{}
+	for _, c := range actionCards {
+		t[c] = c.String()
+	}
+	return t
+}()
+
+// name returns c.String(), from cardNames where it is.
+func (c Card) name() string {
+	if n, ok := cardNames[c]; ok {
+		return n
+	}
+	return c.String()
 }

@@ -2,6 +2,7 @@ package lowenherz97
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -113,6 +114,45 @@ func TestBidSteps(t *testing.T) {
 	for _, sub := range [][4]uint8{{5, 5}, {9}, {8, 4}} {
 		if _, ok := bidSet(sub); ok {
 			t.Errorf("bidSet(%v) found a row", sub)
+		}
+	}
+}
+
+// TestStepNames holds the notation made once for the search (stepNames,
+// cardNames) to the notation made anew: walls and placements from every
+// square to each neighbour, and across the board's edges, knights and
+// extensions on every square, every action card.
+func TestStepNames(t *testing.T) {
+	n := grid.Square(width * height)
+	for a := grid.Square(-1); a <= n; a++ {
+		for _, b := range []grid.Square{a - width, a - 1, a + 1, a + width, a + 2, a} {
+			if b < -1 || b > n {
+				continue
+			}
+			w := Wall{Edge: grid.Edge{A: a, B: b}}
+			if got, want := w.String(), w.name(); got != want {
+				t.Errorf("wall %d %d: %q, want %q", a, b, got, want)
+			}
+			p := Place{Castle: a, Knight: b}
+			if got, want := p.String(), p.name(); got != want {
+				t.Errorf("castle %d knight %d: %q, want %q", a, b, got, want)
+			}
+		}
+		if a < 0 || a >= n {
+			continue
+		}
+		for _, v := range []int{0, 5} {
+			if got, want := (Knight{Square: a, Treasure: v}).String(), "knight "+board.Name(a)+treasureSuffix(v); got != want {
+				t.Errorf("knight %d treasure %d: %q, want %q", a, v, got, want)
+			}
+		}
+		if got, want := (Extend{Square: a}).String(), "extend "+board.Name(a); got != want {
+			t.Errorf("extend %d: %q, want %q", a, got, want)
+		}
+	}
+	for _, c := range append(slices.Clone(actionCards), Card{Letter: 'Z', Special: silberfund}) {
+		if got, want := c.name(), c.String(); got != want {
+			t.Errorf("card %#v: %q, want %q", c, got, want)
 		}
 	}
 }

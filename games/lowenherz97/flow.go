@@ -8,8 +8,10 @@ import (
 
 // choosers returns the players who laid the decision card of tier t, in
 // the order they laid it, with the political card each played with it.
-func (s *State) choosers(t int) []pick {
-	var out []pick
+func (s *State) choosers(t int) []pick { return s.appendChoosers(nil, t) }
+
+// appendChoosers appends choosers(t) to out.
+func (s *State) appendChoosers(out []pick, t int) []pick {
 	for _, pk := range s.picks {
 		if pk.tier == t {
 			out = append(out, pk)
@@ -21,8 +23,9 @@ func (s *State) choosers(t int) []pick {
 // resolve carries out the actions from s.tier down until a player must
 // act, then the round ends (lowenherz-1997-fr.txt:119-128).
 func (s *State) resolve() {
+	var chAt [5]pick // a round has at most 5 decision cards
 	for s.tier < 3 {
-		ch := s.choosers(s.tier)
+		ch := s.appendChoosers(chAt[:0], s.tier)
 		a := s.card.Tiers[s.tier]
 		switch {
 		case len(ch) == 0:

@@ -307,6 +307,47 @@ var steps = func() (t struct {
 	return t
 }()
 
+// stepNames holds the notation of the frequent steps, made once for a
+// search, which names the steps it tries: a wall or a placement from a
+// square to each of its neighbours (nextTo), a knight paid in ducats and
+// an extension that names no region, on each square.
+var stepNames = func() (t struct {
+	wall, place    [width * height][4]string
+	knight, extend [width * height]string
+}) {
+	for q := range grid.Square(width * height) {
+		for d, n := range [4]grid.Square{q - width, q - 1, q + 1, q + width} {
+			if n >= 0 && n < width*height {
+				t.wall[q][d] = Wall{Edge: grid.Edge{A: q, B: n}}.name()
+				t.place[q][d] = Place{Castle: q, Knight: n}.name()
+			}
+		}
+		t.knight[q] = "knight " + board.Name(q)
+		t.extend[q] = "extend " + board.Name(q)
+	}
+	return t
+}()
+
+// nextTo returns which of the squares above, left of, right of and below
+// a (counted as width a row, across the board's edges) b is, the index of
+// stepNames.wall and stepNames.place, when a is on the board.
+func nextTo(a, b grid.Square) (int, bool) {
+	if a < 0 || a >= width*height {
+		return 0, false
+	}
+	switch b - a {
+	case -width:
+		return 0, b >= 0
+	case -1:
+		return 1, b >= 0
+	case 1:
+		return 2, b < width*height
+	case width:
+		return 3, b < width*height
+	}
+	return 0, false
+}
+
 // appendExtend appends p's extension steps to out, in square order, the
 // region named (From) where the square alone would not say which.
 func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
