@@ -15,7 +15,8 @@ import (
 // checkPay): over random games, at every step of the setup on every
 // placement, and every 7th step on every pair of regions for an
 // alliance, every square a region might annex and every payment, both
-// say yes or both no.
+// say yes or both no; and at every step the walls appendWallSteps lists
+// are those edgeFail passes.
 func TestFastChecks(t *testing.T) {
 	names := []string{"gold", "purple", "rose", "blue"}
 	checked := map[string]int{}
@@ -45,6 +46,16 @@ func TestFastChecks(t *testing.T) {
 					}
 				}
 			}
+			var walls []adjudicator.Move
+			for i, e := range allEdges {
+				if st.edgeFail(e) == wallOK {
+					walls = append(walls, steps.wall[i])
+				}
+			}
+			if got := st.appendWallSteps(nil); !slices.Equal(got, walls) {
+				t.Fatalf("%s step %d: appendWallSteps lists %v, edgeFail passes %v", seed, step, got, walls)
+			}
+			checked["walls"]++
 			if step%7 == 0 {
 				for p := range n {
 					for _, a := range st.regionCastles() {

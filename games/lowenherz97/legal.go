@@ -201,20 +201,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 		}
 	case Walls:
 		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
-			var ok [len(steps.wall)]bool
-			n := 0
-			for i, e := range allEdges {
-				if s.edgeFail(e) == wallOK {
-					ok[i] = true
-					n++
-				}
-			}
-			out = slices.Grow(out, n+1)
-			for i, w := range steps.wall {
-				if ok[i] {
-					out = append(out, w)
-				}
-			}
+			out = s.appendWallSteps(out)
 		}
 	case Shield, Shields:
 		if a.uses() < a.budget() && a.knights < a.budget() {
@@ -348,6 +335,25 @@ func nextTo(a, b grid.Square) (int, bool) {
 	return 0, false
 }
 
+// appendWallSteps appends the step of a wall on every edge of allEdges
+// where edgeFail passes, in their order: edgeFail written out for
+// Legal's most frequent list, the areas read once. TestFastChecks holds
+// it to edgeFail.
+func (s *State) appendWallSteps(out []adjudicator.Move) []adjudicator.Move {
+	lab, ar := s.info()
+	out = slices.Grow(out, len(allEdges)+1)
+	for i, e := range allEdges {
+		if s.g.WallOn(e) || s.samePair(e.A, e.B) {
+			continue
+		}
+		if a := &ar[lab[e.A]]; a.region() && a.owner >= 0 {
+			continue
+		}
+		out = append(out, steps.wall[i])
+	}
+	return out
+}
+
 // appendExtend appends p's extension steps to out, in square order, the
 // region named (From) where the square alone would not say which.
 func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
@@ -369,9 +375,15 @@ func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
 	for q := range grid.Square(board.Len()) {
 		ok := okAt[:0]
 		for _, f := range froms {
+			if lab[q] == lab[f] {
+				continue // not near: q is in f's area
+			}
 			near := false
 			for _, n := range board.Neighbours(nb[:0], q) {
-				near = near || (lab[n] == lab[f] && lab[q] != lab[f])
+				if lab[n] == lab[f] {
+					near = true
+					break
+				}
 			}
 			if near {
 				if fail, _ := s.annexFail(p, f, q); fail == annexOK {
