@@ -1093,6 +1093,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	pl := &s.players[p]
 	switch s.step {
 	case stepCard:
+		var checks cardChecks
 		for i, c := range pl.hand {
 			if slices.Contains(pl.hand[:i], c) {
 				continue
@@ -1100,7 +1101,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 			out = append(out, sellStep(c))
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
-				if s.playOK(p, m) {
+				if s.playable(p, m, &checks) {
 					out = append(out, playStep(m))
 				}
 			}
