@@ -101,6 +101,10 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	return append(out, s.breakMoves(p)...)
 }
 
+// ducatsAlone is payVariants' answer for a cost of 0, made once: capped
+// at its length, so that an append would make a new array.
+var ducatsAlone = []int{0}[:1:1]
+
 // treasureValues are the values of the treasure cards, smallest first
 // (politicalCards).
 var treasureValues = [...]uint8{5, 6, 7, 8}
@@ -137,10 +141,10 @@ func (s *State) treasuresOf(p int) []int {
 }
 
 // payVariants returns the treasure values (0 for ducats alone) p can pay
-// cost with.
+// cost with, for the caller to read only.
 func (s *State) payVariants(p, cost int) []int {
 	if cost == 0 {
-		return []int{0}
+		return ducatsAlone
 	}
 	var out []int
 	if s.payOK(p, cost, 0) {

@@ -55,6 +55,9 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 	case *Offer:
 		m = *mv
 	case *Bid:
+		if s.phase == phaseBid {
+			return s.applyBid(p, *mv) // as below, without boxing a copy
+		}
 		m = *mv
 	}
 	if b, ok := m.(Break); ok {
