@@ -2,7 +2,6 @@ package lowenherz97
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -41,14 +40,18 @@ func (s *State) resolve() {
 			for _, pk := range ch {
 				s.money[pk.player] += share
 				s.bank -= share
-				names = append(names, s.names[pk.player])
+				if !s.scratch { // which logs nothing
+					names = append(names, s.names[pk.player])
+				}
 				if pk.pol >= 0 {
 					s.executors = append(s.executors, pk.player)
 				}
 			}
-			if k == 1 {
+			switch {
+			case s.scratch:
+			case k == 1:
 				s.logf("%s: %s receives %d ducats", a, names[0], share)
-			} else {
+			default:
 				s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
 			}
 			if s.startExec() {
@@ -72,7 +75,9 @@ func (s *State) resolve() {
 			var names []string
 			for _, pk := range ch {
 				s.contenders = append(s.contenders, pk.player)
-				names = append(names, s.names[pk.player])
+				if !s.scratch {
+					names = append(names, s.names[pk.player])
+				}
 			}
 			s.openBids(false)
 			if !s.scratch {
@@ -87,7 +92,7 @@ func (s *State) resolve() {
 
 // openBids starts a sealed round between the contenders.
 func (s *State) openBids(rebid bool) {
-	s.contenders = slices.Sorted(slices.Values(s.contenders))
+	s.contenders = sorted(s.contenders)
 	for i := range s.bids {
 		s.bids[i] = bid{}
 	}

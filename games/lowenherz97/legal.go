@@ -1,6 +1,7 @@
 package lowenherz97
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -101,6 +102,21 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	return append(out, s.breakMoves(p)...)
 }
 
+// castlesAtMost bounds the castles on the board, for the lists of them
+// made on the stack (a longer list goes to the heap).
+const castlesAtMost = 16
+
+// sorted returns a sorted copy of xs, as slices.Sorted(slices.Values(xs))
+// does (nil for none), in one allocation.
+func sorted[T cmp.Ordered](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
+}
+
 // ducatsAlone is payVariants' answer for a cost of 0, made once: capped
 // at its length, so that an append would make a new array.
 var ducatsAlone = []int{0}[:1:1]
@@ -190,7 +206,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 		if a.looked < 0 {
 			for i := range 2 {
 				if len(s.piles[i]) > 0 {
-					out = append(out, Look{Pile: i + 1})
+					out = append(out, steps.look[i])
 				}
 			}
 		} else {
@@ -250,6 +266,7 @@ var steps = func() (t struct {
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
 	place  [width * height][4]adjudicator.Move                   // castle on a square, knight on its neighbours in board.Neighbours' order
 	extend [width * height]adjudicator.Move                      // extension to a square, its region not named
+	look   [2]adjudicator.Move                                   // at each pile
 	// bid holds the bids of each set of treasures (bidSet) for 0 to
 	// totalMoney ducats, by pointers into one array, as Legal lists bids.
 	bid [1 << len(treasureValues)][totalMoney + 1]adjudicator.Move
@@ -269,6 +286,7 @@ var steps = func() (t struct {
 	for q := range t.knight {
 		t.knight[q] = Knight{Square: grid.Square(q)}
 	}
+	t.look = [2]adjudicator.Move{Look{Pile: 1}, Look{Pile: 2}}
 	for q := range t.extend {
 		t.extend[q] = Extend{Square: grid.Square(q)}
 	}
@@ -367,7 +385,8 @@ func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
 		froms = []grid.Square{a.extFrom}
 	} else if a.ext == 0 && a.uses() < a.budget() {
 		lab, ar := s.info()
-		for _, q := range s.regionCastles() {
+		var at [castlesAtMost]grid.Square
+		for _, q := range s.appendRegionCastles(at[:0]) {
 			if ar[lab[q]].owner == p {
 				froms = append(froms, q)
 			}

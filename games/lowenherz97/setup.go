@@ -201,7 +201,11 @@ func (s *State) scoreHills(why string) {
 				h += ar[i].hills
 			}
 		}
-		s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
+		if s.scratch { // which logs nothing
+			s.addScore(p, h, "")
+		} else {
+			s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
+		}
 	}
 }
 

@@ -493,7 +493,9 @@ func (s *State) addScore(c, d int, why string) {
 	}
 	before := s.score[c]
 	s.score[c] = max(0, s.score[c]+d)
-	s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+	if !s.scratch { // logf would log nothing, but its arguments are made first
+		s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+	}
 }
 
 func countEq(xs []int, v int) int {
