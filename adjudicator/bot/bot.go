@@ -523,10 +523,10 @@ func (s *search) rollout(d adjudicator.State) error {
 }
 
 // rewards scores d for each seat in [0, 1], into s.reward (valid until
-// the next call): half for winning (shared
-// among those who share the victory, or before the end among those who
-// lead on points), half for the seat's margin over the best of the
-// others, as a share of their scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
+// the next call): half for winning (shared among those who share the
+// victory, or before the end among those who lead on points), half for
+// the seat's margin over the best of the others, as a share of their
+// scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
 // every point gained, or taken from the best other, is worth something,
 // even in a game the seat cannot win (the solo game against Henri).
 func (s *search) rewards(d adjudicator.State) []float64 {
