@@ -293,6 +293,18 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 		return nil, nil, berr
 	}
 	defer b.Rollback()
+	if len(reads) > 1 {
+		// One statement checks (or claims) the whole batch's identities.
+		ids := make([]string, 0, len(reads))
+		for _, r := range reads {
+			if id := r.id(); id != "" {
+				ids = append(ids, id)
+			}
+		}
+		if err := b.Expect(ctx, ids); err != nil {
+			return nil, nil, err
+		}
+	}
 	var logs []func()
 	for i, r := range reads {
 		if i > 0 && ctx.Err() != nil {
@@ -386,6 +398,24 @@ type readMail struct {
 	env  *notation.Envelope // nil unless the mail was read
 }
 
+// id is the identity the mail is processed under (host.Intake.MessageID):
+// its Message-ID, or for a mail that could not be read and has none, its
+// hash; "" for a mail whose reading failed (it is not processed).
+func (r readMail) id() string {
+	if r.xerr == nil {
+		return r.msg.MessageID
+	}
+	var ee *ExtractError
+	if !errors.As(r.xerr, &ee) {
+		return ""
+	}
+	// Extract returns what it read of the header with most errors.
+	if r.msg != nil && r.msg.MessageID != "" {
+		return r.msg.MessageID
+	}
+	return "sha256:" + r.hash
+}
+
 // read reads raws on every processor. The DKIM check of a mail
 // (checkDKIM), which waits on DNS, runs apart from the readers, each
 // mail's at once: a DNS that is slow to answer holds no reader, and the
@@ -455,7 +485,7 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 		if !errors.As(xerr, &ee) {
 			return "", nil, xerr // reading failed: retry later
 		}
-		return s.handleBroken(ctx, b, msg, raw, hash, now, xerr)
+		return s.handleBroken(ctx, b, msg, r.id(), hash, now, xerr)
 	}
 	if msg.From == "" {
 		msg.From = "unknown"
@@ -491,14 +521,10 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty.
-func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
-	// Extract returns what it read of the header with most errors.
-	from, id, auto := "", "sha256:"+hash, false
+func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, id, hash string, now time.Time, xerr error) (Outcome, func(), error) {
+	from, auto := "", false
 	if msg != nil {
 		from, auto = msg.From, msg.Auto != AutoNone
-		if msg.MessageID != "" {
-			id = msg.MessageID
-		}
 	}
 	outcome := Rejected
 	err := b.Do(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {

@@ -285,6 +285,12 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 // Rollback abandons the batch.
 func (b *Batch) Rollback() error { return b.b.Rollback() }
 
+// Expect tells the batch the identities of the requests it is about to
+// process (StoreBatch.Expect).
+func (b *Batch) Expect(ctx context.Context, ids []string) error {
+	return b.b.Expect(ctx, ids)
+}
+
 // ClaimQueued claims for worker until until the notices queued in the
 // batch so far (StoreBatch.ClaimQueued).
 func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time) ([]Outgoing, error) {

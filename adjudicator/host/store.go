@@ -114,6 +114,15 @@ type StoreBatch interface {
 	// batch can go on.
 	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
 
+	// Expect tells the batch the identities (Intake.MessageID) of the
+	// requests it is about to process, so that it checks them, or claims
+	// them where workers share the database, in one statement for them all
+	// rather than one a request: Process then knows which are duplicates
+	// without asking again. An identity Process never gets, or whose fn
+	// fails, stays unprocessed: its claim is given up when the batch
+	// commits.
+	Expect(ctx context.Context, ids []string) error
+
 	// Commit commits the batch and makes it durable. On an error that is
 	// not ErrNotSynced, nothing of the batch is written.
 	Commit(ctx context.Context) error

@@ -35,6 +35,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,6 +45,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
@@ -656,6 +658,10 @@ type Batch struct {
 	// queued are the ids of the outbox rows the batch inserted, in order,
 	// those of mails rolled back excepted (ClaimQueued).
 	queued []int64
+	// expected are the identities Expect checked: true while a mail of
+	// that identity may be processed without asking (none is recorded),
+	// false once one is (before the batch, or by it).
+	expected map[string]bool
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -722,20 +728,26 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	if b.err != nil {
 		return b.err
 	}
-	var one int
-	err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
-	if err == nil {
-		return host.ErrDuplicate
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: %w", err)
+	if free, ok := b.expected[in.MessageID]; ok {
+		if !free {
+			return host.ErrDuplicate
+		}
+	} else {
+		var one int
+		err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
+		if err == nil {
+			return host.ErrDuplicate
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
 	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
-	err = fn(t)
+	err := fn(t)
 	if err == nil {
 		err = t.flush(ctx)
 	}
@@ -758,6 +770,60 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		b.queued = b.queued[:queued]
 		b.rollbackMail(ctx)
 		return err
+	}
+	if _, ok := b.expected[in.MessageID]; ok {
+		b.expected[in.MessageID] = false
+	}
+	return nil
+}
+
+// Expect checks in one statement which of ids are recorded already, so
+// that Process need not ask for each (host.StoreBatch.Expect). The batch
+// holds the write lock: no other writer records one before it commits,
+// and the messages' unique key still refuses a second record of one.
+// An identity that is not valid UTF-8 (which the statement's JSON list
+// could not carry) is left to Process to check.
+func (b *Batch) Expect(ctx context.Context, ids []string) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		return b.err
+	}
+	var check []string
+	for _, id := range ids {
+		if _, ok := b.expected[id]; !ok && utf8.ValidString(id) {
+			check = append(check, id)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(check)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	rows, err := b.stmts.QueryContext(ctx, `SELECT message_id FROM messages WHERE message_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	recorded := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		recorded[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if b.expected == nil {
+		b.expected = make(map[string]bool, len(check))
+	}
+	for _, id := range check {
+		b.expected[id] = !recorded[id]
 	}
 	return nil
 }

@@ -46,6 +46,7 @@ var tests = []struct {
 	{"ReopenKeepsData", testReopenKeepsData},
 	{"Batch", testBatch},
 	{"BatchRollback", testBatchRollback},
+	{"BatchExpect", testBatchExpect},
 	{"BeginAfterClose", testBeginAfterClose},
 	{"SaveChecksHistory", testSaveChecksHistory},
 	{"TxSeesItsWrites", testTxSeesItsWrites},
@@ -344,6 +345,89 @@ func testBatch(t *testing.T, db DB) {
 		got = append(got, string(m.Raw))
 	}
 	if want := []string{"welcome", "reply to <b1@x>", "reply to <b3@x>"}; !slices.Equal(got, want) {
+		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// testBatchExpect checks a batch told its requests' identities at once
+// (StoreBatch.Expect): one processed before is a duplicate, fn not run;
+// one processed in the batch is a duplicate the second time; one whose fn
+// fails, and one expected but never processed, stay unprocessed once the
+// batch commits, and a later batch processes them; a batch rolled back
+// leaves its identities unprocessed.
+func testBatchExpect(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<e0@x>")
+	boom := errors.New("boom")
+	// run processes the mails of ids in one batch after expecting them
+	// all, fn failing for those of fail, and returns each one's error.
+	run := func(ids []string, fail map[string]bool, commit bool) []error {
+		t.Helper()
+		b, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Rollback()
+		if err := b.Expect(ctx, append(ids, "<e-never@x>")); err != nil {
+			t.Fatal(err)
+		}
+		var errs []error
+		for _, id := range ids {
+			ran := false
+			err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+				ran = true
+				tx.SetOutcome("applied", gid)
+				if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+					return err
+				}
+				if fail[id] {
+					return boom
+				}
+				return nil
+			})
+			if errors.Is(err, host.ErrDuplicate) && ran {
+				t.Errorf("%s: a duplicate's fn ran", id)
+			}
+			errs = append(errs, err)
+		}
+		if commit {
+			if err := b.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return errs
+	}
+	errs := run([]string{"<e0@x>", "<e1@x>", "<e1@x>", "<e2@x>"}, map[string]bool{"<e2@x>": true}, true)
+	if !errors.Is(errs[0], host.ErrDuplicate) || errs[1] != nil || !errors.Is(errs[2], host.ErrDuplicate) || !errors.Is(errs[3], boom) {
+		t.Fatalf("Process = %v; want a duplicate, nil, a duplicate, boom", errs)
+	}
+	for id, want := range map[string]bool{"<e1@x>": true, "<e2@x>": false, "<e-never@x>": false} {
+		if ok, err := s.Processed(ctx, id); ok != want || err != nil {
+			t.Errorf("after the commit, Processed(%s) = %v, %v; want %v", id, ok, err, want)
+		}
+	}
+	if errs := run([]string{"<e3@x>"}, nil, false); errs[0] != nil {
+		t.Fatalf("Process in a batch rolled back = %v", errs[0])
+	}
+	if ok, err := s.Processed(ctx, "<e3@x>"); ok || err != nil {
+		t.Errorf("after a rollback, Processed(<e3@x>) = %v, %v; want false", ok, err)
+	}
+	errs = run([]string{"<e2@x>", "<e-never@x>", "<e3@x>"}, nil, true)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("mail %d again: %v", i+1, err)
+		}
+	}
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range due {
+		got = append(got, string(m.Raw))
+	}
+	if want := []string{"welcome", "reply to <e1@x>", "reply to <e2@x>", "reply to <e-never@x>", "reply to <e3@x>"}; !slices.Equal(got, want) {
 		t.Errorf("outbox = %q, want %q", got, want)
 	}
 }
