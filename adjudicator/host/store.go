@@ -123,6 +123,14 @@ type StoreBatch interface {
 	// commits.
 	Expect(ctx context.Context, ids []string) error
 
+	// Unguarded makes the requests the batch processes from then on run
+	// without a savepoint each, two statements a request the fewer: a
+	// request whose fn fails, or whose writes do, then rolls the whole
+	// batch back, the requests before it included, and Process returns its
+	// error, which matches ErrBatchLost too; the batch is over. The caller
+	// processes the requests again, in a batch that is not unguarded.
+	Unguarded()
+
 	// Commit commits the batch and makes it durable. On an error that is
 	// not ErrNotSynced, nothing of the batch is written.
 	Commit(ctx context.Context) error
@@ -455,6 +463,21 @@ var ErrDuplicate = errors.New("store: mail already processed")
 // serialization failure, 40001). Nothing of the request was written; it is
 // no fault of the request, which goes again in a transaction of its own.
 var ErrConflict = errors.New("store: a conflict with another worker's transaction")
+
+// ErrBatchLost is matched (errors.Is) by the error of a request of an
+// unguarded batch (StoreBatch.Unguarded) that failed: the whole batch was
+// rolled back, and nothing of it was written.
+var ErrBatchLost = errors.New("store: the batch was rolled back whole")
+
+// BatchLost returns err, the failure of a request of an unguarded batch,
+// matching ErrBatchLost too: the text is err's.
+func BatchLost(err error) error { return batchLostError{err} }
+
+type batchLostError struct{ err error }
+
+func (e batchLostError) Error() string        { return e.err.Error() }
+func (e batchLostError) Unwrap() error        { return e.err }
+func (e batchLostError) Is(target error) bool { return target == ErrBatchLost }
 
 // ErrNoGame is matched (errors.Is) by the error of reading a game that does
 // not exist.

@@ -662,6 +662,8 @@ type Batch struct {
 	// that identity may be processed without asking (none is recorded),
 	// false once one is (before the batch, or by it).
 	expected map[string]bool
+	// unguarded runs the mails without a savepoint each (Unguarded).
+	unguarded bool
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -742,8 +744,10 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 			return fmt.Errorf("store: %w", err)
 		}
 	}
-	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
-		return fmt.Errorf("store: %w", err)
+	if !b.unguarded {
+		if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
@@ -761,10 +765,14 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 			err = fmt.Errorf("store: %w", err)
 		}
 	}
-	if err == nil {
+	if err == nil && !b.unguarded {
 		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
 		}
+	}
+	if err != nil && b.unguarded {
+		b.Rollback()
+		return host.BatchLost(err)
 	}
 	if err != nil {
 		b.queued = b.queued[:queued]
@@ -776,6 +784,10 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	return nil
 }
+
+// Unguarded runs the batch's mails from then on without a savepoint each:
+// one that fails rolls the batch back whole (host.StoreBatch.Unguarded).
+func (b *Batch) Unguarded() { b.unguarded = true }
 
 // Expect checks in one statement which of ids are recorded already, so
 // that Process need not ask for each (host.StoreBatch.Expect). The batch

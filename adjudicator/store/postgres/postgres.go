@@ -177,6 +177,8 @@ type Batch struct {
 	// while the batch holds the claim and no request of it was processed,
 	// false once one was (before the batch, or by it).
 	expected map[string]bool
+	// unguarded runs the requests without a savepoint each (Unguarded).
+	unguarded bool
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -242,19 +244,28 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	ctx = context.WithoutCancel(ctx)
 	b.s.conflicts.take(b.tx.Conn())
-	if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
-		return fmt.Errorf("store: %w", err)
+	if !b.unguarded {
+		if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
 	if !ok {
 		tag, err := b.tx.Exec(ctx, `INSERT INTO messages (message_id, body_hash, sender, outcome, received) VALUES ($1, $2, $3, 'ignored', $4)
 			ON CONFLICT (message_id) DO NOTHING`, in.MessageID, in.BodyHash, in.Sender, stamp(in.Received))
 		if err == nil && tag.RowsAffected() == 0 {
-			b.rollbackMail(ctx)
+			if !b.unguarded {
+				b.rollbackMail(ctx)
+			}
 			return host.ErrDuplicate
 		}
 		if err != nil {
+			err = conflict(fmt.Errorf("store: %w", err))
+			if b.unguarded {
+				b.Rollback()
+				return host.BatchLost(err)
+			}
 			b.rollbackMail(ctx)
-			return conflict(fmt.Errorf("store: %w", err))
+			return err
 		}
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
@@ -272,7 +283,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 			err = fmt.Errorf("store: %w", err)
 		}
 	}
-	if err == nil {
+	if err == nil && !b.unguarded {
 		if _, err = b.tx.Exec(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
 		}
@@ -283,10 +294,14 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		// return (the statements after it then fail, the transaction
 		// being aborted): the conflict is the cause all the same.
 		seen := b.s.conflicts.take(b.tx.Conn())
-		b.rollbackMail(ctx)
 		if seen || isConflict(err) {
-			return fmt.Errorf("%w: %w", host.ErrConflict, err)
+			err = fmt.Errorf("%w: %w", host.ErrConflict, err)
 		}
+		if b.unguarded {
+			b.Rollback()
+			return host.BatchLost(err)
+		}
+		b.rollbackMail(ctx)
 		return err
 	}
 	if ok {
@@ -294,6 +309,11 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	return nil
 }
+
+// Unguarded runs the batch's requests from then on without a savepoint
+// each: one that fails rolls the batch back whole
+// (host.StoreBatch.Unguarded).
+func (b *Batch) Unguarded() { b.unguarded = true }
 
 // Expect claims ids in one statement, as Process claims one identity
 // (host.StoreBatch.Expect): an insert into messages of each that is not

@@ -47,6 +47,7 @@ var tests = []struct {
 	{"Batch", testBatch},
 	{"BatchRollback", testBatchRollback},
 	{"BatchExpect", testBatchExpect},
+	{"BatchUnguarded", testBatchUnguarded},
 	{"BeginAfterClose", testBeginAfterClose},
 	{"SaveChecksHistory", testSaveChecksHistory},
 	{"TxSeesItsWrites", testTxSeesItsWrites},
@@ -429,6 +430,90 @@ func testBatchExpect(t *testing.T, db DB) {
 	}
 	if want := []string{"welcome", "reply to <e1@x>", "reply to <e2@x>", "reply to <e-never@x>", "reply to <e3@x>"}; !slices.Equal(got, want) {
 		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// testBatchUnguarded checks a batch whose requests run without a
+// savepoint each (StoreBatch.Unguarded): a duplicate is refused and the
+// batch goes on, but a request that fails rolls back the whole batch, the
+// requests before it included: its error is its own, matching
+// host.ErrBatchLost too, the batch takes no more requests nor commits,
+// and the store's next batch begins.
+func testBatchUnguarded(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<u0@x>")
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	b.Unguarded()
+	boom := errors.New("boom")
+	move := func(id string, fail error) error {
+		return b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+			rec, err := tx.Record(ctx, gid)
+			if err != nil {
+				return err
+			}
+			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "keep plain " + id})
+			if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
+				return err
+			}
+			tx.SetOutcome("applied", gid)
+			if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+				return err
+			}
+			return fail
+		})
+	}
+	if err := move("<u1@x>", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := move("<u0@x>", nil); !errors.Is(err, host.ErrDuplicate) || errors.Is(err, host.ErrBatchLost) {
+		t.Fatalf("a duplicate in an unguarded batch: %v, want host.ErrDuplicate alone", err)
+	}
+	if err := move("<u2@x>", nil); err != nil {
+		t.Fatal(err)
+	}
+	err = move("<u3@x>", boom)
+	if !errors.Is(err, boom) || !errors.Is(err, host.ErrBatchLost) || err.Error() != boom.Error() {
+		t.Fatalf("a failing request in an unguarded batch: %v, want boom, matching host.ErrBatchLost", err)
+	}
+	if err := move("<u4@x>", nil); err == nil {
+		t.Errorf("Process after the batch was lost succeeded")
+	}
+	if err := b.Commit(ctx); err == nil {
+		t.Errorf("Commit after the batch was lost succeeded")
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil || len(g.Record.Moves) != 0 || g.Moves != 0 {
+		t.Fatalf("after the batch was lost the game has %d moves (%v), want none", g.Moves, err)
+	}
+	for _, id := range []string{"<u1@x>", "<u2@x>", "<u3@x>"} {
+		if ok, _ := s.Processed(ctx, id); ok {
+			t.Errorf("Processed(%s) = true after the batch was lost", id)
+		}
+	}
+	if n, _ := s.Pending(ctx); n != 1 {
+		t.Errorf("Pending = %d, want 1 (the welcome)", n)
+	}
+	// The store goes on: a batch processes the same requests.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	for _, id := range []string{"<u1@x>", "<u2@x>", "<u3@x>"} {
+		if err := move(id, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.Game(ctx, gid); err != nil || g.Moves != 3 {
+		t.Fatalf("after the batch again: %v moves (%v), want 3", g.Moves, err)
 	}
 }
 
