@@ -664,6 +664,9 @@ type Batch struct {
 	expected map[string]bool
 	// unguarded runs the mails without a savepoint each (Unguarded).
 	unguarded bool
+	// records are the messages rows of the mails processed, their
+	// columns one after another, inserted when the batch commits.
+	records []any
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -755,16 +758,6 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	if err == nil {
 		err = t.flush(ctx)
 	}
-	if err == nil {
-		var gid any
-		if t.gameID != 0 {
-			gid = t.gameID
-		}
-		if _, err = b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`,
-			in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received)); err != nil {
-			err = fmt.Errorf("store: %w", err)
-		}
-	}
 	if err == nil && !b.unguarded {
 		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
@@ -779,11 +772,38 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		b.rollbackMail(ctx)
 		return err
 	}
-	if _, ok := b.expected[in.MessageID]; ok {
-		b.expected[in.MessageID] = false
+	// The mail is recorded when the batch commits, with the others: until
+	// then expected says it is.
+	var gid any
+	if t.gameID != 0 {
+		gid = t.gameID
 	}
+	b.records = append(b.records, in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received))
+	if b.expected == nil {
+		b.expected = map[string]bool{}
+	}
+	b.expected[in.MessageID] = false
 	return nil
 }
+
+// record inserts the messages rows of the mails the batch processed, up
+// to recordChunk in one statement.
+func (b *Batch) record(ctx context.Context) error {
+	for args := range slices.Chunk(b.records, recordChunk*messageColumns) {
+		n := len(args) / messageColumns
+		if _, err := b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`+
+			strings.Repeat(", (?, ?, ?, ?, ?, ?)", n-1), args...); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	b.records = nil
+	return nil
+}
+
+// messageColumns is the number of columns of a messages row; recordChunk
+// is how many rows record inserts in one statement (each count a
+// statement of its own, prepared once).
+const messageColumns, recordChunk = 6, 32
 
 // Unguarded runs the batch's mails from then on without a savepoint each:
 // one that fails rolls the batch back whole (host.StoreBatch.Unguarded).
@@ -943,6 +963,10 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if b.err != nil {
 		b.Rollback()
 		return b.err
+	}
+	if err := b.record(ctx); err != nil {
+		b.Rollback()
+		return err
 	}
 	if _, err := b.stmts.ExecContext(ctx, `COMMIT`); err != nil {
 		b.Rollback()

@@ -179,6 +179,9 @@ type Batch struct {
 	expected map[string]bool
 	// unguarded runs the requests without a savepoint each (Unguarded).
 	unguarded bool
+	// records are the outcomes of the requests processed, written into
+	// their claims when the batch commits (record).
+	records records
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -271,18 +274,6 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
 	err := fn(t)
-	if err == nil {
-		var gid *int64
-		if t.gameID != 0 {
-			gid = &t.gameID
-		}
-		// A claim of Expect's holds the identity alone; one of the
-		// statement above has the rest already.
-		if _, err = b.tx.Exec(ctx, `UPDATE messages SET game_id = $1, outcome = $2, body_hash = $3, sender = $4, received = $5 WHERE message_id = $6`,
-			gid, t.outcome, in.BodyHash, in.Sender, stamp(in.Received), in.MessageID); err != nil {
-			err = fmt.Errorf("store: %w", err)
-		}
-	}
 	if err == nil && !b.unguarded {
 		if _, err = b.tx.Exec(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
@@ -307,6 +298,43 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	if ok {
 		b.expected[in.MessageID] = false
 	}
+	// The claim gets the request's outcome when the batch commits, with
+	// the others' (record).
+	var gid *int64
+	if t.gameID != 0 {
+		gid = &t.gameID
+	}
+	r := &b.records
+	r.id = append(r.id, in.MessageID)
+	r.game = append(r.game, gid)
+	r.outcome = append(r.outcome, t.outcome)
+	r.bodyHash = append(r.bodyHash, in.BodyHash)
+	r.sender = append(r.sender, in.Sender)
+	r.received = append(r.received, stamp(in.Received))
+	return nil
+}
+
+// records are the columns of the messages rows of the requests a batch
+// processed, one slice a column.
+type records struct {
+	id, outcome, bodyHash, sender, received []string
+	game                                    []*int64
+}
+
+// record writes the outcomes of the requests the batch processed into
+// their claims, in one statement: a claim of Expect's holds the identity
+// alone, one of Process's the rest already.
+func (b *Batch) record(ctx context.Context) error {
+	r := &b.records
+	if len(r.id) == 0 {
+		return nil
+	}
+	if _, err := b.tx.Exec(ctx, `UPDATE messages m SET game_id = u.game, outcome = u.outcome, body_hash = u.body_hash, sender = u.sender, received = u.received
+		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, game, outcome, body_hash, sender, received)
+		WHERE m.message_id = u.id`, r.id, r.game, r.outcome, r.bodyHash, r.sender, r.received); err != nil {
+		return conflict(fmt.Errorf("store: %w", err))
+	}
+	*r = records{}
 	return nil
 }
 
@@ -478,6 +506,10 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 		return b.err
 	}
 	if err := b.giveUpClaims(context.WithoutCancel(ctx)); err != nil {
+		b.Rollback()
+		return err
+	}
+	if err := b.record(context.WithoutCancel(ctx)); err != nil {
 		b.Rollback()
 		return err
 	}
