@@ -23,7 +23,8 @@ import (
 //     one Tx, or not at all; a request whose identity is already recorded
 //     is refused with ErrDuplicate before anything runs.
 //   - A StoreBatch processes several requests in one transaction, each inside a
-//     savepoint of its own, so that a burst costs one commit.
+//     savepoint of its own, so that a burst costs one commit; or, unguarded,
+//     without the savepoints, a request that fails losing the whole batch.
 //   - A game's record only grows: Save refuses a record with fewer moves
 //     than stored or whose last stored move changed.
 //   - The outbox can be shared by several workers: a worker Claims due
@@ -105,8 +106,8 @@ type Outbox interface {
 // StoreBatch is one database transaction in which several requests are
 // processed one after another, each by Process inside a savepoint of its
 // own: a request whose fn fails is rolled back alone, and the requests
-// before it can still be committed. A StoreBatch is not safe for concurrent
-// use.
+// before it can still be committed (unless the batch is Unguarded). A
+// StoreBatch is not safe for concurrent use.
 type StoreBatch interface {
 	// Process runs fn for one request inside the batch: ErrDuplicate
 	// without running fn when in's identity is already recorded; when fn

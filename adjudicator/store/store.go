@@ -10,7 +10,8 @@
 // A Batch processes several mails in one transaction, each inside its own
 // savepoint, so that a burst of mail costs one commit (one fsync) rather than
 // one per mail while every mail still commits with its own effects or not at
-// all.
+// all; or, unguarded, without the savepoints, a failing mail rolling back
+// the whole batch, which the caller then processes again guarded.
 //
 // A game's record is stored as its header (the YAML record without moves,
 // written when the game starts, and again with its ended entry if a player
@@ -648,8 +649,9 @@ func (s *Store) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 // Batch is one database transaction in which several mails are processed,
 // one after another, each by Process inside a savepoint of its own: a mail
 // whose fn fails is rolled back alone, and the mails before it can still be
-// committed. Nothing is durable before Commit, which costs one sync to disk
-// for the whole batch. A Batch is not safe for concurrent use.
+// committed (unless the batch is Unguarded). Nothing is durable before
+// Commit, which costs one sync to disk for the whole batch. A Batch is not
+// safe for concurrent use.
 type Batch struct {
 	s     *Store
 	stmts *prepared

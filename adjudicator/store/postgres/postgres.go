@@ -166,7 +166,8 @@ func (s *Store) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 }
 
 // Batch is one transaction in which several requests are processed, each
-// inside a savepoint of its own (host.StoreBatch).
+// inside a savepoint of its own unless the batch is Unguarded
+// (host.StoreBatch).
 type Batch struct {
 	s      *Store
 	tx     pgx.Tx
