@@ -25,6 +25,10 @@ func TestProseAroundSteps(t *testing.T) {
 		{"Hello all!\n\nkey K\nSTEPS\n\nCheers,\nAlice\n-- \nsent from my phone", 5},
 		{"Bonjour à tous,\nclé : K\nSTEPS\nMerci et bonne fin de journée !", 2},
 		{"Hi herald,\nkey K\nSTEPS\nThanks!", 2},
+		// Sentences that name the game's words (a field test, 27 November
+		// 2026): "je garde le village :", "I'll keep the forest village".
+		{"Salut,\nje joue la carte du chevalier :\nSTEPS\nA+", 3},
+		{"Hello! I'll play the knights and the castle now, thanks\nSTEPS\n--\nBob", 3},
 	}
 	for _, g := range games.All.Games() {
 		if len(g.Keywords) == 0 {
@@ -47,6 +51,50 @@ func TestProseAroundSteps(t *testing.T) {
 			if len(env.Errors) > 0 || len(env.Steps) != len(want) || len(ignored) != w.ignored {
 				t.Errorf("%s, move %d %q in %q: steps %v, errors %v, ignored %v", g.Name, i+1, mv.Text, w.body, texts(env.Steps), env.Errors, ignored)
 			}
+		}
+	}
+}
+
+// TestLegalStepsAreNoProse checks that no legal step of any game, written
+// as herald writes it, is taken for a sentence around the steps and
+// ignored (notation's sentence): every legal step of every position of a
+// self-played game of each game, alone in a mail under a greeting, is kept.
+func TestLegalStepsAreNoProse(t *testing.T) {
+	for _, g := range games.All.Games() {
+		n := max(g.MinPlayers, 2)
+		m, err := adjudicator.SelfPlay(g, games.All, n, "prose-legal", nil, func() string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &adjudicator.Record{Game: m.Record.Game, Players: m.Record.Players, Seed: m.Record.Seed, SeedSHA256: m.Record.SeedSHA256, Options: m.Record.Options}
+		replay, err := adjudicator.Start(games.All, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, mv := range m.Record.Moves {
+			for _, p := range replay.State.ToMove() {
+				for _, st := range replay.State.Legal(p) {
+					text := st.String()
+					if seen[text] {
+						continue
+					}
+					seen[text] = true
+					env := notation.ParseEnvelope("Hello herald, thanks!\n" + text)
+					if ignored := env.IgnoreProse(g.Keywords); len(ignored) != 1 {
+						t.Errorf("%s: the legal step %q under a greeting: ignored %v", g.Name, text, ignored)
+					}
+				}
+			}
+			if mv.Source == adjudicator.AutomatonSource {
+				continue // played by the move before it
+			}
+			if _, err := replay.Submit(mv.Player, mv.Text, mv.Time, mv.Source); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(seen) < 20 {
+			t.Errorf("%s: only %d legal steps seen", g.Name, len(seen))
 		}
 	}
 }

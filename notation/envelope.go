@@ -28,7 +28,7 @@ type Envelope struct {
 	Commands []Command
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
-	Lang     Lang // French if an envelope keyword was French
+	Lang     Lang // French if an envelope keyword was French, or the mail's prose (proseLang)
 	// Preview is set by a line that begins with "preview" (French
 	// "essai"): the steps are to be tried, not played.
 	Preview bool
@@ -151,6 +151,9 @@ func ParseEnvelope(body string) *Envelope {
 		}
 	}
 	env.splitErrs = len(env.Errors)
+	if env.Lang != French {
+		env.Lang = proseLang(rest)
+	}
 	steps, errs := Split(strings.Join(rest, "\n"))
 	for _, st := range steps {
 		st.Source = lines[st.Pos.Line-1]

@@ -84,3 +84,28 @@ func TestEnvelopeGameLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopeProseLang checks that a mail written in French around steps
+// spelt in English is French (a field test's mail, 27 November 2026), and
+// that one French word under an English mail, or herald's own lines
+// copied back, leave it English.
+func TestEnvelopeProseLang(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		want notation.Lang
+	}{
+		{"Salut,\n\nje garde le village:\nkeep plain village\n\nA+\nAlice", notation.French},
+		{"Bonjour herald,\nvoici mon coup\nplain castle e5\nknights 0\nend", notation.French},
+		{"J'ai fini\nend", notation.French},
+		{"Hello! I'll keep the forest village, thanks\nkeep forest village\n--\nBob", notation.English},
+		{"keep plain village\nMerci", notation.English},
+		{"Hi,\nplain castle e5\nMerci beaucoup, see you", notation.English},
+		{"keep plain village", notation.English},
+		{"Game G1, move 1: IT IS YOUR TURN, alice.\nkeep plain village\nmerci", notation.English},
+		{"partie G1\nkeep plain village", notation.French}, // a French envelope word, as before
+	} {
+		if got := notation.ParseEnvelope(tt.body).Lang; got != tt.want {
+			t.Errorf("ParseEnvelope(%q).Lang = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package notation
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,7 +29,10 @@ import (
 // and "All done!" are prose: short keywords such as "fin", "done", "est" or
 // "up" count only at the start of a step, where prose seldom puts them. A
 // misspelt keyword of four letters or fewer alone on a line with no square
-// is taken for prose: the reply lists it as ignored.
+// is taken for prose: the reply lists it as ignored. A line with no square
+// that is a sentence around the game's words, "je garde le village :" or
+// "Hello! I'll keep the forest village, thanks" above the step itself, is
+// prose too (see sentence).
 
 // IgnoredLine is a line of a mail body taken for prose and ignored.
 type IgnoredLine struct {
@@ -91,9 +95,10 @@ func (env *Envelope) IgnoreProse(keywords Vocabulary) []IgnoredLine {
 }
 
 // stepLine reports whether line holds a word of the notation whose
-// keywords are kw.
+// keywords are kw, and is not a sentence around them (see sentence).
 func stepLine(line string, kw Vocabulary) bool {
 	steps, _ := Split(line)
+	notation, everyday := false, 0
 	for _, st := range steps {
 		for i, tok := range st.Tokens {
 			if tok.Kind != Word {
@@ -105,11 +110,33 @@ func stepLine(line string, kw Vocabulary) bool {
 			_, _, known := kw.Lookup(tok.Text)
 			long := utf8.RuneCountInString(tok.Text) >= 5
 			if known && (i == 0 || long) || i == 0 && long && nearKeyword(tok.Text, kw) {
-				return true
+				notation = true
+			}
+			if !known && proseWord(tok.Text) {
+				everyday++
 			}
 		}
 	}
-	return false
+	return notation && !sentence(line, everyday)
+}
+
+// sentence reports whether a line with no square, everyday of whose words
+// are words of everyday French or English that are no keyword of the game
+// (proseFR, proseEN: "je", "le", "hello", "the", "thanks"), is a sentence
+// that names the game's words rather than a step: three such words
+// ("Hello! I'll keep the forest village, thanks"), or two with a
+// sentence's punctuation ("je garde le village :", "Please lay the plain
+// castle."). "Please lay the plain castle" and "Take care" stay steps, and
+// wrong ones: a misspelt step is an error, where a sentence is ignored and
+// listed in the answer, and the line between them is drawn where a person
+// would hesitate too. A game's step never holds such words unless they
+// are its keywords (Héritiers' "the", "on"), which do not count.
+func sentence(line string, everyday int) bool {
+	if everyday >= 3 {
+		return true
+	}
+	t := strings.TrimSpace(line)
+	return everyday == 2 && (strings.ContainsAny(t, "!?,") || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "."))
 }
 
 // isSquare reports whether w names a square: one or two letters, then one

@@ -33,6 +33,14 @@ func TestIgnoreProse(t *testing.T) {
 		{"bad line between steps", "plain castle f5\nthanks!\nknights 0", []string{"plain castle f5", "thanks", "knights 0"}, 1, nil},
 		{"only prose", "Hi herald,\nhow are you?", nil, 0, []int{1, 2}},
 		{"square alone", "e5\nThanks", []string{"e5"}, 0, []int{2}},
+		// Sentences that name the game's words around the steps (a field
+		// test's two mails, 27 November 2026).
+		{"french sentence with a colon", "Salut,\n\nje garde le village:\nkeep plain village\n\nA+\nAlice", []string{"keep plain village"}, 0, []int{1, 3, 6, 7}},
+		{"english sentence", "Hello! I'll keep the forest village, thanks\nkeep forest vilage\n\n--\nBob\nSent from my phone", []string{"keep forest vilage"}, 0, []int{1, 4, 5, 6}},
+		{"sentence with a stop", "Please lay the plain castle.\nplain castle e5", []string{"plain castle e5"}, 0, []int{1}},
+		{"sentence after the steps", "plain castle e5\nknights 0\nend\nI kept the forest village for later, see you", []string{"plain castle e5", "knights 0", "end"}, 0, []int{4}},
+		{"sentence with a square is a step", "I'll put the plain castle on e5, thanks\nknights 0", []string{"I'll put the plain castle on e5, thanks", "knights 0"}, 0, nil},
+		{"sentence between steps stays", "plain castle e5\nthen the knights, as we said\nknights 0", []string{"plain castle e5", "then the knights, as we said", "knights 0"}, 0, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env := notation.ParseEnvelope(tt.body)

@@ -1,0 +1,79 @@
+package notation
+
+import "strings"
+
+// The language of a mail's prose. A French player who writes "Salut, je
+// garde le village :" above steps spelt in English ("keep plain village")
+// wrote in French, and herald's answer should be French too, as it is
+// when a keyword of the mail is French. proseLang counts the words a
+// mail's sentences are made of in each language (greetings, thanks,
+// pronouns, articles) and says French when they are at least two and more
+// than the English ones: one "Merci" under an English mail leaves it
+// English.
+
+// proseFR and proseEN are folded words (Fold) of everyday French and
+// English that are no keyword of a game's notation in the other language.
+// Words both languages write ("a", "on", "me") are in neither.
+var proseFR = wordSet("bonjour bonsoir salut coucou merci cordialement amicalement amities bises " +
+	"je j tu vous nous il elle ils on l le la les un une des du de d mon ma mes ton ta tes votre vos notre " +
+	"et est c ce ca cela voici voila mais pour avec sur dans pas ne n qu que qui " +
+	"coup tour oui non bonne bon journee soiree semaine suis ai as avons fait")
+
+var proseEN = wordSet("hi hello hey dear thanks thank cheers regards best " +
+	"i i'm i'll i've im my you your we our he she they it it's its the an and is are " +
+	"this that here there please yes no sent from phone iphone android")
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// proseWord reports whether w is a word of everyday French or English
+// (proseFR, proseEN), or an elision of French ones ("j'ai").
+func proseWord(w string) bool {
+	w = Fold(w)
+	if proseEN[w] || proseFR[w] {
+		return true
+	}
+	for _, part := range strings.Split(w, "'") {
+		if proseFR[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// proseLang returns French when the words of lines are French more than
+// English (see above), and English otherwise.
+func proseLang(lines []string) Lang {
+	fr, en := 0, 0
+	for _, line := range lines {
+		steps, _ := Split(line)
+		for _, st := range steps {
+			for _, tok := range st.Tokens {
+				if tok.Kind != Word {
+					continue
+				}
+				w := Fold(tok.Text)
+				if proseEN[w] {
+					en++
+					continue
+				}
+				// "j'ai", "c'est", "l'ouest": the French elisions count by
+				// their parts.
+				for _, part := range strings.Split(w, "'") {
+					if proseFR[part] {
+						fr++
+					}
+				}
+			}
+		}
+	}
+	if fr >= 2 && fr > en {
+		return French
+	}
+	return English
+}
