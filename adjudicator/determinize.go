@@ -30,16 +30,21 @@ type Determinizer interface {
 // from rng and written back to that letter's places in their order. So the
 // result depends on the values as a set and on rng, never on how they lay.
 func ShuffleWithinLetters[E any](rng *RNG, places []*E, letter func(E) byte, compare func(a, b E) int) {
-	var letters []byte
+	var seen [256]bool
+	var lettersAt [8]byte // a few letters: the list stays on the stack
+	letters := lettersAt[:0]
 	for _, q := range places {
-		if l := letter(*q); !slices.Contains(letters, l) {
+		if l := letter(*q); !seen[l] {
+			seen[l] = true
 			letters = append(letters, l)
 		}
 	}
 	slices.Sort(letters)
+	// One list of places and one of values, for every letter in turn.
+	at := make([]*E, 0, len(places))
+	values := make([]E, 0, len(places))
 	for _, l := range letters {
-		var at []*E
-		var values []E
+		at, values = at[:0], values[:0]
 		for _, q := range places {
 			if letter(*q) == l {
 				at = append(at, q)

@@ -524,14 +524,31 @@ func (m *Match) endedError() error {
 	return Rulef(CodeGameEnded, "RULINGS.md H-1", "the game is over: %s resigned", "la partie est terminée : %s a abandonné", e.By)
 }
 
+// A Waiter is a State that can say better than "it is not alice's turn"
+// why a player must wait: in Raubritter's setup, a player who has kept
+// their A tile is told so, what they kept, and what happens next. It is an
+// optional part of the engine contract, asked by [CanAct].
+type Waiter interface {
+	// Waiting returns the *RuleError saying why player, who is not to
+	// move now, must wait, or nil for the generic "it is not alice's
+	// turn".
+	Waiting(player string) error
+}
+
 // CanAct returns nil if player may submit a step to st now, or the
-// *RuleError saying why not: the game is over, or it is someone else's turn.
+// *RuleError saying why not: the game is over, or it is someone else's turn
+// (in the game's words when st is a [Waiter]).
 func CanAct(st State, player string) error {
 	if st.Result().Finished {
 		return Rulef(CodeGameOver, "", "the game is over", "la partie est terminée")
 	}
 	to := st.ToMove()
 	if !slices.Contains(to, player) {
+		if w, ok := st.(Waiter); ok {
+			if err := w.Waiting(player); err != nil {
+				return err
+			}
+		}
 		return Rulef(CodeNotYourTurn, "", "it is not %s's turn: waiting for %s",
 			"ce n'est pas à %s de jouer : on attend %s", player, strings.Join(to, ", "))
 	}

@@ -155,8 +155,44 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		if err := checkExpectNode(e, sc.Players, errAt); err != nil {
 			return nil, err
 		}
+		if err := checkDecodes(e, errAt); err != nil {
+			return nil, err
+		}
 	}
 	return sc, nil
+}
+
+// checkDecodes checks that an expect mapping decodes to values, as its
+// check will decode them: an alias bomb (a "billion laughs") does not,
+// past the limit yaml.v3 sets, and its check then read "expected null".
+// The error names yaml.v3's cause at the innermost node that does not
+// decode, found key by key and entry by entry in document order: a
+// decode stops at yaml.v3's limit, and the entries before the failing one
+// decode within it together, so the search costs a few decodes a level,
+// for at most maxDescent levels.
+func checkDecodes(e *yaml.Node, errAt func(*yaml.Node, string, ...any) error) error {
+	const maxDescent = 16
+	var v any
+	err := e.Decode(&v)
+	if err == nil {
+		return nil
+	}
+	at := e
+	for range maxDescent {
+		var next *yaml.Node
+		for _, c := range at.Content {
+			var v any
+			if cerr := c.Decode(&v); cerr != nil {
+				next, err = c, cerr
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		at = next
+	}
+	return errAt(at, "expect: %s", notation.YAMLErrorText(err))
 }
 
 // checkExpectNode checks an expect mapping: its tags, and that private
@@ -439,8 +475,10 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		return ""
 	}
 	if !present {
-		var w any
-		want.Decode(&w)
+		w, err := decodeWant(want)
+		if err != nil {
+			return fmt.Sprintf("%s: %v", path, err)
+		}
 		return fmt.Sprintf("%s: expected %s, but there is no such key", path, show(w))
 	}
 	switch {
@@ -491,16 +529,20 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		return ""
 	case want.Kind == yaml.SequenceNode && want.Tag == tagSet:
 		g, ok := got.([]any)
-		var w any
-		want.Decode(&w)
+		w, err := decodeWant(want)
+		if err != nil {
+			return fmt.Sprintf("%s: %v", path, err)
+		}
 		if !ok || len(g) != len(want.Content) || !matchSet(path, want.Content, g) {
 			return fmt.Sprintf("%s: expected %s in any order, got %s", path, show(w), show(got))
 		}
 		return ""
 	case want.Kind == yaml.SequenceNode:
 		g, ok := got.([]any)
-		var w any
-		want.Decode(&w)
+		w, err := decodeWant(want)
+		if err != nil {
+			return fmt.Sprintf("%s: %v", path, err)
+		}
 		if !ok || len(g) != len(want.Content) {
 			return fmt.Sprintf("%s: expected %s, got %s", path, show(w), show(got))
 		}
@@ -511,11 +553,22 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		}
 		return ""
 	}
-	var w any
-	if err := want.Decode(&w); err != nil {
+	w, err := decodeWant(want)
+	if err != nil {
 		return fmt.Sprintf("%s: %v", path, err)
 	}
 	return Subset(path, w, got)
+}
+
+// decodeWant decodes an expected value, an error in yaml.v3's cause said
+// as herald says it, at the value's line and column (ParseScenario checks
+// every expect mapping decodes, so a loaded scenario meets none).
+func decodeWant(want *yaml.Node) (any, error) {
+	var w any
+	if err := want.Decode(&w); err != nil {
+		return nil, fmt.Errorf("%d:%d: %s", want.Line, want.Column, notation.YAMLErrorText(err))
+	}
+	return w, nil
 }
 
 // matchSet reports whether each of want matches a different entry of got:

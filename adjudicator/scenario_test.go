@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -80,11 +82,26 @@ func TestLoadScenario(t *testing.T) {
 
 func TestParseScenarioErrors(t *testing.T) {
 	const head = "game: counting\nplayers: [alice, bob]\n"
+	// An alias bomb (a "billion laughs"): &b holds 9 of &a, &c 9 of &b, and
+	// so on; &d is the first that expands past what yaml.v3 decodes, at
+	// line 4, column 120.
+	bomb := `[&a ["x","x","x","x","x","x","x","x","x"]`
+	for i, name := range "bcdefgh" {
+		bomb += fmt.Sprintf(", &%c [%s]", name, strings.TrimSuffix(strings.Repeat("*"+string("abcdefgh"[i])+",", 9), ","))
+	}
+	bomb += "]"
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	tests := []struct {
 		name string
 		data string
 		want string
 	}{
+		{"alias bomb in expect", head + "expect:\n  scores: " + bomb + "\n",
+			"s.yaml:4:120: expect: the document expands too far through its aliases (yaml.v3: document contains excessive aliasing)"},
+		{"alias bomb in a move's expect", head + "moves:\n  - player: alice\n    steps: add 1\n    expect: {to_move: " + bomb + "}\n",
+			"s.yaml:6:132: expect: the document expands too far through its aliases (yaml.v3: document contains excessive aliasing)"},
+		{"nesting past the limit", head + "expect:\n  scores: " + deep + "\n",
+			"s.yaml:4:1: not a YAML scenario: nested too deep, past 10000 levels (yaml.v3: exceeded max depth of 10000)"},
 		{"unknown key with a suggestion", head + "expct: {}\n",
 			`s.yaml:3:1: unknown key "expct"; did you mean "expect"?`},
 		{"unknown key", head + "colour: red\n",

@@ -33,8 +33,21 @@ type Sealer interface {
 	SealOpen(r int) bool
 
 	// PublicStep returns what the other players may see of player's
-	// sealed step m: "alice has bid", or in French "alice a misé".
+	// sealed step m: "alice has bid", or in French "alice a misé". With
+	// player "" it returns the step without its subject ("has bid", "a
+	// misé"), for a list that names the player already (a history grouped
+	// by turn, [Match.TurnHistory]).
 	PublicStep(player string, m Move, lang notation.Lang) string
+}
+
+// Subject returns the public form of a sealed step for
+// [Sealer.PublicStep]: predicate with player as its subject ("alice has
+// bid"), or predicate alone for player "" ("has bid").
+func Subject(player, predicate string) string {
+	if player == "" {
+		return predicate
+	}
+	return player + " " + predicate
 }
 
 // Hidden reports whether the j-th step of sub (0 for the first) is hidden
@@ -53,9 +66,15 @@ func (sub *Submission) Hidden(st State, j int) bool {
 // the player who took it or a step nobody hides, its public form for
 // anyone else while it is hidden. viewer "" is the public (an observer).
 func StepText(st State, sub *Submission, j int, viewer string, lang notation.Lang) string {
+	return stepText(st, sub, j, viewer, lang, sub.Player)
+}
+
+// stepText is StepText with the subject of a hidden step's public form:
+// the player, or "" for none.
+func stepText(st State, sub *Submission, j int, viewer string, lang notation.Lang, subject string) string {
 	mv := sub.Moves[j]
 	if viewer != sub.Player && sub.Hidden(st, j) {
-		return st.(Sealer).PublicStep(sub.Player, mv, lang)
+		return st.(Sealer).PublicStep(subject, mv, lang)
 	}
 	return mv.String()
 }
@@ -73,6 +92,19 @@ func SealedIn(st State, player string) bool {
 // another player still hidden (its sealed round still open) is given in
 // its public form. It replays the record, so it needs the registry.
 func (m *Match) History(reg *Registry, viewer string, lang notation.Lang) ([]string, error) {
+	return m.history(reg, viewer, lang, true)
+}
+
+// TurnHistory is History for a list that names each move's player
+// already, as the web page's history grouped by turn does: a step still
+// hidden from viewer is given in its public form without its subject
+// ("has bid", not "alice has bid").
+func (m *Match) TurnHistory(reg *Registry, viewer string, lang notation.Lang) ([]string, error) {
+	return m.history(reg, viewer, lang, false)
+}
+
+// history is History, hidden steps with their subject or without.
+func (m *Match) history(reg *Registry, viewer string, lang notation.Lang, subject bool) ([]string, error) {
 	r, err := startEmpty(reg, m.Record)
 	if err != nil {
 		return nil, err
@@ -86,8 +118,12 @@ func (m *Match) History(reg *Registry, viewer string, lang notation.Lang) ([]str
 	out := make([]string, len(subs))
 	for i, sub := range subs {
 		texts := make([]string, len(sub.Moves))
+		who := ""
+		if subject {
+			who = sub.Player
+		}
 		for j := range sub.Moves {
-			texts[j] = StepText(r.State, sub, j, viewer, lang)
+			texts[j] = stepText(r.State, sub, j, viewer, lang, who)
 		}
 		out[i] = strings.Join(texts, "; ")
 	}

@@ -24,9 +24,9 @@ func (s sealedCount) SealOpen(r int) bool { return r == 1 && s.total < 6 }
 
 func (s sealedCount) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
 	if lang == notation.French {
-		return player + " a ajouté"
+		return adjudicator.Subject(player, "a ajouté")
 	}
-	return player + " has added"
+	return adjudicator.Subject(player, "has added")
 }
 
 func (s sealedCount) Clone() adjudicator.State {
@@ -98,6 +98,14 @@ func TestHistoryRevealsClosedRounds(t *testing.T) {
 	got, err := m.History(reg, "bob", notation.French)
 	if want := []string{"alice a ajouté; end", "add 2; end"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("History(bob) = %q, %v; want %q", got, err, want)
+	}
+	got, err = m.TurnHistory(reg, "", notation.English)
+	if want := []string{"has added; end", "has added; end"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("TurnHistory = %q, %v; want %q", got, err, want)
+	}
+	got, err = m.TurnHistory(reg, "bob", notation.English)
+	if want := []string{"has added; end", "add 2; end"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("TurnHistory(bob) = %q, %v; want %q", got, err, want)
 	}
 	// The total reaches 6: every earlier step is revealed for good.
 	if _, err := m.Submit("alice", "add 2; end", "", "test"); err != nil {

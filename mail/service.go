@@ -247,7 +247,7 @@ func (s *Service) HandleBatch(ctx context.Context, raws [][]byte) ([]Outcome, er
 // (reads nil). Unless sync, the outcomes are committed but durable only
 // once the store's Sync returns (host.StoreBatch.CommitUnsynced).
 func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMail, sync bool) ([]Outcome, error) {
-	outs, err, commitErr := s.handleBatch(ctx, raws, reads, sync)
+	outs, err, commitErr := s.handleBatch(ctx, raws, reads, sync, false)
 	if commitErr == nil {
 		return outs, err
 	}
@@ -264,7 +264,7 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 		if reads != nil {
 			read = reads[i : i+1]
 		}
-		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], read, sync)
+		out, err, commitErr := s.handleBatch(ctx, raws[i:i+1], read, sync, false)
 		if commitErr != nil {
 			err = commitErr
 		}
@@ -279,7 +279,13 @@ func (s *Service) handleRead(ctx context.Context, raws [][]byte, reads []readMai
 // handleBatch processes raws in one transaction until one fails (err) and
 // commits those before it. commitErr is a failure to begin or commit the
 // transaction, after which none was processed.
-func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMail, sync bool) (outs []Outcome, err, commitErr error) {
+//
+// Unless guarded, the mails run without a savepoint each
+// (host.Batch.Unguarded): when one fails, the whole transaction is rolled
+// back, and handleBatch goes again, guarded, each mail in a savepoint,
+// so as to commit the mails before the failing one. (When the first mail
+// fails there is nothing before it to keep.)
+func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMail, sync, guarded bool) (outs []Outcome, err, commitErr error) {
 	if reads == nil {
 		reads = s.read(raws)
 	}
@@ -294,6 +300,21 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 		return nil, nil, berr
 	}
 	defer b.Rollback()
+	if !guarded {
+		b.Unguarded()
+	}
+	if len(reads) > 1 {
+		// One statement checks (or claims) the whole batch's identities.
+		ids := make([]string, 0, len(reads))
+		for _, r := range reads {
+			if id := r.id(); id != "" {
+				ids = append(ids, id)
+			}
+		}
+		if err := b.Expect(ctx, ids); err != nil {
+			return nil, nil, err
+		}
+	}
 	var logs []func()
 	for i, r := range reads {
 		if i > 0 && ctx.Err() != nil {
@@ -301,7 +322,11 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 			err = ctx.Err()
 			break
 		}
-		out, logf, merr := s.handleOne(ctx, b, raws[i], r)
+		out, logf, merr := s.handleOne(ctx, b, raws[i], r, i > 0)
+		if merr != nil && i > 0 && errors.Is(merr, host.ErrBatchLost) {
+			b.Rollback()
+			return s.handleBatch(ctx, raws, reads, sync, true)
+		}
 		if merr != nil {
 			err = merr
 			break
@@ -387,6 +412,24 @@ type readMail struct {
 	env  *notation.Envelope // nil unless the mail was read
 }
 
+// id is the identity the mail is processed under (host.Intake.MessageID):
+// its Message-ID, or for a mail that could not be read and has none, its
+// hash; "" for a mail whose reading failed (it is not processed).
+func (r readMail) id() string {
+	if r.xerr == nil {
+		return r.msg.MessageID
+	}
+	var ee *ExtractError
+	if !errors.As(r.xerr, &ee) {
+		return ""
+	}
+	// Extract returns what it read of the header with most errors.
+	if r.msg != nil && r.msg.MessageID != "" {
+		return r.msg.MessageID
+	}
+	return "sha256:" + r.hash
+}
+
 // read reads raws on every processor. The DKIM check of a mail
 // (checkDKIM), which waits on DNS, runs apart from the readers, each
 // mail's at once: a DNS that is slow to answer holds no reader, and the
@@ -447,8 +490,10 @@ func (s *Service) readText(raw []byte) readMail {
 }
 
 // handleOne processes one mail inside batch b. The log line it returns is
-// written once the batch is committed.
-func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r readMail) (Outcome, func(), error) {
+// written once the batch is committed. When replays, a failure that lost
+// the batch (host.ErrBatchLost) is not logged: handleBatch processes the
+// batch again, guarded, and the mail's failure is logged then.
+func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r readMail, replays bool) (Outcome, func(), error) {
 	now := s.cfg.Now().UTC()
 	hash, msg, xerr := r.hash, r.msg, r.xerr
 	if xerr != nil {
@@ -456,7 +501,7 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 		if !errors.As(xerr, &ee) {
 			return "", nil, xerr // reading failed: retry later
 		}
-		return s.handleBroken(ctx, b, msg, raw, hash, now, xerr)
+		return s.handleBroken(ctx, b, msg, r.id(), hash, now, xerr)
 	}
 	if msg.From == "" {
 		msg.From = "unknown"
@@ -482,7 +527,9 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 		}
 	}
 	if err != nil {
-		s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)
+		if !replays || !errors.Is(err, host.ErrBatchLost) {
+			s.log.Error("mail not processed", "message_id", msg.MessageID, "from", msg.From, "err", err)
+		}
 		return "", nil, err
 	}
 	return outcome, func() {
@@ -492,14 +539,10 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty.
-func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, raw []byte, hash string, now time.Time, xerr error) (Outcome, func(), error) {
-	// Extract returns what it read of the header with most errors.
-	from, id, auto := "", "sha256:"+hash, false
+func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, id, hash string, now time.Time, xerr error) (Outcome, func(), error) {
+	from, auto := "", false
 	if msg != nil {
 		from, auto = msg.From, msg.Auto != AutoNone
-		if msg.MessageID != "" {
-			id = msg.MessageID
-		}
 	}
 	outcome := Rejected
 	err := b.Do(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {

@@ -390,13 +390,22 @@ func YAMLErrorLine(err error) int {
 }
 
 // YAMLErrorText returns a yaml.v3 error message without its
-// "yaml: line N: " prefix.
+// "yaml: line N: " prefix, and the limits yaml.v3 sets a hostile document
+// said as what they are: "the document expands too far through its
+// aliases" for an alias bomb (a "billion laughs"), "nested too deep" past
+// 10,000 levels, each with yaml.v3's own words after it.
 func YAMLErrorText(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	if strings.HasPrefix(msg, "line ") {
 		if i := strings.Index(msg, ": "); i >= 0 {
 			msg = msg[i+2:]
 		}
+	}
+	switch {
+	case msg == "document contains excessive aliasing":
+		return "the document expands too far through its aliases (yaml.v3: " + msg + ")"
+	case strings.HasPrefix(msg, "exceeded max depth of "):
+		return "nested too deep, past " + strings.TrimPrefix(msg, "exceeded max depth of ") + " levels (yaml.v3: " + msg + ")"
 	}
 	return msg
 }

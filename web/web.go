@@ -148,19 +148,24 @@ type score struct {
 	Points int
 }
 
-// turn is a player's consecutive moves.
+// turn is a player's consecutive moves. The page names the player once,
+// above them, and numbers the moves alone: the number of a move is that
+// of its replay (/move/N), and a number of turns beside it would add
+// nothing ("1. 1.").
 type turn struct {
-	N      int
 	Player string
 	Time   string // when its last move came, or ""
 	Moves  []move
 }
 
+// move is one move of a turn: its steps as the public sees them, a step
+// still hidden without its subject ("keeps an A tile", not "alice keeps
+// an A tile" under alice's name).
 type move struct {
-	N            int
-	Player, Text string
-	Href         string
-	Now          bool // the move shown
+	N    int
+	Text string
+	Href string
+	Now  bool // the move shown
 }
 
 // undone is moves taken back by consent: whose they were and when, not
@@ -326,7 +331,7 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 		v.Refresh = refresh
 	}
 	v.Scores = scores(m, st)
-	public, err := m.History(s.reg, "", notation.English)
+	public, err := m.TurnHistory(s.reg, "", notation.English)
 	if err != nil {
 		return nil, err
 	}
@@ -335,13 +340,13 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 		if host.ByPolicy(rm) {
 			text += " (played for them by the host's policy)"
 		}
-		mv := move{N: i + 1, Player: rm.Player, Text: text, Href: MovePath(token, i+1)}
+		mv := move{N: i + 1, Text: text, Href: MovePath(token, i+1)}
 		if k := len(v.Turns) - 1; k >= 0 && v.Turns[k].Player == rm.Player {
 			v.Turns[k].Moves = append(v.Turns[k].Moves, mv)
 			v.Turns[k].Time = cmpOr(stamp(rm.Time), v.Turns[k].Time)
 			continue
 		}
-		v.Turns = append(v.Turns, turn{N: len(v.Turns) + 1, Player: rm.Player, Time: stamp(rm.Time), Moves: []move{mv}})
+		v.Turns = append(v.Turns, turn{Player: rm.Player, Time: stamp(rm.Time), Moves: []move{mv}})
 	}
 	for _, u := range m.Record.Undone {
 		var who []string
@@ -545,7 +550,7 @@ img{max-width:100%;height:auto;display:block}
 table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left}.turn{font-size:1.15em;font-weight:bold}
 nav{margin:.5em 0}nav a,nav span{display:inline-block;padding:.3em .6em;margin:.1em;border:1px solid #999;border-radius:.3em;text-decoration:none}
 nav span{color:#999;border-color:#ddd}
-ol.turns{padding-left:1.6em}ol.turns ol{padding-left:1.4em;font-family:ui-monospace,monospace;font-size:.95em}
+ul.turns{list-style:none;padding-left:0}ul.turns ol{margin:.1em 0 .4em;padding-left:2.6em;font-family:ui-monospace,monospace;font-size:.95em}.who{font-weight:bold}
 .now{background:#ffe28a;font-weight:bold}.undone{text-decoration:line-through;color:#666}
 @media (max-width:30em){body{padding:.5em}pre{font-size:11px}td,th{padding:.2em .4em}}`
 
@@ -570,10 +575,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="the board of {{.Tag}}{{if .Replay}} after move {{.At}}{{end}}"></p>{{end}}
 <pre id="board">{{.Board}}</pre>
 <h2>History</h2>
-{{if .Turns}}<ol class="turns" id="moves">{{range .Turns}}<li value="{{.N}}">{{.Player}}{{if .Time}} <small>{{.Time}}</small>{{end}}
-<ol>{{range .Moves}}<li value="{{.N}}"{{if .Now}} class="now"{{end}}><a href="{{.Href}}"{{if .Now}} aria-current="step"{{end}}>{{.Player}}: {{.Text}}</a></li>
+{{if .Turns}}<ul class="turns" id="moves">{{range .Turns}}<li><span class="who">{{.Player}}</span>{{if .Time}} <small>{{.Time}}</small>{{end}}
+<ol>{{range .Moves}}<li value="{{.N}}"{{if .Now}} class="now"{{end}}><a href="{{.Href}}"{{if .Now}} aria-current="step"{{end}}>{{.Text}}</a></li>
 {{end}}</ol></li>
-{{end}}</ol>{{else}}<p id="moves">No move yet.</p>{{end}}
+{{end}}</ul>{{else}}<p id="moves">No move yet.</p>{{end}}
 {{if .Undone}}<h3>Taken back</h3>
 <ul id="undone">{{range .Undone}}<li><span class="undone">{{if eq .From .To}}move {{.From}}{{else}}moves {{.From}}-{{.To}}{{end}} by {{.Players}}</span>, taken back at the request of {{.By}}{{if .Time}}, {{.Time}}{{end}}</li>
 {{end}}</ul>{{end}}

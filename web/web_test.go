@@ -17,8 +17,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
-	"github.com/heraldgames/herald/games/lowenherz97"
-	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/games"
 	"github.com/heraldgames/herald/notation"
 	"github.com/heraldgames/herald/web"
 )
@@ -40,7 +39,7 @@ func newRig(t testing.TB) *rig {
 	}
 	t.Cleanup(func() { st.Close() })
 	r := &rig{t: t, st: st, clock: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
-	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz97.Game)
+	reg := games.All
 	r.h, err = host.New(host.Config{Registry: reg, Store: st, Now: func() time.Time { return r.clock }, NewSeed: func() string { return "web" }})
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +127,7 @@ func TestPage(t *testing.T) {
 	resp, body := r.get(path)
 	// The first step is a keep of the setup, sealed until both have kept
 	// (RULINGS.md RB-15): the page says only that it was taken.
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "G1: Raubritter") || !strings.Contains(body, who+": "+who+" keeps an A tile") || strings.Contains(body, step) ||
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "G1: Raubritter") || !strings.Contains(body, `<span class="who">`+who+`</span>`) || !strings.Contains(body, ">keeps an A tile</a>") || strings.Contains(body, step) ||
 		!strings.Contains(body, `<pre id="board">`) || !strings.Contains(body, "waiting for") {
 		t.Fatalf("the page: %d\n%s", resp.StatusCode, body)
 	}
@@ -228,12 +227,12 @@ func TestPagesShowNothingPrivate(t *testing.T) {
 		if !strings.Contains(body, public) {
 			t.Fatalf("move %d: the page does not show the public board", i+1)
 		}
-		texts, err := m.History(r.h.Registry(), "", notation.English)
+		texts, err := m.TurnHistory(r.h.Registry(), "", notation.English)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j, text := range texts {
-			if !strings.Contains(body, fmt.Sprintf(`<li value="%d"><a href="%s">%s: %s</a></li>`, j+1, web.MovePath(g.PageToken, j+1), full.Record.Moves[j].Player, text)) {
+			if !strings.Contains(body, fmt.Sprintf(`<li value="%d"><a href="%s">%s</a></li>`, j+1, web.MovePath(g.PageToken, j+1), text)) {
 				t.Fatalf("move %d: the page does not show move %d as the public sees it (%q)", i+1, j+1, text)
 			}
 		}
@@ -276,8 +275,8 @@ func TestReplay(t *testing.T) {
 	if !strings.Contains(live, `<meta http-equiv="refresh" content="5">`) || !strings.Contains(live, `<meta name="viewport"`) {
 		t.Errorf("the page of a game in play does not reload itself or has no viewport:\n%s", live)
 	}
-	turns := strings.Count(live, "<li value=") - moves
-	if turns < 1 || turns >= moves {
+	turns := strings.Count(live, `<li><span class="who">`)
+	if turns < 1 || turns >= moves || strings.Count(live, "<li value=") != moves {
 		t.Errorf("%d moves in %d turns", moves, turns)
 	}
 	if !strings.Contains(live, "<small>2026-11-24 09:") {
@@ -455,5 +454,49 @@ func TestPageUndoneAndOver(t *testing.T) {
 	_, svg := r.get(web.PagePath(g.PageToken) + "/board.svg")
 	if strings.Contains(body, "to move:") || strings.Contains(svg, "to move") {
 		t.Errorf("the page of a game ended early, or its picture, says who is to move:\n%s\n%s", body, svg)
+	}
+}
+
+// TestHistory pins the history of a page of each game (golden files in
+// testdata; -update rewrites them): the moves grouped by turn under the
+// player's name, each move numbered once, by its replay's number, and
+// never with the player's name again, not even a step still hidden
+// ("keeps an A tile" under alice, not "alice: alice keeps an A tile").
+func TestHistory(t *testing.T) {
+	r := newRig(t)
+	for _, c := range []struct {
+		name, game string
+		players    []string
+		moves      int
+	}{
+		{"raubritter-sealed", "raubritter", []string{"alice@x.org", "bob@y.org", "carol@z.org"}, 2},
+		{"raubritter", "raubritter", []string{"alice@x.org", "bob@y.org"}, 8},
+		{"lowenherz", "lowenherz", []string{"alice@x.org", "bob@y.org"}, 6},
+		{"lowenherz97", "lowenherz97", []string{"alice@x.org", "bob@y.org", "carol@z.org"}, 9},
+		{"heritiers", "heritiers", []string{"alice@x.org", "bob@y.org"}, 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := r.create(c.game, c.players...)
+			for i := range c.moves {
+				r.play(g.ID, i)
+			}
+			_, body := r.get(web.PagePath(g.PageToken))
+			from, to := strings.Index(body, "<h2>History</h2>"), strings.Index(body, "</ul>")
+			if from < 0 || to < from {
+				t.Fatalf("no history:\n%s", body)
+			}
+			history := strings.ReplaceAll(body[from:to+len("</ul>")], g.PageToken, "TOKEN") + "\n"
+			for _, p := range g.Players {
+				for _, twice := range []string{">" + p.Name + ":", ">" + p.Name + " "} {
+					if strings.Contains(history, twice) {
+						t.Errorf("a move names its player %s again (%q):\n%s", p.Name, twice, history)
+					}
+				}
+			}
+			if strings.Count(history, "<li value=") != c.moves {
+				t.Errorf("%d numbered entries for %d moves: the turns are numbered too:\n%s", strings.Count(history, "<li value="), c.moves, history)
+			}
+			gametest.Golden(t, filepath.Join("testdata", "history-"+c.name+".golden"), history)
+		})
 	}
 }

@@ -240,6 +240,11 @@ type search struct {
 	rng   *adjudicator.RNG
 	buf   []adjudicator.Move // a rollout's list of legal steps, reused from step to step
 	prior []int              // Priors' answer, reused
+	// Reused from iteration to iteration: a node's untried steps, the
+	// path down the tree, and the rewards of a playout.
+	untried []adjudicator.Move
+	path    []*node
+	reward  []float64
 }
 
 // A Prior is a state that can tell at a glance which of a player's legal
@@ -307,7 +312,7 @@ func (s *search) legalOf(d adjudicator.State, p string) []adjudicator.Move {
 
 // iterate runs one iteration on d, a determinization of the root.
 func (s *search) iterate(root *node, d adjudicator.State) error {
-	path := []*node{}
+	path := s.path[:0]
 	n := root
 	expanded := false
 	for !expanded {
@@ -337,7 +342,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			}
 			continue
 		}
-		var untried []adjudicator.Move
+		untried := s.untried[:0]
 		var best *node
 		var bestMove adjudicator.Move
 		bestScore := math.Inf(-1)
@@ -353,6 +358,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 			}
 		}
 		m := bestMove
+		s.untried = untried[:0]
 		if pr, ok := d.(Prior); ok {
 			untried = s.widen(n, pr, p, legal, untried)
 		}
@@ -368,6 +374,7 @@ func (s *search) iterate(root *node, d adjudicator.State) error {
 		path = append(path, best)
 		n = best
 	}
+	s.path = path[:0]
 	if err := s.rollout(d); err != nil {
 		return err
 	}
@@ -515,15 +522,18 @@ func (s *search) rollout(d adjudicator.State) error {
 	return nil
 }
 
-// rewards scores d for each seat in [0, 1]: half for winning (shared
-// among those who share the victory, or before the end among those who
-// lead on points), half for the seat's margin over the best of the
-// others, as a share of their scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
+// rewards scores d for each seat in [0, 1], into s.reward (valid until
+// the next call): half for winning (shared among those who share the
+// victory, or before the end among those who lead on points), half for
+// the seat's margin over the best of the others, as a share of their
+// scores: 0.25 × (1 + (s−b)/(|s|+|b|+1)). So
 // every point gained, or taken from the best other, is worth something,
 // even in a game the seat cannot win (the solo game against Henri).
 func (s *search) rewards(d adjudicator.State) []float64 {
 	sc := d.Scores()
-	out := make([]float64, len(s.seats))
+	out := slices.Grow(s.reward[:0], len(s.seats))[:len(s.seats)]
+	clear(out)
+	s.reward = out
 	if len(sc) < len(s.seats) {
 		return out
 	}

@@ -269,12 +269,22 @@ func (b *Batch) Do(ctx context.Context, in Intake, fn func(s *Session) error) er
 		return fn(&Session{h: b.h, tx: tx, games: b.games, now: in.Received})
 	})
 	if err != nil {
+		// When the batch is lost (ErrBatchLost), what the requests before
+		// this one staged never reaches the cache either, the batch
+		// never committing, and the games they took out of it are read
+		// again by the requests that need them.
 		b.games.drop()
 		return err
 	}
 	b.games.keep()
 	return nil
 }
+
+// Unguarded runs the batch's requests from then on without a savepoint each
+// (StoreBatch.Unguarded): a request that fails rolls the whole batch back
+// (its error matches ErrBatchLost), and the caller processes them again in
+// a batch of its own.
+func (b *Batch) Unguarded() { b.b.Unguarded() }
 
 // Commit commits the batch, syncs it to disk, and shows its games to the
 // cache.
@@ -298,6 +308,12 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 
 // Rollback abandons the batch.
 func (b *Batch) Rollback() error { return b.b.Rollback() }
+
+// Expect tells the batch the identities of the requests it is about to
+// process (StoreBatch.Expect).
+func (b *Batch) Expect(ctx context.Context, ids []string) error {
+	return b.b.Expect(ctx, ids)
+}
 
 // ClaimQueued claims for worker until until the notices queued in the
 // batch so far (StoreBatch.ClaimQueued).

@@ -887,7 +887,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		}
 		b.WriteString(adjudicator.Pretty(err, lang))
 		b.WriteString("\n")
-		b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
+		writeStateText(&b, g, m, player, m.State.Text(player), lang)
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
 	return s.answer(g, m, req, Answer, "preview", head+IgnoredNote(ignored, lang)+tail, "preview"), nil
@@ -979,57 +979,64 @@ func stateText(g *Game, m *adjudicator.Match, player, board string) string {
 // stateTextIn is stateText with its frame in lang, and the words around
 // the board too where the game has them in lang (adjudicator.LangTexter).
 func stateTextIn(g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) string {
+	var b strings.Builder
+	b.Grow(len(board) + 1024)
+	writeStateText(&b, g, m, player, board, lang)
+	return b.String()
+}
+
+// writeStateText writes stateTextIn to b: a mail that holds the state
+// text (the news of a move) writes it into its own text, not into a
+// string of its own copied there.
+func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) {
 	fr := lang == notation.French
 	if _, ok := m.State.(adjudicator.LangTexter); ok && fr {
 		// board is player's Text, in English: the game writes the words
 		// around its board in French too.
 		board = adjudicator.TextIn(m.State, player, lang)
 	}
-	var b strings.Builder
-	b.Grow(len(board) + 1024)
 	st := m.State
 	to := st.ToMove()
 	res := st.Result()
 	switch {
 	case fr && res.Finished:
-		fmt.Fprintf(&b, "La partie %s est finie : %s.\n", Tag(g.ID), res.Summary)
+		fmt.Fprintf(b, "La partie %s est finie : %s.\n", Tag(g.ID), res.Summary)
 	case fr && slices.Contains(to, player) && adjudicator.SealedIn(st, player):
-		fmt.Fprintf(&b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case fr && slices.Contains(to, player):
-		fmt.Fprintf(&b, "Partie %s, coup %d : C'EST VOTRE TOUR, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+		fmt.Fprintf(b, "Partie %s, coup %d : C'EST VOTRE TOUR, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	case fr:
-		fmt.Fprintf(&b, "Partie %s, coup %d : on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Partie %s, coup %d : on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case res.Finished:
-		fmt.Fprintf(&b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
+		fmt.Fprintf(b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
 	case slices.Contains(to, player) && adjudicator.SealedIn(st, player):
 		// A bidder whose sealed bid is in need not act again.
-		fmt.Fprintf(&b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Game %s, move %d: your sealed step is in (you may replace it); waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case slices.Contains(to, player):
-		fmt.Fprintf(&b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
+		fmt.Fprintf(b, "Game %s, move %d: IT IS YOUR TURN, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	default:
-		fmt.Fprintf(&b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Game %s, move %d: waiting for %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	}
 	if g.Clock != nil && !res.Finished {
-		fmt.Fprintf(&b, pick(fr, "This move is due by %s.\n", "Ce coup est attendu avant le %s.\n"), formatTime(g.Clock.DeadlineAt()))
+		fmt.Fprintf(b, pick(fr, "This move is due by %s.\n", "Ce coup est attendu avant le %s.\n"), formatTime(g.Clock.DeadlineAt()))
 	}
-	fmt.Fprintf(&b, pick(fr, "Scores: %s\n\n", "Scores : %s\n\n"), adjudicator.FormatScores(m.Seats(), st.Scores()))
+	fmt.Fprintf(b, pick(fr, "Scores: %s\n\n", "Scores : %s\n\n"), adjudicator.FormatScores(m.Seats(), st.Scores()))
 	b.WriteString(board)
 	if !res.Finished && slices.Contains(to, player) {
 		legal := st.Legal(player)
-		fmt.Fprintf(&b, pick(fr, "\nYour legal steps (%d), any one per line:\n", "\nVos étapes possibles (%d), une au choix par ligne :\n"), len(legal))
+		fmt.Fprintf(b, pick(fr, "\nYour legal steps (%d), any one per line:\n", "\nVos étapes possibles (%d), une au choix par ligne :\n"), len(legal))
 		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
 			b.WriteString(mv.String())
 			b.WriteByte('\n')
 		}
 		if more := len(legal) - maxListedSteps; more > 0 {
-			fmt.Fprintf(&b, pick(fr, "\n(and %d more: a mail with the line legal lists them all)\n", "\n(et %d de plus : un courrier avec la ligne coups les liste toutes)\n"), more)
+			fmt.Fprintf(b, pick(fr, "\n(and %d more: a mail with the line legal lists them all)\n", "\n(et %d de plus : un courrier avec la ligne coups les liste toutes)\n"), more)
 		}
 		// How to answer, in one line, never with the key itself.
 		b.WriteString(pick(fr, "\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n",
 			"\nPour jouer, répondez avec votre ligne de clé (clé VOTRE-CLÉ) et vos\nétapes, une par ligne.\n"))
 	}
-	return b.String()
 }
 
 // news tells everyone about an applied move: the mover gets the list of
@@ -1049,6 +1056,8 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			continue // a bot's seat gets no mail
 		}
 		var b strings.Builder
+		// The news, the state text and the board: one allocation.
+		b.Grow(len(boards[i]) + 2048)
 		lang := playerLang(p, notation.English) // their choice; the mover's mail's for the mover
 		if p.Name == sub.Player {
 			lang = sub.Lang
@@ -1128,7 +1137,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			what = "your turn" // the mover's too, while their turn goes on
 		}
 		b.WriteString("\n")
-		b.WriteString(stateTextIn(g, m, p.Name, boards[i], lang))
+		writeStateText(&b, g, m, p.Name, boards[i], lang)
 		if finished {
 			what = "game over"
 			fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
@@ -1290,7 +1299,7 @@ func (s *Session) alreadyApplied(g *Game, m *adjudicator.Match, req Request, pla
 		b.WriteString(note)
 	}
 	b.WriteString("\n")
-	b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
+	writeStateText(&b, g, m, player, m.State.Text(player), lang)
 	return s.answer(g, m, req, Answer, "move already applied", b.String(), fmt.Sprintf("move %d sent again", n))
 }
 
@@ -1308,7 +1317,7 @@ func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player stri
 	if note := IgnoredNote(ignored, lang); note != "" {
 		b.WriteString(note[1:] + "\n")
 	}
-	b.WriteString(stateTextIn(g, m, player, m.State.Text(player), lang))
+	writeStateText(&b, g, m, player, m.State.Text(player), lang)
 	return s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
 }
 
@@ -1322,7 +1331,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		names = append(names, c.Name)
 		switch c.Name {
 		case "show":
-			b.WriteString(stateTextIn(g, m, player, m.State.Text(player), env.Lang))
+			writeStateText(&b, g, m, player, m.State.Text(player), env.Lang)
 		case "legal":
 			legal := m.State.Legal(player)
 			if len(legal) == 0 {

@@ -23,7 +23,8 @@ import (
 //     one Tx, or not at all; a request whose identity is already recorded
 //     is refused with ErrDuplicate before anything runs.
 //   - A StoreBatch processes several requests in one transaction, each inside a
-//     savepoint of its own, so that a burst costs one commit.
+//     savepoint of its own, so that a burst costs one commit; or, unguarded,
+//     without the savepoints, a request that fails losing the whole batch.
 //   - A game's record only grows: Save refuses a record with fewer moves
 //     than stored or whose last stored move changed.
 //   - The outbox can be shared by several workers: a worker Claims due
@@ -105,14 +106,31 @@ type Outbox interface {
 // StoreBatch is one database transaction in which several requests are
 // processed one after another, each by Process inside a savepoint of its
 // own: a request whose fn fails is rolled back alone, and the requests
-// before it can still be committed. A StoreBatch is not safe for concurrent
-// use.
+// before it can still be committed (unless the batch is Unguarded). A
+// StoreBatch is not safe for concurrent use.
 type StoreBatch interface {
 	// Process runs fn for one request inside the batch: ErrDuplicate
 	// without running fn when in's identity is already recorded; when fn
 	// fails, what it wrote is rolled back, the error is returned and the
 	// batch can go on.
 	Process(ctx context.Context, in Intake, fn func(tx Tx) error) error
+
+	// Expect tells the batch the identities (Intake.MessageID) of the
+	// requests it is about to process, so that it checks them, or claims
+	// them where workers share the database, in one statement for them all
+	// rather than one a request: Process then knows which are duplicates
+	// without asking again. An identity Process never gets, or whose fn
+	// fails, stays unprocessed: its claim is given up when the batch
+	// commits.
+	Expect(ctx context.Context, ids []string) error
+
+	// Unguarded makes the requests the batch processes from then on run
+	// without a savepoint each, two statements a request the fewer: a
+	// request whose fn fails, or whose writes do, then rolls the whole
+	// batch back, the requests before it included, and Process returns its
+	// error, which matches ErrBatchLost too; the batch is over. The caller
+	// processes the requests again, in a batch that is not unguarded.
+	Unguarded()
 
 	// Commit commits the batch and makes it durable. On an error that is
 	// not ErrNotSynced, nothing of the batch is written.
@@ -446,6 +464,21 @@ var ErrDuplicate = errors.New("store: mail already processed")
 // serialization failure, 40001). Nothing of the request was written; it is
 // no fault of the request, which goes again in a transaction of its own.
 var ErrConflict = errors.New("store: a conflict with another worker's transaction")
+
+// ErrBatchLost is matched (errors.Is) by the error of a request of an
+// unguarded batch (StoreBatch.Unguarded) that failed: the whole batch was
+// rolled back, and nothing of it was written.
+var ErrBatchLost = errors.New("store: the batch was rolled back whole")
+
+// BatchLost returns err, the failure of a request of an unguarded batch,
+// matching ErrBatchLost too: the text is err's.
+func BatchLost(err error) error { return batchLostError{err} }
+
+type batchLostError struct{ err error }
+
+func (e batchLostError) Error() string        { return e.err.Error() }
+func (e batchLostError) Unwrap() error        { return e.err }
+func (e batchLostError) Is(target error) bool { return target == ErrBatchLost }
 
 // ErrNoGame is matched (errors.Is) by the error of reading a game that does
 // not exist.

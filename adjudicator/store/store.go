@@ -10,7 +10,8 @@
 // A Batch processes several mails in one transaction, each inside its own
 // savepoint, so that a burst of mail costs one commit (one fsync) rather than
 // one per mail while every mail still commits with its own effects or not at
-// all.
+// all; or, unguarded, without the savepoints, a failing mail rolling back
+// the whole batch, which the caller then processes again guarded.
 //
 // A game's record is stored as its header (the YAML record without moves,
 // written when the game starts, and again with its ended entry if a player
@@ -35,6 +36,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,6 +46,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
@@ -646,8 +649,9 @@ func (s *Store) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 // Batch is one database transaction in which several mails are processed,
 // one after another, each by Process inside a savepoint of its own: a mail
 // whose fn fails is rolled back alone, and the mails before it can still be
-// committed. Nothing is durable before Commit, which costs one sync to disk
-// for the whole batch. A Batch is not safe for concurrent use.
+// committed (unless the batch is Unguarded). Nothing is durable before
+// Commit, which costs one sync to disk for the whole batch. A Batch is not
+// safe for concurrent use.
 type Batch struct {
 	s     *Store
 	stmts *prepared
@@ -656,6 +660,15 @@ type Batch struct {
 	// queued are the ids of the outbox rows the batch inserted, in order,
 	// those of mails rolled back excepted (ClaimQueued).
 	queued []int64
+	// expected are the identities Expect checked: true while a mail of
+	// that identity may be processed without asking (none is recorded),
+	// false once one is (before the batch, or by it).
+	expected map[string]bool
+	// unguarded runs the mails without a savepoint each (Unguarded).
+	unguarded bool
+	// records are the messages rows of the mails processed, their
+	// columns one after another, inserted when the batch commits.
+	records []any
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -722,42 +735,129 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	if b.err != nil {
 		return b.err
 	}
-	var one int
-	err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
-	if err == nil {
-		return host.ErrDuplicate
+	if free, ok := b.expected[in.MessageID]; ok {
+		if !free {
+			return host.ErrDuplicate
+		}
+	} else {
+		var one int
+		err := b.stmts.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE message_id = ?`, in.MessageID).Scan(&one)
+		if err == nil {
+			return host.ErrDuplicate
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: %w", err)
-	}
-	if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
-		return fmt.Errorf("store: %w", err)
+	if !b.unguarded {
+		if _, err := b.stmts.ExecContext(ctx, `SAVEPOINT mail`); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
-	err = fn(t)
+	err := fn(t)
 	if err == nil {
 		err = t.flush(ctx)
 	}
-	if err == nil {
-		var gid any
-		if t.gameID != 0 {
-			gid = t.gameID
-		}
-		if _, err = b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`,
-			in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received)); err != nil {
-			err = fmt.Errorf("store: %w", err)
-		}
-	}
-	if err == nil {
+	if err == nil && !b.unguarded {
 		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
 		}
+	}
+	if err != nil && b.unguarded {
+		b.Rollback()
+		return host.BatchLost(err)
 	}
 	if err != nil {
 		b.queued = b.queued[:queued]
 		b.rollbackMail(ctx)
 		return err
+	}
+	// The mail is recorded when the batch commits, with the others: until
+	// then expected says it is.
+	var gid any
+	if t.gameID != 0 {
+		gid = t.gameID
+	}
+	b.records = append(b.records, in.MessageID, in.BodyHash, in.Sender, gid, t.outcome, stamp(in.Received))
+	if b.expected == nil {
+		b.expected = map[string]bool{}
+	}
+	b.expected[in.MessageID] = false
+	return nil
+}
+
+// record inserts the messages rows of the mails the batch processed, up
+// to recordChunk in one statement.
+func (b *Batch) record(ctx context.Context) error {
+	for args := range slices.Chunk(b.records, recordChunk*messageColumns) {
+		n := len(args) / messageColumns
+		if _, err := b.stmts.ExecContext(ctx, `INSERT INTO messages (message_id, body_hash, sender, game_id, outcome, received) VALUES (?, ?, ?, ?, ?, ?)`+
+			strings.Repeat(", (?, ?, ?, ?, ?, ?)", n-1), args...); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	b.records = nil
+	return nil
+}
+
+// messageColumns is the number of columns of a messages row; recordChunk
+// is how many rows record inserts in one statement (each count a
+// statement of its own, prepared once).
+const messageColumns, recordChunk = 6, 32
+
+// Unguarded runs the batch's mails from then on without a savepoint each:
+// one that fails rolls the batch back whole (host.StoreBatch.Unguarded).
+func (b *Batch) Unguarded() { b.unguarded = true }
+
+// Expect checks in one statement which of ids are recorded already, so
+// that Process need not ask for each (host.StoreBatch.Expect). The batch
+// holds the write lock: no other writer records one before it commits,
+// and the messages' unique key still refuses a second record of one.
+// An identity that is not valid UTF-8 (which the statement's JSON list
+// could not carry) is left to Process to check.
+func (b *Batch) Expect(ctx context.Context, ids []string) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		return b.err
+	}
+	var check []string
+	for _, id := range ids {
+		if _, ok := b.expected[id]; !ok && utf8.ValidString(id) {
+			check = append(check, id)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(check)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	rows, err := b.stmts.QueryContext(ctx, `SELECT message_id FROM messages WHERE message_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	recorded := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		recorded[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if b.expected == nil {
+		b.expected = make(map[string]bool, len(check))
+	}
+	for _, id := range check {
+		b.expected[id] = !recorded[id]
 	}
 	return nil
 }
@@ -865,6 +965,10 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if b.err != nil {
 		b.Rollback()
 		return b.err
+	}
+	if err := b.record(ctx); err != nil {
+		b.Rollback()
+		return err
 	}
 	if _, err := b.stmts.ExecContext(ctx, `COMMIT`); err != nil {
 		b.Rollback()

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,4 +107,49 @@ func TestBinary(t *testing.T) {
 	wantOutput(t, step(0, "", "adjudicate", "p4.yaml"), "4 players (p1, p2, p3, p4)", "")
 	wantOutput(t, step(2, "", "play", "raubritter", "--players", "1"), "", "herald play: raubritter is for 2 to 4 players, not 1\n")
 	checkNoTemp(t, dir)
+}
+
+// TestScenarioOutputInOrder runs the real binary's scenario with its
+// standard output and error on one pipe, as a terminal or `2>&1` shows
+// them: one PASS or FAIL line per file in the order given, then the
+// summary as the last line, "ok" with exit 0 or "FAIL" with exit 1. The
+// summary went to stderr and the FAIL lines to stdout, so the two came
+// out interleaved.
+func TestScenarioOutputInOrder(t *testing.T) {
+	dir := t.TempDir()
+	pass, fail := fixture(t, dir, "scenario-pass.yaml"), fixture(t, dir, "scenario-fail.yaml")
+	missing := filepath.Join(dir, "nope.yaml")
+	for _, c := range []struct {
+		name  string
+		files []string
+		code  int
+		want  []string // each line's start
+	}{
+		{"all pass", []string{pass, pass}, 0, []string{"PASS " + pass, "PASS " + pass, "ok: 2 scenarios passed"}},
+		{"one passes", []string{pass}, 0, []string{"PASS " + pass, "ok: 1 scenario passed"}},
+		{"failures", []string{fail, pass, missing}, 1,
+			[]string{"FAIL " + fail + ": after the moves", "PASS " + pass, "FAIL " + missing + ": ", "FAIL: 2 of 3 scenarios failed"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(heraldBin, append([]string{"scenario"}, c.files...)...)
+			cmd.Dir = dir
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			ok := code == c.code && len(got) == len(c.want)
+			for i := 0; ok && i < len(got); i++ {
+				ok = strings.HasPrefix(got[i], c.want[i])
+			}
+			if !ok {
+				t.Errorf("exit %d, output:\n%s\nwant exit %d and lines starting:\n%s", code, out.String(), c.code, strings.Join(c.want, "\n"))
+			}
+		})
+	}
 }

@@ -60,21 +60,11 @@ var cmdHint = &command{
 		fs.Int("level", bot.DefaultLevel, "the bot's `level`, 1 to 3 (its search's iterations a step)")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
-		if len(args) != 1 {
-			return usagef("hint needs exactly one FILE")
-		}
-		if e.str("as") == "" {
-			return usagef("--as PLAYER is required")
-		}
 		level, _ := strconv.Atoi(e.str("level"))
 		if _, err := bot.Iterations(level); err != nil {
 			return usagef("--level is 1 to %d, not %d", bot.MaxLevel, level)
 		}
-		m, err := load(args[0])
-		if err != nil {
-			return err
-		}
-		as, err := resolveAs(m, e.str("as"))
+		m, as, err := loadAs(e, "hint", args)
 		if err != nil {
 			return err
 		}

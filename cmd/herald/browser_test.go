@@ -76,8 +76,8 @@ func TestPageInChromium(t *testing.T) {
 	}
 	send(t, smtpAddr, "alice@herald.local", r.Address, "Re: [herald G1] welcome", "key "+key[1]+"\n"+step[1])
 	// Her step is a keep of the setup, sealed until bob keeps too
-	// (RULINGS.md RB-15): the page says only that she kept.
-	want := "alice: alice keeps an A tile"
+	// (RULINGS.md RB-15): the page says only that she kept, under her name.
+	want, who := ">keeps an A tile</a>", `<span class="who">alice</span>`
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get(url)
@@ -86,7 +86,7 @@ func TestPageInChromium(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if strings.Contains(string(body), want) {
+		if strings.Contains(string(body), want) && strings.Contains(string(body), who) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -107,7 +107,7 @@ func TestPageInChromium(t *testing.T) {
 		return headless(t, ctx, browser, profile, args...)
 	}
 	dom := run("--dump-dom", url)
-	if !strings.Contains(dom, want) || !strings.Contains(dom, `<pre id="board">`) {
+	if !strings.Contains(dom, want) || !strings.Contains(dom, who) || !strings.Contains(dom, `<pre id="board">`) {
 		t.Errorf("Chromium's DOM of the page lacks the move %q or the board:\n%s", want, dom)
 	}
 	artifacts := os.Getenv("HERALD_ARTIFACTS")

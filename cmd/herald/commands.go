@@ -116,7 +116,9 @@ var cmdNew = &command{
 			}
 			var doc yaml.Node
 			if err := yaml.Unmarshal(data, &doc); err != nil {
-				return &rejected{fmt.Sprintf("%s:%d: not YAML: %s", p, notation.YAMLErrorLine(err), notation.YAMLErrorText(err))}
+				// At its line, as a scenario's and a record's: yaml.v3 gives
+				// none on the first line, which read "FILE:0:".
+				return &rejected{(&notation.Error{File: p, Pos: notation.Pos{Line: notation.YAMLErrorLine(err), Col: 1}, Msg: "not YAML: " + notation.YAMLErrorText(err)}).Error()}
 			}
 			if len(doc.Content) == 0 {
 				return &rejected{p + ": the position file is empty"}
@@ -216,6 +218,23 @@ func resolvePlayer(players []string, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// loadAs reads the one FILE of command name (legal, hint) and resolves
+// its --as, which it needs.
+func loadAs(e *env, name string, args []string) (*adjudicator.Match, string, error) {
+	if len(args) != 1 {
+		return nil, "", usagef("%s needs exactly one FILE", name)
+	}
+	if e.str("as") == "" {
+		return nil, "", usagef("--as PLAYER is required")
+	}
+	m, err := load(args[0])
+	if err != nil {
+		return nil, "", err
+	}
+	as, err := resolveAs(m, e.str("as"))
+	return m, as, err
 }
 
 // resolveAs returns the player named by --as as the record spells it
@@ -318,17 +337,7 @@ var cmdLegal = &command{
 		fs.String("as", "", "the `player`")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
-		if len(args) != 1 {
-			return usagef("legal needs exactly one FILE")
-		}
-		if e.str("as") == "" {
-			return usagef("--as PLAYER is required")
-		}
-		m, err := load(args[0])
-		if err != nil {
-			return err
-		}
-		as, err := resolveAs(m, e.str("as"))
+		m, as, err := loadAs(e, "legal", args)
 		if err != nil {
 			return err
 		}
@@ -643,7 +652,7 @@ var cmdPlay = &command{
 var cmdScenario = &command{
 	name:  "scenario",
 	args:  "[-v] FILE...",
-	short: "Run scenario files: one PASS or FAIL line each, with the first difference.\nExits 1 if any fails. -v prints the board after each move.",
+	short: "Run scenario files: one PASS or FAIL line each, with the first difference, then\n\"ok: N scenarios passed\" or \"FAIL: N of M scenarios failed\", all on standard output.\nExits 1 if any fails. -v prints the board after each move.",
 	flags: func(fs *flag.FlagSet) {
 		fs.Bool("v", false, "print the board after each move")
 	},
@@ -669,9 +678,18 @@ var cmdScenario = &command{
 				failed++
 			}
 		}
-		if failed > 0 {
-			return &rejected{fmt.Sprintf("%d of %d scenarios failed", failed, len(args))}
+		// The summary follows the results on the same stream, as go test
+		// prints its final ok or FAIL: on stderr it came out before or
+		// among the FAIL lines when both streams went to one terminal.
+		scenarios := "scenarios"
+		if len(args) == 1 {
+			scenarios = "scenario"
 		}
+		if failed > 0 {
+			fmt.Fprintf(e.stdout, "FAIL: %d of %d %s failed\n", failed, len(args), scenarios)
+			return &rejected{} // said on stdout
+		}
+		fmt.Fprintf(e.stdout, "ok: %d %s passed\n", len(args), scenarios)
 		return nil
 	},
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,5 +89,59 @@ func TestHostileFilesBounded(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p.yaml")); err == nil {
 		t.Error("a refused position wrote a record")
+	}
+}
+
+// TestHostileYAMLSaysWhy: a YAML alias bomb (a "billion laughs") in a
+// scenario's expect, and nesting past yaml.v3's 10,000 levels in a
+// scenario, a position, a turn file or a record, are refused with
+// yaml.v3's real cause at their line (and column, where yaml.v3 gives a
+// node): the bomb read "scores: expected null, got {...}", its cause
+// swallowed.
+func TestHostileYAMLSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "game.yaml")
+	if r := herald(t, "", "new", "raubritter", "--players", "a,b", "--seed", "1", "-o", rec); r.code != 0 {
+		t.Fatal(r)
+	}
+	bomb := `[&a ["x","x","x","x","x","x","x","x","x"]`
+	for i, name := range "bcdefgh" {
+		bomb += fmt.Sprintf(", &%c [%s]", name, strings.TrimSuffix(strings.Repeat("*"+string("abcdefgh"[i])+",", 9), ","))
+	}
+	bomb += "]"
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	const (
+		expands = "the document expands too far through its aliases (yaml.v3: document contains excessive aliasing)"
+		tooDeep = "nested too deep, past 10000 levels (yaml.v3: exceeded max depth of 10000)"
+	)
+	for _, c := range []struct {
+		name, data string
+		args       []string
+		want       string
+	}{
+		{"bomb.yaml", "game: raubritter\nplayers: [a, b]\nseed: \"1\"\nexpect:\n  scores: " + bomb + "\n",
+			[]string{"scenario"}, "bomb.yaml:5:120: expect: " + expands},
+		{"deep.yaml", "game: raubritter\nplayers: [a, b]\nexpect:\n  scores: " + deep + "\n",
+			[]string{"scenario"}, "deep.yaml:4:1: not a YAML scenario: " + tooDeep},
+		{"position.yaml", "phase: play\nboard: " + deep + "\n",
+			[]string{"new", "raubritter", "--players", "a,b", "-o", filepath.Join(dir, "p.yaml"), "--position"}, "position.yaml:2:1: not YAML: " + tooDeep},
+		// yaml.v3 names no line for a fault on the first: no "position.yaml:0:".
+		{"line1.yaml", "board: " + deep + "\n",
+			[]string{"new", "raubritter", "--players", "a,b", "-o", filepath.Join(dir, "p.yaml"), "--position"}, "line1.yaml: not YAML: " + tooDeep},
+		{"turn.yaml", "game: g1\nplayer: a\nmove: 1\nsteps: " + deep + "\n",
+			[]string{"turn", "--game", rec}, "turn.yaml:4:1: not a YAML turn file: " + tooDeep},
+		{"record.yaml", "herald: 1\ngame: raubritter\nmoves: " + deep + "\n",
+			[]string{"adjudicate"}, "record.yaml:3:1: not a YAML game record: " + tooDeep},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.name)
+			if err := os.WriteFile(path, []byte(c.data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := herald(t, "", append(c.args, path)...)
+			if r.code != 1 || !strings.Contains(r.stdout+r.stderr, c.want) {
+				t.Errorf("exit %d, want 1 and %q:\n%v", r.code, c.want, r)
+			}
+		})
 	}
 }

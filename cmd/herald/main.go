@@ -20,7 +20,8 @@
 //	herald backup --data DIR --to FILE             copy the database while serve runs
 //
 // Exit status: 0 done; 1 the move, turn, record or scenario was rejected
-// (the reason on stderr, every file unchanged); 2 usage error.
+// (the reason on stderr, every file unchanged; scenario's results and
+// summary all on stdout, as go test's); 2 usage error.
 //
 // herald new never overwrites a file. move and turn hold FILE.lock, beside
 // the record, while they read and rewrite it, so that two at once on one
@@ -71,7 +72,8 @@ func (u *usageError) Error() string { return u.msg }
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // rejected is a move, turn, record or scenario that was refused: exit 1.
-// Its message is already written for people.
+// Its message is already written for people, and goes to stderr unless
+// it is "" (said already, as scenario says its summary on stdout).
 type rejected struct{ msg string }
 
 func (r *rejected) Error() string { return r.msg }
@@ -151,7 +153,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	case errors.As(err, &rj):
 		fmt.Fprint(stderr, rj.msg)
-		if !strings.HasSuffix(rj.msg, "\n") {
+		if rj.msg != "" && !strings.HasSuffix(rj.msg, "\n") {
 			fmt.Fprintln(stderr)
 		}
 		return 1

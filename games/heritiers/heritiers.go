@@ -442,12 +442,14 @@ func (s *State) players() int {
 
 func (s *State) tile(i int16) *Tile { return &s.data.Tiles[i] }
 
-// ToMove returns the seat to move, or nothing once the game is over.
+// ToMove returns the seat to move, or nothing once the game is over: a
+// list that shares names' memory, capped at its length (the contract
+// lets the caller only read it).
 func (s *State) ToMove() []string {
 	if s.over {
 		return nil
 	}
-	return []string{s.names[s.turn]}
+	return s.names[s.turn : s.turn+1 : s.turn+1]
 }
 
 // Automata returns "henri" in the solo game.

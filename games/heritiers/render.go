@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/heraldgames/herald/games/internal/textwrap"
 )
@@ -21,20 +20,7 @@ const (
 
 // symbols returns one lower-case letter per seat: the initials when they
 // differ, else a and b. Henri is h unless the player's initial is h.
-func (s *State) symbols() [2]byte {
-	var out [2]byte
-	for i, n := range s.names {
-		r := unicode.ToLower(rune(n[0]))
-		if r < 'a' || r > 'z' {
-			return [2]byte{'a', 'b'}
-		}
-		out[i] = byte(r)
-	}
-	if out[0] == out[1] {
-		return [2]byte{'a', 'b'}
-	}
-	return out
-}
+func (s *State) symbols() [2]byte { return [2]byte(textwrap.Initials(s.names[:])) }
 
 // shortCost returns "2s 1g".
 func (t *Tile) shortCost() string {

@@ -3,6 +3,7 @@ package heritiers
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/heraldgames/herald/adjudicator"
 )
@@ -562,10 +563,42 @@ func (s *State) endTurn() {
 	s.turn = 1 - s.turn
 }
 
+// takeSteps holds the step of taking from each place (1 to 6), and
+// frameSteps those of deploying on and of withdrawing from each square of
+// the frame, made once for Legal rather than on every call.
+var (
+	takeSteps  = [7]adjudicator.Move{1: Take{Place: 1}, 2: Take{Place: 2}, 3: Take{Place: 3}, 4: Take{Place: 4}, 5: Take{Place: 5}, 6: Take{Place: 6}}
+	frameSteps = func() (t struct {
+		deploy, withdraw [frameW * frameH]adjudicator.Move
+	}) {
+		for q := range t.deploy {
+			t.deploy[q], t.withdraw[q] = Deploy{To: q}, Withdraw{From: q}
+		}
+		return t
+	}()
+)
+
+// moveSteps returns the step of moving a troop from each square of the
+// frame to each square around it (Move; nil off the frame), made the
+// first time Legal lists one.
+var moveSteps = sync.OnceValue(func() *[frameW * frameH][len(around)]adjudicator.Move {
+	var t [frameW * frameH][len(around)]adjudicator.Move
+	for q := range t {
+		for i, d := range around {
+			if n := neighbour(q, d[0], d[1]); n >= 0 {
+				t[q][i] = Move{From: q, To: n}
+			}
+		}
+	}
+	return &t
+})
+
 // freeBeside returns the free squares of the frame next to seat's troops,
 // ascending.
-func (s *State) freeBeside(seat int) []int {
-	var out []int
+func (s *State) freeBeside(seat int) []int { return s.appendFreeBeside(nil, seat) }
+
+// appendFreeBeside appends freeBeside(seat) to out, which must be empty.
+func (s *State) appendFreeBeside(out []int, seat int) []int {
 	for _, t := range s.troops[seat] {
 		if t.at < 0 {
 			continue
@@ -683,11 +716,12 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	if !s.taken && len(s.hands[seat]) < handLimit {
 		for p := 1; p <= 6; p++ {
 			if s.inReach(seat, p) {
-				out = append(out, Take{Place: p})
+				out = append(out, takeSteps[p])
 			}
 		}
 	}
-	free := s.freeBeside(seat)
+	var freeAt [64]int // on the stack unless long
+	free := s.appendFreeBeside(freeAt[:0], seat)
 	hand := s.hands[seat]
 	for i, t := range hand {
 		if slices.Contains(hand[:i], t) {
@@ -719,14 +753,18 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	for _, q := range s.destroy {
 		out = append(out, Destroy{Square: int(q)})
 	}
+	var moves *[frameW * frameH][len(around)]adjudicator.Move
 	for _, t := range s.troops[seat] {
 		if t.at < 0 || t.moved {
 			continue
 		}
-		for _, d := range around {
+		for i, d := range around {
 			q := neighbour(int(t.at), d[0], d[1])
 			if q >= 0 && s.hasTile(q) && !s.occupied(q) {
-				out = append(out, Move{From: int(t.at), To: q})
+				if moves == nil {
+					moves = moveSteps()
+				}
+				out = append(out, moves[t.at][i])
 			}
 		}
 	}
@@ -734,13 +772,13 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		for _, at := range s.placed {
 			i := int(at)
 			if s.hasTile(i) && !s.occupied(i) && s.besideTroop(seat, i) {
-				out = append(out, Deploy{To: i})
+				out = append(out, frameSteps.deploy[i])
 			}
 		}
 	}
 	for k, t := range s.troops[seat] {
 		if k > 0 && t.at >= 0 && !t.moved {
-			out = append(out, Withdraw{From: int(t.at)})
+			out = append(out, frameSteps.withdraw[t.at])
 		}
 	}
 	if !s.mustTake(seat) { // checkEnd(seat) == nil, without building its error

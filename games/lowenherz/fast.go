@@ -215,6 +215,57 @@ func (s *State) playOK(p int, m Play) bool {
 	return true
 }
 
+// cardChecks holds, over one listing of a player's card steps, what
+// playing a card looks for beyond its cost, once found: a square for a
+// knight with no ducats left over and with some, a square to extend to,
+// an alliance (0 not looked for yet, 1 none, 2 some). A hand with several
+// cards of one action looks once.
+type cardChecks struct {
+	knight              [2]int8
+	extension, alliance int8
+}
+
+// found returns ok as a cardChecks answer.
+func found(ok bool) int8 {
+	if ok {
+		return 2
+	}
+	return 1
+}
+
+// playable reports whether playOK(p, m) passes for a card of p's hand,
+// with what c has found for p in this state, adding what it looks for.
+// TestFastChecks holds it to playOK.
+func (s *State) playable(p int, m Play, c *cardChecks) bool {
+	opt, ok := optionFor(m.Card.Kind, m.Action)
+	left := s.players[p].ducats - m.Card.Cost()
+	if !ok || left < 0 {
+		return false
+	}
+	switch opt.act {
+	case ActKnights:
+		// knightOK asks only whether any ducats are left over.
+		k := &c.knight[min(left, 1)]
+		if *k == 0 {
+			*k = found(s.anyKnightSquare(p, left))
+		}
+		return *k == 2
+	case ActExtension:
+		if c.extension == 0 {
+			c.extension = found(s.anyExtension(p))
+		}
+		return c.extension == 2
+	case ActDeserter:
+		return s.deserterPossible(p) && len(s.deserterMoves(p, left, 1)) > 0
+	case ActAlliance:
+		if c.alliance == 0 {
+			c.alliance = found(s.anyAlliance(p))
+		}
+		return c.alliance == 2
+	}
+	return true
+}
+
 // borderNames holds the notation of the border on each edge of the
 // board, made once: a search names the steps it tries.
 var borderNames = func() (t [numEdges]string) {
@@ -276,6 +327,40 @@ var placeSteps, placeNames = func() (t [Size * Size][4]adjudicator.Move, names [
 	}
 	return t, names
 }()
+
+// cardStepNames holds the notation of selling and of taking a card of each
+// back letter ('A' to 'D') and kind, playNames that of playing one for
+// each action, and knightNames that of the knight step on each square,
+// made once: a search names the steps it tries, as for borderNames.
+var (
+	cardStepNames = func() (t struct {
+		sell, take [4][numCardKinds]string
+	}) {
+		for l := range t.sell {
+			for k := range t.sell[l] {
+				c := Card{Letter: 'A' + byte(l), Kind: CardKind(k)}
+				t.sell[l][k], t.take[l][k] = "sell "+c.String(), "take "+c.String()
+			}
+		}
+		return t
+	}()
+	playNames = func() (t [4][numCardKinds][numActions]string) {
+		for l := range t {
+			for k := range t[l] {
+				for a := range t[l][k] {
+					t[l][k][a] = Play{Card: Card{Letter: 'A' + byte(l), Kind: CardKind(k)}, Action: Action(a)}.name()
+				}
+			}
+		}
+		return t
+	}()
+	knightNames = func() (t [Size * Size]string) {
+		for q := range t {
+			t[q] = "knight " + Square(q).String()
+		}
+		return t
+	}()
+)
 
 // playStep returns m, from playSteps where it is.
 func playStep(m Play) adjudicator.Move {

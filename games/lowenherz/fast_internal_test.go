@@ -40,3 +40,36 @@ func TestCanAct(t *testing.T) {
 	}
 	t.Logf("%d checks", checked)
 }
+
+// TestStepNames holds the notation made once for the search (the steps
+// of selling, taking and playing each card, and of a knight on each
+// square) to the notation made anew: the same text for every card,
+// action and square.
+func TestStepNames(t *testing.T) {
+	for l := byte('A'); l <= 'D'; l++ {
+		for k := range numCardKinds {
+			c := Card{Letter: l, Kind: k}
+			if got, want := (Sell{Card: c}).String(), "sell "+c.String(); got != want {
+				t.Errorf("Sell %v: %q, want %q", c, got, want)
+			}
+			if got, want := (Take{Card: c}).String(), "take "+c.String(); got != want {
+				t.Errorf("Take %v: %q, want %q", c, got, want)
+			}
+			for a := range numActions {
+				m := Play{Card: c, Action: a}
+				want := "play " + c.String()
+				if len(k.options()) > 1 {
+					want += " as " + a.String()
+				}
+				if got := m.String(); got != want {
+					t.Errorf("Play %v as %v: %q, want %q", c, a, got, want)
+				}
+			}
+		}
+	}
+	for q := range Square(Size * Size) {
+		if got, want := (KnightStep{Square: q}).String(), "knight "+q.String(); got != want {
+			t.Errorf("KnightStep %v: %q, want %q", q, got, want)
+		}
+	}
+}

@@ -27,7 +27,12 @@ type Sell struct {
 	pos  notation.Pos
 }
 
-func (m Sell) String() string { return "sell " + m.Card.String() }
+func (m Sell) String() string {
+	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(cardStepNames.sell) && m.Card.Kind < numCardKinds {
+		return cardStepNames.sell[l][m.Card.Kind]
+	}
+	return "sell " + m.Card.String()
+}
 
 // Play plays a card from the hand for its red cost, choosing one of its
 // actions.
@@ -39,6 +44,14 @@ type Play struct {
 }
 
 func (m Play) String() string {
+	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(playNames) && m.Card.Kind < numCardKinds && m.Action < numActions {
+		return playNames[l][m.Card.Kind][m.Action]
+	}
+	return m.name()
+}
+
+// name returns m's notation, made anew.
+func (m Play) name() string {
 	if len(m.Card.Kind.options()) > 1 {
 		return "play " + m.Card.String() + " as " + m.Action.String()
 	}
@@ -64,7 +77,12 @@ type KnightStep struct {
 	pos    notation.Pos
 }
 
-func (m KnightStep) String() string { return "knight " + m.Square.String() }
+func (m KnightStep) String() string {
+	if m.Square >= 0 && m.Square < Size*Size {
+		return knightNames[m.Square]
+	}
+	return "knight " + m.Square.String()
+}
 
 // Extend annexes one or two squares to a domain; Domain names the domain's
 // castle when the first square touches several of the player's domains.
@@ -115,7 +133,12 @@ type Take struct {
 	pos  notation.Pos
 }
 
-func (m Take) String() string { return "take " + m.Card.String() }
+func (m Take) String() string {
+	if l := int(m.Card.Letter) - 'A'; l >= 0 && l < len(cardStepNames.take) && m.Card.Kind < numCardKinds {
+		return cardStepNames.take[l][m.Card.Kind]
+	}
+	return "take " + m.Card.String()
+}
 
 // End ends a turn that has no refill: the deck is out.
 type End struct{}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/heraldgames/herald/games/internal/textwrap"
 )
@@ -14,22 +13,7 @@ import (
 // colour's), else a, b, c, d in seating order; the neutral colour is n.
 func (s *State) symbols() []byte {
 	out := make([]byte, s.colours)
-	seen := map[byte]bool{'n': true}
-	ok := true
-	for i, name := range s.names {
-		r := unicode.ToLower(rune(name[0]))
-		if r < 'a' || r > 'z' || seen[byte(r)] {
-			ok = false
-			break
-		}
-		out[i] = byte(r)
-		seen[byte(r)] = true
-	}
-	if !ok {
-		for i := range s.names {
-			out[i] = byte('a' + i)
-		}
-	}
+	copy(out, textwrap.Initials(s.names, 'n'))
 	if s.colours > len(s.names) {
 		out[len(s.names)] = 'n'
 	}

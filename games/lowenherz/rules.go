@@ -30,7 +30,12 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		return adjudicator.CanAct(s, player)
 	}
 	if b, ok := m.(*BorderStep); ok {
-		m = *b
+		// Legal's border steps (borderSteps), played as the BorderStep
+		// each points to without boxing a copy of it.
+		if err := s.applyBorder(p, *b); err != nil {
+			return err
+		}
+		return nil
 	}
 	var err *rerr
 	switch m := m.(type) {
@@ -53,12 +58,7 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 			s.play(p, m)
 		}
 	case BorderStep:
-		if err = s.checkAction(ActBorders, m.pos); err == nil {
-			err = at(s.checkBorder(p, m.Edge), m.pos)
-		}
-		if err == nil {
-			s.placeBorder(m.Edge)
-		}
+		err = s.applyBorder(p, m)
 	case KnightStep:
 		if err = s.checkAction(ActKnights, m.pos); err == nil {
 			err = at(s.checkKnight(p, m.Square, s.players[p].ducats), m.pos)
@@ -97,6 +97,18 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		return err
 	}
 	return nil
+}
+
+// applyBorder applies a BorderStep.
+func (s *State) applyBorder(p int, m BorderStep) *rerr {
+	err := s.checkAction(ActBorders, m.pos)
+	if err == nil {
+		err = at(s.checkBorder(p, m.Edge), m.pos)
+	}
+	if err == nil {
+		s.placeBorder(m.Edge)
+	}
+	return err
 }
 
 // applyRefill applies a Draw, Take or End step.
@@ -1093,6 +1105,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 	pl := &s.players[p]
 	switch s.step {
 	case stepCard:
+		var checks cardChecks
 		for i, c := range pl.hand {
 			if slices.Contains(pl.hand[:i], c) {
 				continue
@@ -1100,7 +1113,7 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 			out = append(out, sellStep(c))
 			for _, o := range c.Kind.options() {
 				m := Play{Card: c, Action: o.act}
-				if s.playOK(p, m) {
+				if s.playable(p, m, &checks) {
 					out = append(out, playStep(m))
 				}
 			}

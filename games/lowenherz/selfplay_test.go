@@ -278,15 +278,27 @@ func closer(s *State, player string, legal []adjudicator.Move, rng *adjudicator.
 }
 
 // TestFastChecks holds the fast predicates Legal uses to the checks Apply
-// uses, on every edge and square of positions from random games.
+// uses, on every edge and square of positions from random games (and of
+// one whose meadows are all forests), and playable, with what it found
+// for the cards before, to playOK.
 func TestFastChecks(t *testing.T) {
 	for i := range 12 {
 		n := 2 + i%3
 		s := playRandom(t, n, fmt.Sprint("fast", i), false)
 		// playRandom plays to the end; check the final board, then a
 		// mid-game one.
-		for _, st := range []*State{s, midGame(t, n, fmt.Sprint("fast", i))} {
+		// And the mid-game board with every meadow a forest, where a
+		// knight needs a ducat left over.
+		forest := midGame(t, n, fmt.Sprint("fast", i))
+		for q, tr := range forest.terrain {
+			if tr == Meadow {
+				forest.terrain[q] = Forest
+			}
+		}
+		for _, st := range []*State{s, midGame(t, n, fmt.Sprint("fast", i)), forest} {
 			for p := range st.names {
+				var checks cardChecks // what one listing finds, card after card
+				ducats := st.players[p].ducats
 				for _, c := range deckOrder {
 					st.players[p].hand = []Card{c}
 					for _, o := range c.Kind.options() {
@@ -294,6 +306,15 @@ func TestFastChecks(t *testing.T) {
 						if st.playOK(p, m) != (st.checkPlay(p, m) == nil) {
 							t.Fatalf("play %s for %s: fast %v, check %v", m, st.names[p], st.playOK(p, m), st.checkPlay(p, m))
 						}
+						// With the ducats the game gave, then with none
+						// left over and with some (a forest's knight).
+						for _, d := range []int{ducats, c.Cost(), c.Cost() + 1} {
+							st.players[p].ducats = d
+							if st.playable(p, m, &checks) != st.playOK(p, m) {
+								t.Fatalf("play %s for %s with %d ducats: playable %v, playOK %v (found before: %+v)", m, st.names[p], d, !st.playOK(p, m), st.playOK(p, m), checks)
+							}
+						}
+						st.players[p].ducats = ducats
 					}
 				}
 				var borders []string

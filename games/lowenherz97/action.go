@@ -318,9 +318,11 @@ func (s *State) checkWall(p int, m Wall) *adjudicator.RuleError {
 
 // regionCastles returns, for every square with a castle, whether its area
 // is a region now.
-func (s *State) regionCastles() []grid.Square {
+func (s *State) regionCastles() []grid.Square { return s.appendRegionCastles(nil) }
+
+// appendRegionCastles appends regionCastles() to out.
+func (s *State) appendRegionCastles(out []grid.Square) []grid.Square {
 	lab, ar := s.info()
-	var out []grid.Square
 	for q, c := range s.castle {
 		if c >= 0 && ar[lab[q]].region() {
 			out = append(out, grid.Square(q))
@@ -338,7 +340,8 @@ func (s *State) placeWall(e grid.Edge) {
 		s.g.SetWall(e, true)
 		return
 	}
-	before := s.regionCastles()
+	var at [castlesAtMost]grid.Square
+	before := s.appendRegionCastles(at[:0])
 	s.ownGrid()
 	s.g.SetWall(e, true)
 	s.dirty = true
@@ -349,7 +352,8 @@ func (s *State) placeWall(e grid.Edge) {
 // owner, and takes the walls left inside it off the board
 // (lowenherz-1997-fr.txt:219-230).
 func (s *State) scoreNewRegions(before []grid.Square) {
-	for _, q := range s.regionCastles() {
+	var at [castlesAtMost]grid.Square
+	for _, q := range s.appendRegionCastles(at[:0]) {
 		if slices.Contains(before, q) {
 			continue
 		}
@@ -561,7 +565,7 @@ func (s *State) annex(p int, from, q grid.Square) {
 // scores move (lowenherz-1997-fr.txt:232-241), square by square in board
 // order, then for the neutral zones cut off by the whole extension.
 func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
-	qs = slices.Sorted(slices.Values(qs))
+	qs = sorted(qs)
 	lab, ar := s.info()
 	rl := lab[from]
 	var victims []int // labels of the regions of others the squares are taken from
@@ -589,7 +593,8 @@ func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
 		}
 		takenFrom[i] = ar[lab[q]].owner
 	}
-	before := s.regionCastles()
+	var at [castlesAtMost]grid.Square
+	before := s.appendRegionCastles(at[:0])
 	s.ownGrid()
 	var nb [4]grid.Square
 	for _, q := range qs {
@@ -603,9 +608,13 @@ func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
 		if !s.scratch {
 			s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
 		}
-		s.addScore(p, gains[i], "extension to "+s.sq(q))
+		why, lost := "", ""
+		if !s.scratch { // which logs nothing
+			why, lost = "extension to "+s.sq(q), "lost "+s.sq(q)
+		}
+		s.addScore(p, gains[i], why)
 		if takenFrom[i] >= 0 {
-			s.addScore(takenFrom[i], -gains[i], "lost "+s.sq(q))
+			s.addScore(takenFrom[i], -gains[i], lost)
 		}
 	}
 	// Squares of a victim's region now cut off from its castle form

@@ -30,12 +30,19 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 	c.scratch = true
 	me := c.index(seat)
 	// The deck, by letter.
-	c.deck = slices.Clone(c.deck)
-	deck := make([]*Card, len(c.deck))
-	for i := range c.deck {
-		deck[i] = &c.deck[i]
+	// Each card is shuffled with its name, looked up once (cardNames)
+	// rather than at every comparison of the sort.
+	named := make([]namedCard, len(c.deck))
+	deck := make([]*namedCard, len(c.deck))
+	for i, d := range c.deck {
+		named[i] = namedCard{d, d.name()}
+		deck[i] = &named[i]
 	}
-	adjudicator.ShuffleWithinLetters(rng, deck, func(d Card) byte { return d.Letter }, func(a, b Card) int { return cmp.Compare(a.String(), b.String()) })
+	adjudicator.ShuffleWithinLetters(rng, deck, func(d namedCard) byte { return d.Letter }, func(a, b namedCard) int { return cmp.Compare(a.name, b.name) })
+	c.deck = make([]Card, len(named))
+	for i, d := range named {
+		c.deck[i] = d.Card
+	}
 	// The political cards.
 	var places []*Political
 	for p := range c.hands {
@@ -88,4 +95,28 @@ func (s *State) Determinize(seat string, rng *adjudicator.RNG) adjudicator.State
 		}
 	}
 	return c
+}
+
+// namedCard is a card of the deck with its name, for Determinize.
+type namedCard struct {
+	Card
+	name string
+}
+
+// cardNames holds the name (String) of each action card of the game,
+// made once: a determinization sorts the deck by the cards' names.
+var cardNames = func() map[Card]string {
+	t := map[Card]string{}
+	for _, c := range actionCards {
+		t[c] = c.String()
+	}
+	return t
+}()
+
+// name returns c.String(), from cardNames where it is.
+func (c Card) name() string {
+	if n, ok := cardNames[c]; ok {
+		return n
+	}
+	return c.String()
 }

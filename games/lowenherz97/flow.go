@@ -2,14 +2,15 @@ package lowenherz97
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
 // choosers returns the players who laid the decision card of tier t, in
 // the order they laid it, with the political card each played with it.
-func (s *State) choosers(t int) []pick {
-	var out []pick
+func (s *State) choosers(t int) []pick { return s.appendChoosers(nil, t) }
+
+// appendChoosers appends choosers(t) to out.
+func (s *State) appendChoosers(out []pick, t int) []pick {
 	for _, pk := range s.picks {
 		if pk.tier == t {
 			out = append(out, pk)
@@ -21,8 +22,9 @@ func (s *State) choosers(t int) []pick {
 // resolve carries out the actions from s.tier down until a player must
 // act, then the round ends (lowenherz-1997-fr.txt:119-128).
 func (s *State) resolve() {
+	var chAt [5]pick // a round has at most 5 decision cards
 	for s.tier < 3 {
-		ch := s.choosers(s.tier)
+		ch := s.appendChoosers(chAt[:0], s.tier)
 		a := s.card.Tiers[s.tier]
 		switch {
 		case len(ch) == 0:
@@ -38,14 +40,18 @@ func (s *State) resolve() {
 			for _, pk := range ch {
 				s.money[pk.player] += share
 				s.bank -= share
-				names = append(names, s.names[pk.player])
+				if !s.scratch { // which logs nothing
+					names = append(names, s.names[pk.player])
+				}
 				if pk.pol >= 0 {
 					s.executors = append(s.executors, pk.player)
 				}
 			}
-			if k == 1 {
+			switch {
+			case s.scratch:
+			case k == 1:
 				s.logf("%s: %s receives %d ducats", a, names[0], share)
-			} else {
+			default:
 				s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
 			}
 			if s.startExec() {
@@ -69,7 +75,9 @@ func (s *State) resolve() {
 			var names []string
 			for _, pk := range ch {
 				s.contenders = append(s.contenders, pk.player)
-				names = append(names, s.names[pk.player])
+				if !s.scratch {
+					names = append(names, s.names[pk.player])
+				}
 			}
 			s.openBids(false)
 			if !s.scratch {
@@ -84,7 +92,7 @@ func (s *State) resolve() {
 
 // openBids starts a sealed round between the contenders.
 func (s *State) openBids(rebid bool) {
-	s.contenders = slices.Sorted(slices.Values(s.contenders))
+	s.contenders = sorted(s.contenders)
 	for i := range s.bids {
 		s.bids[i] = bid{}
 	}

@@ -1,6 +1,7 @@
 package lowenherz97
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -9,8 +10,8 @@ import (
 
 // Legal returns every step player may take next, in a stable order: each
 // is accepted back by Parse and by Apply. The frequent steps (decision
-// cards, offers, walls, knights paid in ducats) come from tables made once
-// (steps); a list of bids holds pointers into one array, to allocate once,
+// cards, offers, walls, knights paid in ducats, extensions, bids) come
+// from tables made once (steps); the bids are pointers into one array,
 // and Apply takes a *Bid as the Bid it points to.
 func (s *State) Legal(player string) []adjudicator.Move { return s.AppendLegal(nil, player) }
 
@@ -58,7 +59,8 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		}
 		out = append(out, Yield{}, Refuse{})
 	case phaseBid:
-		var ts []int
+		var tsAt [4]int
+		ts := tsAt[:0]
 		for _, c := range s.hands[p] {
 			if c.Kind == Treasure {
 				ts = append(ts, c.Value)
@@ -66,7 +68,8 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		}
 		slices.Sort(ts)
 		slices.Reverse(ts)
-		var subsets [][4]uint8
+		var subsetsAt [1 << len(tsAt)][4]uint8
+		subsets := subsetsAt[:0]
 		for mask := range 1 << len(ts) {
 			var sub [4]uint8
 			k := 0
@@ -80,21 +83,65 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 				subsets = append(subsets, sub)
 			}
 		}
-		bids := make([]Bid, 0, len(subsets)*(s.money[p]+1))
+		out = slices.Grow(out, len(subsets)*(s.money[p]+1))
 		for _, sub := range subsets {
-			for n := 0; n <= s.money[p]; n++ {
-				bids = append(bids, Bid{Ducats: n, Treasures: sub})
+			if t, ok := bidSet(sub); ok && s.money[p] <= totalMoney {
+				out = append(out, steps.bid[t][:s.money[p]+1]...)
+				continue
 			}
-		}
-		out = slices.Grow(out, len(bids))
-		for i := range bids {
-			out = append(out, &bids[i])
+			bids := make([]Bid, s.money[p]+1)
+			for n := range bids {
+				bids[n] = Bid{Ducats: n, Treasures: sub}
+				out = append(out, &bids[n])
+			}
 		}
 		return out
 	case phaseAct:
 		out = s.actMoves(out, p)
 	}
 	return append(out, s.breakMoves(p)...)
+}
+
+// castlesAtMost bounds the castles on the board, for the lists of them
+// made on the stack (a longer list goes to the heap).
+const castlesAtMost = 16
+
+// sorted returns a sorted copy of xs, as slices.Sorted(slices.Values(xs))
+// does (nil for none), in one allocation.
+func sorted[T cmp.Ordered](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
+}
+
+// ducatsAlone is payVariants' answer for a cost of 0, made once: capped
+// at its length, so that an append would make a new array.
+var ducatsAlone = []int{0}[:1:1]
+
+// treasureValues are the values of the treasure cards, smallest first
+// (politicalCards).
+var treasureValues = [...]uint8{5, 6, 7, 8}
+
+// bidSet returns the set of treasures sub holds (largest first, 0 for
+// none), as the index of steps.bid: bit i for treasureValues[i]. It
+// reports false for treasures not among treasureValues, or one twice, as
+// a position could give.
+func bidSet(sub [4]uint8) (int, bool) {
+	set := 0
+	for _, v := range sub {
+		if v == 0 {
+			continue
+		}
+		i := slices.Index(treasureValues[:], v)
+		if i < 0 || set&(1<<i) != 0 {
+			return 0, false
+		}
+		set |= 1 << i
+	}
+	return set, true
 }
 
 // treasuresOf returns the distinct values of p's treasures.
@@ -110,10 +157,10 @@ func (s *State) treasuresOf(p int) []int {
 }
 
 // payVariants returns the treasure values (0 for ducats alone) p can pay
-// cost with.
+// cost with, for the caller to read only.
 func (s *State) payVariants(p, cost int) []int {
 	if cost == 0 {
-		return []int{0}
+		return ducatsAlone
 	}
 	var out []int
 	if s.payOK(p, cost, 0) {
@@ -159,7 +206,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 		if a.looked < 0 {
 			for i := range 2 {
 				if len(s.piles[i]) > 0 {
-					out = append(out, Look{Pile: i + 1})
+					out = append(out, steps.look[i])
 				}
 			}
 		} else {
@@ -174,20 +221,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 		}
 	case Walls:
 		if s.regionCount(p) < maxRegions && s.g.CountWalls() < wallSupply {
-			var ok [len(steps.wall)]bool
-			n := 0
-			for i, e := range allEdges {
-				if s.edgeFail(e) == wallOK {
-					ok[i] = true
-					n++
-				}
-			}
-			out = slices.Grow(out, n+1)
-			for i, w := range steps.wall {
-				if ok[i] {
-					out = append(out, w)
-				}
-			}
+			out = s.appendWallSteps(out)
 		}
 	case Shield, Shields:
 		if a.uses() < a.budget() && a.knights < a.budget() {
@@ -204,7 +238,7 @@ func (s *State) actMoves(out []adjudicator.Move, p int) []adjudicator.Move {
 				}
 			}
 		}
-		out = append(out, s.extendMoves(p)...)
+		out = s.appendExtend(out, p)
 	}
 	return append(out, End{})
 }
@@ -231,6 +265,11 @@ var steps = func() (t struct {
 	wall   [width*(height-1) + (width-1)*height]adjudicator.Move // on each of allEdges, in their order
 	knight [width * height]adjudicator.Move                      // on each square, paid in ducats
 	place  [width * height][4]adjudicator.Move                   // castle on a square, knight on its neighbours in board.Neighbours' order
+	extend [width * height]adjudicator.Move                      // extension to a square, its region not named
+	look   [2]adjudicator.Move                                   // at each pile
+	// bid holds the bids of each set of treasures (bidSet) for 0 to
+	// totalMoney ducats, by pointers into one array, as Legal lists bids.
+	bid [1 << len(treasureValues)][totalMoney + 1]adjudicator.Move
 }) {
 	for i := range t.choose {
 		t.choose[i] = [3]adjudicator.Move{Choose{Tier: i + 1}, Choose{Tier: i + 1, With: Alliance, HasWith: true, Bare: true}, Choose{Tier: i + 1, With: Renegade, HasWith: true}}
@@ -247,6 +286,27 @@ var steps = func() (t struct {
 	for q := range t.knight {
 		t.knight[q] = Knight{Square: grid.Square(q)}
 	}
+	t.look = [2]adjudicator.Move{Look{Pile: 1}, Look{Pile: 2}}
+	for q := range t.extend {
+		t.extend[q] = Extend{Square: grid.Square(q)}
+	}
+	bids := make([]Bid, len(t.bid)*len(t.bid[0]))
+	for set := range t.bid {
+		// The treasures of the set, largest first, as Legal lists them.
+		var sub [4]uint8
+		k := 0
+		for i := len(treasureValues) - 1; i >= 0; i-- {
+			if set&(1<<i) != 0 {
+				sub[k] = treasureValues[i]
+				k++
+			}
+		}
+		for n := range t.bid[set] {
+			b := &bids[set*len(t.bid[0])+n]
+			*b = Bid{Ducats: n, Treasures: sub}
+			t.bid[set][n] = b
+		}
+	}
 	var nb [4]grid.Square
 	for q := range t.place {
 		for j, k := range board.Neighbours(nb[:0], grid.Square(q)) {
@@ -256,28 +316,97 @@ var steps = func() (t struct {
 	return t
 }()
 
-func (s *State) extendMoves(p int) []adjudicator.Move {
+// stepNames holds the notation of the frequent steps, made once for a
+// search, which names the steps it tries: a wall or a placement from a
+// square to each of its neighbours (nextTo), a knight paid in ducats and
+// an extension that names no region, on each square.
+var stepNames = func() (t struct {
+	wall, place    [width * height][4]string
+	knight, extend [width * height]string
+}) {
+	for q := range grid.Square(width * height) {
+		for d, n := range [4]grid.Square{q - width, q - 1, q + 1, q + width} {
+			if n >= 0 && n < width*height {
+				t.wall[q][d] = Wall{Edge: grid.Edge{A: q, B: n}}.name()
+				t.place[q][d] = Place{Castle: q, Knight: n}.name()
+			}
+		}
+		t.knight[q] = "knight " + board.Name(q)
+		t.extend[q] = "extend " + board.Name(q)
+	}
+	return t
+}()
+
+// nextTo returns which of the squares above, left of, right of and below
+// a (counted as width a row, across the board's edges) b is, the index of
+// stepNames.wall and stepNames.place, when a is on the board.
+func nextTo(a, b grid.Square) (int, bool) {
+	if a < 0 || a >= width*height {
+		return 0, false
+	}
+	switch b - a {
+	case -width:
+		return 0, b >= 0
+	case -1:
+		return 1, b >= 0
+	case 1:
+		return 2, b < width*height
+	case width:
+		return 3, b < width*height
+	}
+	return 0, false
+}
+
+// appendWallSteps appends the step of a wall on every edge of allEdges
+// where edgeFail passes, in their order: edgeFail written out for
+// Legal's most frequent list, the areas read once. TestFastChecks holds
+// it to edgeFail.
+func (s *State) appendWallSteps(out []adjudicator.Move) []adjudicator.Move {
+	lab, ar := s.info()
+	out = slices.Grow(out, len(allEdges)+1)
+	for i, e := range allEdges {
+		if s.g.WallOn(e) || s.samePair(e.A, e.B) {
+			continue
+		}
+		if a := &ar[lab[e.A]]; a.region() && a.owner >= 0 {
+			continue
+		}
+		out = append(out, steps.wall[i])
+	}
+	return out
+}
+
+// appendExtend appends p's extension steps to out, in square order, the
+// region named (From) where the square alone would not say which.
+func (s *State) appendExtend(out []adjudicator.Move, p int) []adjudicator.Move {
 	a := &s.act
 	var froms []grid.Square
 	if a.extOpen && a.ext < 2 {
 		froms = []grid.Square{a.extFrom}
 	} else if a.ext == 0 && a.uses() < a.budget() {
 		lab, ar := s.info()
-		for _, q := range s.regionCastles() {
+		var at [castlesAtMost]grid.Square
+		for _, q := range s.appendRegionCastles(at[:0]) {
 			if ar[lab[q]].owner == p {
 				froms = append(froms, q)
 			}
 		}
 	}
-	var out []adjudicator.Move
 	lab, _ := s.info()
 	var nb [4]grid.Square
+	var okAt [4]grid.Square
 	for q := range grid.Square(board.Len()) {
-		var ok []grid.Square
+		ok := okAt[:0]
 		for _, f := range froms {
+			if lab[q] == lab[f] {
+				continue // not near: q is in f's area
+			}
 			near := false
 			for _, n := range board.Neighbours(nb[:0], q) {
-				near = near || (lab[n] == lab[f] && lab[q] != lab[f])
+				if lab[n] == lab[f] {
+					near = true
+					break
+				}
 			}
 			if near {
 				if fail, _ := s.annexFail(p, f, q); fail == annexOK {
@@ -289,8 +418,10 @@ func (s *State) extendMoves(p int) []adjudicator.Move {
 			m := Extend{Square: q}
 			if _, err := s.extendFrom(p, m); err != nil {
 				m.From, m.HasFrom = f, true
+				out = append(out, m)
+			} else {
+				out = append(out, steps.extend[q])
 			}
-			out = append(out, m)
 		}
 	}
 	return out

@@ -55,6 +55,14 @@ type Place struct {
 
 // String returns the step in canonical notation.
 func (m Place) String() string {
+	if d, ok := nextTo(m.Castle, m.Knight); ok {
+		return stepNames.place[m.Castle][d]
+	}
+	return m.name()
+}
+
+// name returns m's notation, made anew.
+func (m Place) name() string {
 	return "castle " + board.Name(m.Castle) + " knight " + board.Name(m.Knight)
 }
 
@@ -163,7 +171,15 @@ type Wall struct {
 }
 
 // String returns the step in canonical notation.
-func (m Wall) String() string { return "wall " + board.Name(m.Edge.A) + " " + board.Name(m.Edge.B) }
+func (m Wall) String() string {
+	if d, ok := nextTo(m.Edge.A, m.Edge.B); ok {
+		return stepNames.wall[m.Edge.A][d]
+	}
+	return m.name()
+}
+
+// name returns m's notation, made anew.
+func (m Wall) name() string { return "wall " + board.Name(m.Edge.A) + " " + board.Name(m.Edge.B) }
 
 // Knight places a knight from the reserve; Treasure, when not 0, is the
 // treasure card that pays for a forest (lowenherz-1997-fr.txt:164, 277).
@@ -175,7 +191,12 @@ type Knight struct {
 }
 
 // String returns the step in canonical notation.
-func (m Knight) String() string { return "knight " + board.Name(m.Square) + treasureSuffix(m.Treasure) }
+func (m Knight) String() string {
+	if m.Treasure == 0 && m.Square >= 0 && int(m.Square) < len(stepNames.knight) {
+		return stepNames.knight[m.Square]
+	}
+	return "knight " + board.Name(m.Square) + treasureSuffix(m.Treasure)
+}
 
 func treasureSuffix(v int) string {
 	if v == 0 {
@@ -196,6 +217,9 @@ type Extend struct {
 
 // String returns the step in canonical notation.
 func (m Extend) String() string {
+	if !m.HasFrom && m.Square >= 0 && int(m.Square) < len(stepNames.extend) {
+		return stepNames.extend[m.Square]
+	}
 	if m.HasFrom {
 		return "extend " + board.Name(m.Square) + " from " + board.Name(m.From)
 	}

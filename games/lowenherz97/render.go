@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/heraldgames/herald/games/internal/grid"
 	"github.com/heraldgames/herald/games/internal/textwrap"
@@ -15,22 +14,7 @@ import (
 // seating order; the neutral prince is x.
 func (s *State) symbols() []byte {
 	out := make([]byte, s.seats)
-	seen := map[byte]bool{'x': true}
-	ok := true
-	for i, n := range s.names {
-		r := unicode.ToLower([]rune(n)[0])
-		if r < 'a' || r > 'z' || seen[byte(r)] {
-			ok = false
-			break
-		}
-		out[i] = byte(r)
-		seen[byte(r)] = true
-	}
-	if !ok {
-		for i := range s.names {
-			out[i] = byte('a' + i)
-		}
-	}
+	copy(out, textwrap.Initials(s.names, 'x'))
 	if s.neutral >= 0 {
 		out[s.neutral] = 'x'
 	}

@@ -55,6 +55,9 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 	case *Offer:
 		m = *mv
 	case *Bid:
+		if s.phase == phaseBid {
+			return s.applyBid(p, *mv) // as below, without boxing a copy
+		}
 		m = *mv
 	}
 	if b, ok := m.(Break); ok {
@@ -409,7 +412,9 @@ func (s *State) reveal() {
 	var parts []string
 	best := -1
 	for _, c := range s.contenders {
-		parts = append(parts, s.names[c]+" "+bidWords(s.bids[c]))
+		if !s.scratch { // which logs nothing
+			parts = append(parts, s.names[c]+" "+bidWords(s.bids[c]))
+		}
 		best = max(best, s.bids[c].total())
 	}
 	if !s.scratch {

@@ -10,18 +10,29 @@ import (
 )
 
 // TestScratchPlaysAsCopy: a determinization's copy (scratch: no event
-// log, its grid and pieces changed in place) plays every step as a
-// plain copy does, the log aside; and a clone taken from it keeps what
-// it was when the scratch state plays on.
+// log, its grid, pieces and areas changed in place) plays every step as
+// a plain copy does, the log aside, with the same legal steps; and a
+// clone taken from it keeps what it was when the scratch state plays on.
 func TestScratchPlaysAsCopy(t *testing.T) {
 	seeds := 6
 	if testing.Short() {
 		seeds = 2
 	}
+	// play gives s's position, the logs aside (its own's and an
+	// extension's start's), and the legal steps of those to move, which
+	// read the areas: on s itself, not a clone, which would take away
+	// what a scratch state owns.
 	play := func(s *State) string {
-		c := s.clone()
-		c.events, c.act.extBase.events = nil, nil // the logs, its own's and an extension's start's
-		return string((&gametest.Kit{Game: Game}).PositionBytes(t, c))
+		ev, xev := s.events, s.act.extBase.events
+		s.events, s.act.extBase.events = nil, nil
+		out := string((&gametest.Kit{Game: Game}).PositionBytes(t, s))
+		s.events, s.act.extBase.events = ev, xev
+		for _, p := range s.ToMove() {
+			for _, m := range s.Legal(p) {
+				out += "\n" + p + ": " + m.String()
+			}
+		}
+		return out
 	}
 	for i := range seeds {
 		n := 2 + i%3

@@ -70,20 +70,20 @@ func (s *State) SealedIn(player string) bool {
 
 // PublicStep returns the text of player's step m as the other players may
 // see it before the reveal: "alice has bid" / "alice a misé" for a sealed
-// bid, "alice takes a political card" for a card taken, the step itself
-// for any other.
+// bid, "alice takes a political card" for a card taken ("has bid", "takes
+// a political card" for player ""), the step itself for any other.
 func (s *State) PublicStep(player string, m adjudicator.Move, lang notation.Lang) string {
 	switch m.(type) {
 	case Bid, *Bid:
 		if lang == notation.French {
-			return player + " a misé"
+			return adjudicator.Subject(player, "a misé")
 		}
-		return player + " has bid"
+		return adjudicator.Subject(player, "has bid")
 	case Take, *Take:
 		if lang == notation.French {
-			return player + " prend une carte politique"
+			return adjudicator.Subject(player, "prend une carte politique")
 		}
-		return player + " takes a political card"
+		return adjudicator.Subject(player, "takes a political card")
 	}
 	return m.String()
 }

@@ -44,6 +44,9 @@ castles: {a1: fabienne, n1: georges, o10: henri, a10: ines}
 	if got := s.PublicStep("georges", bid, notation.French); got != "georges a misé" {
 		t.Errorf("PublicStep in French = %q", got)
 	}
+	if got := s.PublicStep("", bid, notation.English); got != "has bid" {
+		t.Errorf("PublicStep without its subject = %q", got)
+	}
 	gametest.Play(t, st, "georges", "bid 7")
 	if !s.SealedIn("georges") || s.SealedIn("fabienne") || !slices.Contains(st.ToMove(), "georges") {
 		t.Fatalf("after georges's bid: SealedIn %v, ToMove %v", s.SealedIn("georges"), st.ToMove())

@@ -186,6 +186,7 @@ func (s *State) startRound() {
 			s.decOrder = append(s.decOrder, p)
 		}
 	}
+	s.picks = make([]pick, 0, len(s.decOrder)) // one a decision card
 	s.decIdx = 0
 	s.phase = phaseDecide
 }
@@ -200,7 +201,11 @@ func (s *State) scoreHills(why string) {
 				h += ar[i].hills
 			}
 		}
-		s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
+		if s.scratch { // which logs nothing
+			s.addScore(p, h, "")
+		} else {
+			s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
+		}
 	}
 }
 

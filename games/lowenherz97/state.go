@@ -192,6 +192,9 @@ type State struct {
 	// scratch, and takes the ownership away from it (the two share
 	// them).
 	scratch, ownsGrid, ownsPieces bool
+	// ownsInfo marks a scratch copy's lab and areas as its own, computed
+	// again in place.
+	ownsInfo bool
 }
 
 var _ adjudicator.State = (*State)(nil)
@@ -226,8 +229,9 @@ func (s *State) Clone() adjudicator.State { return s.clone() }
 
 func (s *State) clone() *State {
 	if s.scratch {
-		// c shares the grid and the pieces: neither may change them now.
-		s.ownsGrid, s.ownsPieces = false, false
+		// c shares the grid, the pieces and the areas: neither may change
+		// them now.
+		s.ownsGrid, s.ownsPieces, s.ownsInfo = false, false, false
 	}
 	c := *s
 	c.scratch = false
@@ -236,7 +240,8 @@ func (s *State) clone() *State {
 	// (shared) makes a new array, a deletion makes a new slice (without),
 	// and a step that moves walls or pieces moves them on a copy (ownGrid,
 	// ownPieces). names, terrain and the deck are never written at all,
-	// and lab and areas never once computed (info makes new ones).
+	// and lab and areas never once computed (info makes new ones, but in
+	// a scratch copy's own, ownsInfo).
 	c.hands = slices.Clone(s.hands) // hands[p] is assigned in place
 	for i, h := range c.hands {
 		c.hands[i] = shared(h)
@@ -287,9 +292,18 @@ func (s *State) info() ([]int, []area) {
 	if !s.dirty && s.lab != nil {
 		return s.lab, s.areas
 	}
-	lab, n := s.g.Areas(nil)
+	// A scratch copy computes them again into its own (ownsInfo); any
+	// other state into new ones, as clones share them.
+	var lab []int
+	var areas []area
+	if s.ownsInfo {
+		lab, areas = s.lab, s.areas
+	}
+	lab, n := s.g.Areas(lab)
 	s.lab = lab
-	s.areas = make([]area, n)
+	s.areas = slices.Grow(areas[:0], n)[:n]
+	clear(s.areas)
+	s.ownsInfo = s.scratch
 	for q, l := range lab {
 		a := &s.areas[l]
 		a.size++
@@ -479,7 +493,9 @@ func (s *State) addScore(c, d int, why string) {
 	}
 	before := s.score[c]
 	s.score[c] = max(0, s.score[c]+d)
-	s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+	if !s.scratch { // logf would log nothing, but its arguments are made first
+		s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+	}
 }
 
 func countEq(xs []int, v int) int {

@@ -154,7 +154,7 @@ func TestIllegal(t *testing.T) {
 		{"keep in play", illegalPlay, "red", nil, "keep plain", "not-setup", rKeep},
 		// Whose turn.
 		{"not your turn", illegalPlay, "blue", nil, "plain village e5", adjudicator.CodeNotYourTurn, ""},
-		{"kept already", illegalSetup, "red", []string{"keep plain"}, "keep plain village", adjudicator.CodeNotYourTurn, ""},
+		{"kept already", illegalSetup, "red", []string{"keep plain"}, "keep plain village", "kept", rKeep},
 		{"game over", illegalOver, "red", nil, "plain e6", adjudicator.CodeGameOver, ""},
 	}
 	for _, tc := range tests {

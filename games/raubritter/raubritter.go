@@ -59,6 +59,15 @@
 // A stack runs B to E, and holds per letter no more tiles of a kind than
 // the letter has in tiles.yaml (B has no lake, so "B lake" is refused).
 //
+// A position may hold fewer knights or tiles than a game would: a player's
+// knights left and on the board may come to less than 30, and their hand
+// and stack to fewer tiles than they own. What a position leaves out is out
+// of the game, so that a rulebook example sets only what it shows ("0
+// knights left" with one knight on the board, to show a player who cannot
+// garrison a castle). Only more than a player owns is refused. A knight
+// never leaves the board in a game (raubritter-fr-scan.txt:59, 177), so a
+// position that follows a real game has them all.
+//
 // In the setup phase a player also has kept (whether they chose their A
 // tile yet), slots (their two squares of the start layout) and layout (the
 // two A tiles set aside for it).

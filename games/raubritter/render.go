@@ -3,7 +3,6 @@ package raubritter
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/textwrap"
@@ -13,22 +12,7 @@ import (
 // symbols returns one lower-case letter per player for the board: the
 // initial of each name when the initials differ, else a, b, c, d in seating
 // order. Letters, so that the top knight can be shown in capitals.
-func (s *State) symbols() []byte {
-	out := make([]byte, len(s.names))
-	seen := map[byte]bool{}
-	for i, n := range s.names {
-		r := unicode.ToLower(rune(n[0]))
-		if r < 'a' || r > 'z' || seen[byte(r)] {
-			for j := range out {
-				out[j] = byte('a' + j)
-			}
-			return out
-		}
-		out[i] = byte(r)
-		seen[out[i]] = true
-	}
-	return out
-}
+func (s *State) symbols() []byte { return textwrap.Initials(s.names) }
 
 var terrainCode = [...]byte{'P', 'F', 'M', 'L'}
 var buildingCode = [...]string{"", "c", "v", "t"}

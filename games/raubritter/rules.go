@@ -476,16 +476,19 @@ func (s *State) AppendLegal(out []adjudicator.Move, player string) []adjudicator
 		return out
 	}
 	if s.pending >= 0 {
-		out = append(out, s.legalKnights(p)...)
+		out = s.appendKnights(out, p)
 	}
 	if s.placed < 3 {
-		var kinds []Kind
+		// Lists on the stack unless long.
+		var kindsAt [8]Kind
+		var spotsAt [64]Square
+		kinds := kindsAt[:0]
 		for _, k := range pl.hand {
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
 			}
 		}
-		spots := s.spots()
+		spots := s.appendSpots(spotsAt[:0])
 		out = slices.Grow(out, len(kinds)*len(spots)+1)
 		for _, k := range kinds {
 			for _, q := range spots {
@@ -506,7 +509,15 @@ func (s *State) spots() []Square {
 	if !ok {
 		return nil
 	}
-	out := make([]Square, 0, 2*(r1-r0+c1-c0)+8) // about the rectangle's rim
+	return s.appendSpots(make([]Square, 0, 2*(r1-r0+c1-c0)+8)) // about the rectangle's rim
+}
+
+// appendSpots appends spots() to out.
+func (s *State) appendSpots(out []Square) []Square {
+	r0, r1, c0, c1, ok := s.bbox()
+	if !ok {
+		return out
+	}
 	for r := max(r0-1, 0); r <= min(r1+1, s.h-1); r++ {
 		for c := max(c0-1, 0); c <= min(c1+1, s.w-1); c++ {
 			q := Square{r, c}
@@ -524,11 +535,18 @@ func (s *State) spots() []Square {
 
 // legalKnights lists every way to put knights on the waiting castle:
 // none, all staying, then each march by direction.
-func (s *State) legalKnights(p int) []adjudicator.Move {
+func (s *State) legalKnights(p int) []adjudicator.Move { return s.appendKnights(nil, p) }
+
+// appendKnights appends legalKnights(p) to out. The steps' counts share
+// one array, each capped at its length, so that an append to one makes
+// a new array.
+func (s *State) appendKnights(out []adjudicator.Move, p int) []adjudicator.Move {
 	most := min(5, s.players[p].knights)
-	out := []adjudicator.Move{Knights{Counts: []int{0}}}
+	pool := make([]int, 1, 64)
+	out = append(out, Knights{Counts: pool[0:1:1]})
 	castle := s.square(s.pending)
-	counts := make([]int, 0, 6) // the march being built, one count per tile
+	var countsAt [8]int
+	counts := countsAt[:0] // the march being built, one count per tile
 	for _, d := range []Direction{North, South, East, West} {
 		dr, dc := d.delta()
 		var walk func(q Square, left int)
@@ -548,7 +566,9 @@ func (s *State) legalKnights(p int) []adjudicator.Move {
 					// Everyone placed: a complete move. All-stay moves are
 					// listed once, without a direction.
 					if len(counts) > 1 || d == North {
-						out = append(out, Knights{Dir: d, Counts: slices.Clone(counts), dirSet: len(counts) > 1})
+						at := len(pool)
+						pool = append(pool, counts...)
+						out = append(out, Knights{Dir: d, Counts: pool[at:len(pool):len(pool)], dirSet: len(counts) > 1})
 					}
 				} else {
 					walk(Square{q.Row + dr, q.Col + dc}, left-k)

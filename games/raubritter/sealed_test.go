@@ -40,6 +40,11 @@ func TestKeepSealed(t *testing.T) {
 			t.Errorf("Secrets(%q) = %q, want the keep of %s", v, s, names[0])
 		}
 	}
+	for lang, want := range map[notation.Lang]string{notation.English: "keeps an A tile", notation.French: "garde une plaquette A"} {
+		if h, err := m.TurnHistory(reg, "", lang); err != nil || !slices.Equal(h, []string{want}) {
+			t.Errorf("the public history without subjects during the setup = %q, %v, want %q", h, err, want)
+		}
+	}
 	if h := history(names[0], notation.English); h != "keep forest village" {
 		t.Errorf("%s's own history = %q, want their keep", names[0], h)
 	}

@@ -166,13 +166,23 @@ func (s *Store) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 }
 
 // Batch is one transaction in which several requests are processed, each
-// inside a savepoint of its own (host.StoreBatch).
+// inside a savepoint of its own unless the batch is Unguarded
+// (host.StoreBatch).
 type Batch struct {
 	s      *Store
 	tx     pgx.Tx
 	err    error // set when a savepoint could not be rolled back
 	done   bool
 	queued []int64 // the outbox rows inserted, those of requests rolled back excepted
+	// expected are the identities Expect claimed or found processed: true
+	// while the batch holds the claim and no request of it was processed,
+	// false once one was (before the batch, or by it).
+	expected map[string]bool
+	// unguarded runs the requests without a savepoint each (Unguarded).
+	unguarded bool
+	// records are the outcomes of the requests processed, written into
+	// their claims when the batch commits (record).
+	records records
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -221,10 +231,10 @@ func (s *Store) Begin(ctx context.Context) (host.StoreBatch, error) {
 }
 
 // Process runs fn for one request inside the batch. It first claims the
-// request's identity, an insert into messages: a request already
-// processed, by this batch or by any worker's committed one, is
-// host.ErrDuplicate, and one that another worker's open transaction
-// claimed waits for that transaction to end.
+// request's identity, an insert into messages, unless Expect claimed it
+// for the batch: a request already processed, by this batch or by any
+// worker's committed one, is host.ErrDuplicate, and one that another
+// worker's open transaction claimed waits for that transaction to end.
 func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx) error) error {
 	if b.done {
 		return errBatchDone
@@ -232,34 +242,40 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	if b.err != nil {
 		return b.err
 	}
-	ctx = context.WithoutCancel(ctx)
-	b.s.conflicts.take(b.tx.Conn())
-	if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	tag, err := b.tx.Exec(ctx, `INSERT INTO messages (message_id, body_hash, sender, outcome, received) VALUES ($1, $2, $3, 'ignored', $4)
-		ON CONFLICT (message_id) DO NOTHING`, in.MessageID, in.BodyHash, in.Sender, stamp(in.Received))
-	if err == nil && tag.RowsAffected() == 0 {
-		b.rollbackMail(ctx)
+	claimed, ok := b.expected[in.MessageID]
+	if ok && !claimed {
 		return host.ErrDuplicate
 	}
-	if err != nil {
-		b.rollbackMail(ctx)
-		return conflict(fmt.Errorf("store: %w", err))
+	ctx = context.WithoutCancel(ctx)
+	b.s.conflicts.take(b.tx.Conn())
+	if !b.unguarded {
+		if _, err := b.tx.Exec(ctx, `SAVEPOINT mail`); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if !ok {
+		tag, err := b.tx.Exec(ctx, `INSERT INTO messages (message_id, body_hash, sender, outcome, received) VALUES ($1, $2, $3, 'ignored', $4)
+			ON CONFLICT (message_id) DO NOTHING`, in.MessageID, in.BodyHash, in.Sender, stamp(in.Received))
+		if err == nil && tag.RowsAffected() == 0 {
+			if !b.unguarded {
+				b.rollbackMail(ctx)
+			}
+			return host.ErrDuplicate
+		}
+		if err != nil {
+			err = conflict(fmt.Errorf("store: %w", err))
+			if b.unguarded {
+				b.Rollback()
+				return host.BatchLost(err)
+			}
+			b.rollbackMail(ctx)
+			return err
+		}
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
 	queued := len(b.queued)
-	err = fn(t)
-	if err == nil {
-		var gid *int64
-		if t.gameID != 0 {
-			gid = &t.gameID
-		}
-		if _, err = b.tx.Exec(ctx, `UPDATE messages SET game_id = $1, outcome = $2 WHERE message_id = $3`, gid, t.outcome, in.MessageID); err != nil {
-			err = fmt.Errorf("store: %w", err)
-		}
-	}
-	if err == nil {
+	err := fn(t)
+	if err == nil && !b.unguarded {
 		if _, err = b.tx.Exec(ctx, `RELEASE SAVEPOINT mail`); err != nil {
 			err = fmt.Errorf("store: %w", err)
 		}
@@ -270,11 +286,130 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		// return (the statements after it then fail, the transaction
 		// being aborted): the conflict is the cause all the same.
 		seen := b.s.conflicts.take(b.tx.Conn())
-		b.rollbackMail(ctx)
 		if seen || isConflict(err) {
-			return fmt.Errorf("%w: %w", host.ErrConflict, err)
+			err = fmt.Errorf("%w: %w", host.ErrConflict, err)
 		}
+		if b.unguarded {
+			b.Rollback()
+			return host.BatchLost(err)
+		}
+		b.rollbackMail(ctx)
 		return err
+	}
+	if ok {
+		b.expected[in.MessageID] = false
+	}
+	// The claim gets the request's outcome when the batch commits, with
+	// the others' (record).
+	var gid *int64
+	if t.gameID != 0 {
+		gid = &t.gameID
+	}
+	r := &b.records
+	r.id = append(r.id, in.MessageID)
+	r.game = append(r.game, gid)
+	r.outcome = append(r.outcome, t.outcome)
+	r.bodyHash = append(r.bodyHash, in.BodyHash)
+	r.sender = append(r.sender, in.Sender)
+	r.received = append(r.received, stamp(in.Received))
+	return nil
+}
+
+// records are the columns of the messages rows of the requests a batch
+// processed, one slice a column.
+type records struct {
+	id, outcome, bodyHash, sender, received []string
+	game                                    []*int64
+}
+
+// record writes the outcomes of the requests the batch processed into
+// their claims, in one statement: a claim of Expect's holds the identity
+// alone, one of Process's the rest already.
+func (b *Batch) record(ctx context.Context) error {
+	r := &b.records
+	if len(r.id) == 0 {
+		return nil
+	}
+	if _, err := b.tx.Exec(ctx, `UPDATE messages m SET game_id = u.game, outcome = u.outcome, body_hash = u.body_hash, sender = u.sender, received = u.received
+		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, game, outcome, body_hash, sender, received)
+		WHERE m.message_id = u.id`, r.id, r.game, r.outcome, r.bodyHash, r.sender, r.received); err != nil {
+		return conflict(fmt.Errorf("store: %w", err))
+	}
+	*r = records{}
+	return nil
+}
+
+// Unguarded runs the batch's requests from then on without a savepoint
+// each: one that fails rolls the batch back whole
+// (host.StoreBatch.Unguarded).
+func (b *Batch) Unguarded() { b.unguarded = true }
+
+// Expect claims ids in one statement, as Process claims one identity
+// (host.StoreBatch.Expect): an insert into messages of each that is not
+// there yet, which waits for another worker's open transaction that
+// claimed the same; the ones found processed are duplicates for Process.
+// The claims are taken in the order of the identities, so that two
+// workers' batches claiming some of the same wait for each other rather
+// than deadlock. The claims of identities not processed when the batch
+// commits are given up then.
+func (b *Batch) Expect(ctx context.Context, ids []string) error {
+	if b.done {
+		return errBatchDone
+	}
+	if b.err != nil {
+		return b.err
+	}
+	var claim []string
+	for _, id := range ids {
+		if _, ok := b.expected[id]; !ok {
+			claim = append(claim, id)
+		}
+	}
+	slices.Sort(claim)
+	claim = slices.Compact(claim)
+	if len(claim) == 0 {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	b.s.conflicts.take(b.tx.Conn())
+	rows, err := b.tx.Query(ctx, `INSERT INTO messages (message_id, body_hash, sender, outcome, received)
+		SELECT id, '', '', 'ignored', '' FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n) ORDER BY n
+		ON CONFLICT (message_id) DO NOTHING RETURNING message_id`, claim)
+	if err != nil {
+		b.err = conflict(fmt.Errorf("store: %w", err))
+		return b.err
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		b.err = conflict(fmt.Errorf("store: %w", err))
+		return b.err
+	}
+	if b.expected == nil {
+		b.expected = make(map[string]bool, len(claim))
+	}
+	for _, id := range claim {
+		b.expected[id] = false
+	}
+	for _, id := range got {
+		b.expected[id] = true
+	}
+	return nil
+}
+
+// giveUpClaims deletes the claims of Expect whose requests were not
+// processed.
+func (b *Batch) giveUpClaims(ctx context.Context) error {
+	var left []string
+	for id, claimed := range b.expected {
+		if claimed {
+			left = append(left, id)
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	if _, err := b.tx.Exec(ctx, `DELETE FROM messages WHERE message_id = ANY($1)`, left); err != nil {
+		return conflict(fmt.Errorf("store: %w", err))
 	}
 	return nil
 }
@@ -370,6 +505,14 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if b.err != nil {
 		b.Rollback()
 		return b.err
+	}
+	if err := b.giveUpClaims(context.WithoutCancel(ctx)); err != nil {
+		b.Rollback()
+		return err
+	}
+	if err := b.record(context.WithoutCancel(ctx)); err != nil {
+		b.Rollback()
+		return err
 	}
 	b.done = true
 	err := b.tx.Commit(context.WithoutCancel(ctx))

@@ -46,6 +46,8 @@ var tests = []struct {
 	{"ReopenKeepsData", testReopenKeepsData},
 	{"Batch", testBatch},
 	{"BatchRollback", testBatchRollback},
+	{"BatchExpect", testBatchExpect},
+	{"BatchUnguarded", testBatchUnguarded},
 	{"BeginAfterClose", testBeginAfterClose},
 	{"SaveChecksHistory", testSaveChecksHistory},
 	{"TxSeesItsWrites", testTxSeesItsWrites},
@@ -345,6 +347,173 @@ func testBatch(t *testing.T, db DB) {
 	}
 	if want := []string{"welcome", "reply to <b1@x>", "reply to <b3@x>"}; !slices.Equal(got, want) {
 		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// testBatchExpect checks a batch told its requests' identities at once
+// (StoreBatch.Expect): one processed before is a duplicate, fn not run;
+// one processed in the batch is a duplicate the second time; one whose fn
+// fails, and one expected but never processed, stay unprocessed once the
+// batch commits, and a later batch processes them; a batch rolled back
+// leaves its identities unprocessed.
+func testBatchExpect(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<e0@x>")
+	boom := errors.New("boom")
+	// run processes the mails of ids in one batch after expecting them
+	// all, fn failing for those of fail, and returns each one's error.
+	run := func(ids []string, fail map[string]bool, commit bool) []error {
+		t.Helper()
+		b, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Rollback()
+		if err := b.Expect(ctx, append(ids, "<e-never@x>")); err != nil {
+			t.Fatal(err)
+		}
+		var errs []error
+		for _, id := range ids {
+			ran := false
+			err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+				ran = true
+				tx.SetOutcome("applied", gid)
+				if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+					return err
+				}
+				if fail[id] {
+					return boom
+				}
+				return nil
+			})
+			if errors.Is(err, host.ErrDuplicate) && ran {
+				t.Errorf("%s: a duplicate's fn ran", id)
+			}
+			errs = append(errs, err)
+		}
+		if commit {
+			if err := b.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return errs
+	}
+	errs := run([]string{"<e0@x>", "<e1@x>", "<e1@x>", "<e2@x>"}, map[string]bool{"<e2@x>": true}, true)
+	if !errors.Is(errs[0], host.ErrDuplicate) || errs[1] != nil || !errors.Is(errs[2], host.ErrDuplicate) || !errors.Is(errs[3], boom) {
+		t.Fatalf("Process = %v; want a duplicate, nil, a duplicate, boom", errs)
+	}
+	for id, want := range map[string]bool{"<e1@x>": true, "<e2@x>": false, "<e-never@x>": false} {
+		if ok, err := s.Processed(ctx, id); ok != want || err != nil {
+			t.Errorf("after the commit, Processed(%s) = %v, %v; want %v", id, ok, err, want)
+		}
+	}
+	if errs := run([]string{"<e3@x>"}, nil, false); errs[0] != nil {
+		t.Fatalf("Process in a batch rolled back = %v", errs[0])
+	}
+	if ok, err := s.Processed(ctx, "<e3@x>"); ok || err != nil {
+		t.Errorf("after a rollback, Processed(<e3@x>) = %v, %v; want false", ok, err)
+	}
+	errs = run([]string{"<e2@x>", "<e-never@x>", "<e3@x>"}, nil, true)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("mail %d again: %v", i+1, err)
+		}
+	}
+	due, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range due {
+		got = append(got, string(m.Raw))
+	}
+	if want := []string{"welcome", "reply to <e1@x>", "reply to <e2@x>", "reply to <e-never@x>", "reply to <e3@x>"}; !slices.Equal(got, want) {
+		t.Errorf("outbox = %q, want %q", got, want)
+	}
+}
+
+// testBatchUnguarded checks a batch whose requests run without a
+// savepoint each (StoreBatch.Unguarded): a duplicate is refused and the
+// batch goes on, but a request that fails rolls back the whole batch, the
+// requests before it included: its error is its own, matching
+// host.ErrBatchLost too, the batch takes no more requests nor commits,
+// and the store's next batch begins.
+func testBatchUnguarded(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<u0@x>")
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	b.Unguarded()
+	boom := errors.New("boom")
+	move := func(id string, fail error) error {
+		return b.Process(ctx, host.Intake{MessageID: id, BodyHash: "h-" + id, Sender: "alice@x", Received: t0}, func(tx host.Tx) error {
+			rec, err := tx.Record(ctx, gid)
+			if err != nil {
+				return err
+			}
+			rec.Moves = append(rec.Moves, adjudicator.RecordMove{Player: "alice", Text: "keep plain " + id})
+			if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
+				return err
+			}
+			tx.SetOutcome("applied", gid)
+			if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: "alice@x", Raw: []byte("reply to " + id), Reply: true}); err != nil {
+				return err
+			}
+			return fail
+		})
+	}
+	if err := move("<u1@x>", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := move("<u0@x>", nil); !errors.Is(err, host.ErrDuplicate) || errors.Is(err, host.ErrBatchLost) {
+		t.Fatalf("a duplicate in an unguarded batch: %v, want host.ErrDuplicate alone", err)
+	}
+	if err := move("<u2@x>", nil); err != nil {
+		t.Fatal(err)
+	}
+	err = move("<u3@x>", boom)
+	if !errors.Is(err, boom) || !errors.Is(err, host.ErrBatchLost) || err.Error() != boom.Error() {
+		t.Fatalf("a failing request in an unguarded batch: %v, want boom, matching host.ErrBatchLost", err)
+	}
+	if err := move("<u4@x>", nil); err == nil {
+		t.Errorf("Process after the batch was lost succeeded")
+	}
+	if err := b.Commit(ctx); err == nil {
+		t.Errorf("Commit after the batch was lost succeeded")
+	}
+	g, err := s.Game(ctx, gid)
+	if err != nil || len(g.Record.Moves) != 0 || g.Moves != 0 {
+		t.Fatalf("after the batch was lost the game has %d moves (%v), want none", g.Moves, err)
+	}
+	for _, id := range []string{"<u1@x>", "<u2@x>", "<u3@x>"} {
+		if ok, _ := s.Processed(ctx, id); ok {
+			t.Errorf("Processed(%s) = true after the batch was lost", id)
+		}
+	}
+	if n, _ := s.Pending(ctx); n != 1 {
+		t.Errorf("Pending = %d, want 1 (the welcome)", n)
+	}
+	// The store goes on: a batch processes the same requests.
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Rollback()
+	for _, id := range []string{"<u1@x>", "<u2@x>", "<u3@x>"} {
+		if err := move(id, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.Game(ctx, gid); err != nil || g.Moves != 3 {
+		t.Fatalf("after the batch again: %v moves (%v), want 3", g.Moves, err)
 	}
 }
 

@@ -18,7 +18,11 @@ func init() {
 		struct {
 			name string
 			fn   func(t *testing.T, db DB)
-		}{"WorkersApplyEachMailOnce", testWorkersApplyEachMailOnce},
+		}{"WorkersApplyEachMailOnce", func(t *testing.T, db DB) { testWorkersApplyEachMailOnce(t, db, false) }},
+		struct {
+			name string
+			fn   func(t *testing.T, db DB)
+		}{"WorkersApplyEachMailOnceExpected", func(t *testing.T, db DB) { testWorkersApplyEachMailOnce(t, db, true) }},
 		struct {
 			name string
 			fn   func(t *testing.T, db DB)
@@ -30,8 +34,11 @@ func init() {
 // workers) process the same mails at once, in batches, each mail a move
 // of one game: every mail is applied once, by one of them, the other
 // finding it processed (host.ErrDuplicate), and the game's record holds
-// each move once, in the order applied.
-func testWorkersApplyEachMailOnce(t *testing.T, db DB) {
+// each move once, in the order applied. With expect, each batch first
+// tells the store its four mails' identities (StoreBatch.Expect), the
+// second worker in the reverse order: the claims made at once for a batch
+// keep each mail to one worker too, and do not deadlock.
+func testWorkersApplyEachMailOnce(t *testing.T, db DB, expect bool) {
 	const mails = 40
 	ctx := context.Background()
 	workers := []host.Store{db.Open(t), db.Open(t)}
@@ -47,6 +54,20 @@ func testWorkersApplyEachMailOnce(t *testing.T, db DB) {
 				if err != nil {
 					errs[w] = err
 					return
+				}
+				if expect {
+					var ids []string
+					for j := i; j < i+4; j++ {
+						ids = append(ids, fmt.Sprintf("<w%d@x>", j+1))
+					}
+					if w == 1 {
+						slices.Reverse(ids)
+					}
+					if err := b.Expect(ctx, ids); err != nil {
+						errs[w] = err
+						b.Rollback()
+						return
+					}
 				}
 				for j := i; j < i+4; j++ {
 					id := fmt.Sprintf("<w%d@x>", j+1)

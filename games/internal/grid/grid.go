@@ -163,6 +163,11 @@ func (g *Grid) Wall(a, b Square) bool {
 	return *g.slot(e)
 }
 
+// WallOn reports whether a wall stands on e, an edge of EdgeOf (two
+// adjacent squares, the smaller first): Wall(e.A, e.B) without looking
+// for the edge, for a list of edges made once.
+func (g *Grid) WallOn(e Edge) bool { return *g.slot(e) }
+
 // Open reports whether one may pass from a to adjacent b: adjacent and no
 // wall between.
 func (g *Grid) Open(a, b Square) bool {

@@ -1,10 +1,11 @@
 // Package textwrap wraps the status lines under a game's board to the
-// width of a mail (72 columns), for every game's Text, and words a count
-// (Plural).
+// width of a mail (72 columns), for every game's Text, words a count
+// (Plural) and letters the players (Initials).
 package textwrap
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -53,4 +54,31 @@ func Plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Initials returns one lower-case letter per name, for a board: each
+// name's initial when the initials are letters a to z, all different and
+// none of reserved (a neutral colour's letter), else a, b, c, d in seating
+// order.
+func Initials(names []string, reserved ...byte) []byte {
+	out := make([]byte, len(names))
+	seen := map[byte]bool{}
+	for _, r := range reserved {
+		seen[r] = true
+	}
+	for i, name := range names {
+		var r byte
+		if name != "" {
+			r = byte(unicode.ToLower(rune(name[0])))
+		}
+		if r < 'a' || r > 'z' || seen[r] {
+			for j := range out {
+				out[j] = byte('a' + j)
+			}
+			return out
+		}
+		out[i] = r
+		seen[r] = true
+	}
+	return out
 }

@@ -31,3 +31,25 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestInitials(t *testing.T) {
+	for _, tc := range []struct {
+		names    []string
+		reserved string
+		want     string
+	}{
+		{[]string{"alice", "Bob"}, "", "ab"},
+		{[]string{"red", "blue", "yellow"}, "", "rby"},
+		{[]string{"bob", "barbara"}, "", "ab"},          // the same initial
+		{[]string{"nadia", "omar"}, "n", "ab"},          // a reserved letter (Löwenherz's neutral n)
+		{[]string{"xavier", "yann", "zoe"}, "x", "abc"}, // Löwenherz 1997's neutral prince x
+		{[]string{"élodie", "bob"}, "", "ab"},           // not a to z
+		{[]string{"1st", "bob"}, "", "ab"},
+		{[]string{"", "bob"}, "", "ab"},
+		{[]string{"alice", "henri"}, "", "ah"},
+	} {
+		if got := string(Initials(tc.names, []byte(tc.reserved)...)); got != tc.want {
+			t.Errorf("Initials(%q, %q) = %q, want %q", tc.names, tc.reserved, got, tc.want)
+		}
+	}
+}
