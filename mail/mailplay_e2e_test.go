@@ -414,7 +414,7 @@ func TestMailHostingTexts(t *testing.T) {
 	}
 
 	mail(alice, ak, "aide")
-	if h := unwrap(r.await(alice, "help")); !strings.Contains(h, "  reprendre ") || !strings.Contains(h, "avis tout|tour|quotidien") || !strings.Contains(h, "Étapes, une par ligne") {
+	if h := unwrap(r.await(alice, "aide")); !strings.Contains(h, "  reprendre ") || !strings.Contains(h, "avis tout|tour|quotidien") || !strings.Contains(h, "Étapes, une par ligne") {
 		t.Errorf("the French help:\n%s", h)
 	}
 	mail(alice, ak, "help")
@@ -422,7 +422,7 @@ func TestMailHostingTexts(t *testing.T) {
 		t.Errorf("the help:\n%s", h)
 	}
 	mail(alice, ak, "vacances 2 jours")
-	r.await(alice, "vacation")
+	r.await(alice, "vacances") // a French mail: its answer's subject is French
 	r.await(bob, "alice is away")
 
 	// A take-back asked, then lapsed by bob's move: everyone is told, and

@@ -198,8 +198,8 @@ func TestDraftIsJSONMarshal(t *testing.T) {
 	cases["picture shared"] = shared
 	// draft writes outMail's fields one by one: a field added to outMail
 	// must be added to draft (and to full above).
-	if n := reflect.TypeFor[outMail]().NumField(); n != 12 {
-		t.Fatalf("outMail has %d fields; draft writes the 11 it had and leaves out pictureJSON", n)
+	if n := reflect.TypeFor[outMail]().NumField(); n != 13 {
+		t.Fatalf("outMail has %d fields; draft writes the 11 it had and leaves out pictureJSON and lang", n)
 	}
 	for name, om := range cases {
 		want, err := json.Marshal(draftJSON{Version: draftVersion, outMail: om})
