@@ -249,7 +249,7 @@ func TestPlay(t *testing.T) {
 			}
 			// Alice's keep is sealed until bob has kept too (RULINGS.md RB-15).
 			if rep.Outcome != host.Answered || len(rep.Notices) != 1 || !rep.Notices[0].Answer || rep.Notices[0].Topic != "history, show" ||
-				!strings.Contains(rep.Notices[0].Text, "  1  alice        alice keeps an A tile\n") || strings.Contains(rep.Notices[0].Text, "alice        "+steps[0]) {
+				!strings.Contains(rep.Notices[0].Text, "  1  alice        keeps an A tile\n") || strings.Contains(rep.Notices[0].Text, "alice        "+steps[0]) {
 				t.Errorf("history, show: %+v", rep)
 			}
 

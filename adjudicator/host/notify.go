@@ -75,7 +75,9 @@ func (s *Session) catchUp(m *adjudicator.Match, viewer string, from, to int, lan
 	if from >= to {
 		return "", nil
 	}
-	texts, err := m.History(s.h.cfg.Registry, viewer, lang)
+	// TurnHistory: the player is in a column of their own, so a step
+	// still hidden reads "keeps an A tile", not "alice keeps an A tile".
+	texts, err := m.TurnHistory(s.h.cfg.Registry, viewer, lang)
 	if err != nil {
 		return "", err
 	}

@@ -1341,9 +1341,10 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 				fmt.Fprintf(&b, "%s\n", mv)
 			}
 		case "history":
-			// Through History, so that a bid still sealed reads "alice
-			// has bid" to everyone but alice.
-			texts, err := m.History(s.h.cfg.Registry, player, env.Lang)
+			// Through TurnHistory, so that a bid still sealed reads "has
+			// bid" to everyone but alice, beside her name in its column
+			// (not "alice  alice has bid").
+			texts, err := m.TurnHistory(s.h.cfg.Registry, player, env.Lang)
 			if err != nil {
 				return Reply{}, err
 			}
