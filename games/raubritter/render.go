@@ -136,111 +136,66 @@ func (s *State) PrivateText(as string) string {
 // writeStatus writes the status lines everyone sees below the board, in
 // French when fr is set.
 func (s *State) writeStatus(b *strings.Builder, sym []byte, fr bool) {
-	if fr {
-		s.writeStatusFR(b, sym)
-		return
+	// tr picks the English or the French of a text; both take the same
+	// arguments in the same order.
+	tr := func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
 	}
 	br0, br1, bc0, bc1, ok := s.bbox()
 	if ok {
 		w, h := bc1-bc0+1, br1-br0+1
-		fmt.Fprintf(b, "area %dx%d of at most %dx%d", w, h, s.limit, s.limit)
+		fmt.Fprintf(b, tr("area %dx%d of at most %dx%d", "zone %dx%d sur %dx%d au plus"), w, h, s.limit, s.limit)
 		var fixed []string
 		if w == s.limit {
-			fixed = append(fixed, fmt.Sprintf("columns %c-%c", 'a'+bc0, 'a'+bc1))
+			fixed = append(fixed, fmt.Sprintf(tr("columns %c-%c", "colonnes %c-%c"), 'a'+bc0, 'a'+bc1))
 		}
 		if h == s.limit {
-			fixed = append(fixed, fmt.Sprintf("rows %d-%d", br0+1, br1+1))
+			fixed = append(fixed, fmt.Sprintf(tr("rows %d-%d", "rangées %d-%d"), br0+1, br1+1))
 		}
 		if len(fixed) > 0 {
-			fmt.Fprintf(b, "; final: %s", strings.Join(fixed, ", "))
+			fmt.Fprintf(b, tr("; final: %s", " ; définitives : %s"), strings.Join(fixed, ", "))
 		}
 		b.WriteString("\n")
 	}
 	// The legend fits in 72 columns, like the rest of the board.
-	b.WriteString("P plain  F forest  M mountains  L lake\n")
-	b.WriteString("c castle 1 point, v village 2 points, t town 3 points\n")
-	b.WriteString("knights bottom to top, the top one in capitals\n")
-	b.WriteString(". a free square; * a castle awaiting knights\n")
+	b.WriteString(tr("P plain  F forest  M mountains  L lake\n", "P plaine  F forêt  M montagnes  L lac\n"))
+	b.WriteString(tr("c castle 1 point, v village 2 points, t town 3 points\n", "c château 1 point, v village 2 points, t ville 3 points\n"))
+	b.WriteString(tr("knights bottom to top, the top one in capitals\n", "chevaliers de bas en haut, celui du dessus en capitale\n"))
+	b.WriteString(tr(". a free square; * a castle awaiting knights\n", ". une case libre ; * un château qui attend ses chevaliers\n"))
 	scores := s.Scores()
 	for i, n := range s.names {
 		p := s.players[i]
 		tiles := len(p.hand) + len(p.stack) + len(p.layout)
-		fmt.Fprintf(b, "%c %-12s %2d %s, %2d %s left, %2d %s left\n",
+		fmt.Fprintf(b, tr("%c %-12s %2d %s, %2d %s left, %2d %s left\n", "%c %-12s %2d %s ; reste %2d %s, %2d %s\n"),
 			sym[i], n, scores[i], plural(scores[i], "point", "points"),
-			p.knights, plural(p.knights, "knight", "knights"), tiles, plural(tiles, "tile", "tiles"))
+			p.knights, plural(p.knights, tr("knight", "chevalier"), tr("knights", "chevaliers")),
+			tiles, plural(tiles, tr("tile", "plaquette"), tr("tiles", "plaquettes")))
 	}
 	switch s.phase {
 	case phaseSetup:
-		fmt.Fprintf(b, "setup: waiting for %s to keep an A tile\n", strings.Join(s.ToMove(), ", "))
+		fmt.Fprintf(b, tr("setup: waiting for %s to keep an A tile\n", "mise en place : on attend la plaquette A gardée par %s\n"), strings.Join(s.ToMove(), ", "))
 	case phasePlay:
 		who := s.names[s.turn]
 		switch {
 		case s.pending >= 0:
 			// After the third tile or the last in hand, no tile can follow.
-			next := "go on"
+			next := tr("go on", "continuer")
 			if s.placed == 3 || len(s.players[s.turn].hand) == 0 {
-				next = "end"
+				next = tr("end", "finir")
 			}
-			fmt.Fprintf(b, "to move: %s, tile %d of 1-3; knights for the castle at %s, or %s\n", who, s.placed, s.square(s.pending), next)
+			fmt.Fprintf(b, tr("to move: %s, tile %d of 1-3; knights for the castle at %s, or %s\n",
+				"à jouer : %s, plaquette %d sur 1-3 ; des chevaliers pour le château en %s, ou %s\n"), who, s.placed, s.square(s.pending), next)
 		case s.placed > 0:
-			fmt.Fprintf(b, "to move: %s, %d %s laid; lay another or end\n", who, s.placed, plural(s.placed, "tile", "tiles"))
+			fmt.Fprintf(b, tr("to move: %s, %d %s laid; lay another or end\n", "à jouer : %s, %d %s ; en poser une autre ou finir\n"),
+				who, s.placed, plural(s.placed, tr("tile", "plaquette posée"), tr("tiles", "plaquettes posées")))
 		default:
-			fmt.Fprintf(b, "to move: %s, lay 1 to 3 tiles\n", who)
+			fmt.Fprintf(b, tr("to move: %s, lay 1 to 3 tiles\n", "à jouer : %s, poser 1 à 3 plaquettes\n"), who)
 		}
 	default:
-		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
-	}
-}
-
-// writeStatusFR is writeStatus in French.
-func (s *State) writeStatusFR(b *strings.Builder, sym []byte) {
-	br0, br1, bc0, bc1, ok := s.bbox()
-	if ok {
-		w, h := bc1-bc0+1, br1-br0+1
-		fmt.Fprintf(b, "zone %dx%d sur %dx%d au plus", w, h, s.limit, s.limit)
-		var fixed []string
-		if w == s.limit {
-			fixed = append(fixed, fmt.Sprintf("colonnes %c-%c", 'a'+bc0, 'a'+bc1))
-		}
-		if h == s.limit {
-			fixed = append(fixed, fmt.Sprintf("rangées %d-%d", br0+1, br1+1))
-		}
-		if len(fixed) > 0 {
-			fmt.Fprintf(b, " ; définitives : %s", strings.Join(fixed, ", "))
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("P plaine  F forêt  M montagnes  L lac\n")
-	b.WriteString("c château 1 point, v village 2 points, t ville 3 points\n")
-	b.WriteString("chevaliers de bas en haut, celui du dessus en capitale\n")
-	b.WriteString(". une case libre ; * un château qui attend ses chevaliers\n")
-	scores := s.Scores()
-	for i, n := range s.names {
-		p := s.players[i]
-		tiles := len(p.hand) + len(p.stack) + len(p.layout)
-		fmt.Fprintf(b, "%c %-12s %2d %s ; reste %2d %s, %2d %s\n",
-			sym[i], n, scores[i], plural(scores[i], "point", "points"),
-			p.knights, plural(p.knights, "chevalier", "chevaliers"), tiles, plural(tiles, "plaquette", "plaquettes"))
-	}
-	switch s.phase {
-	case phaseSetup:
-		fmt.Fprintf(b, "mise en place : on attend la plaquette A gardée par %s\n", strings.Join(s.ToMove(), ", "))
-	case phasePlay:
-		who := s.names[s.turn]
-		switch {
-		case s.pending >= 0:
-			next := "continuer"
-			if s.placed == 3 || len(s.players[s.turn].hand) == 0 {
-				next = "finir"
-			}
-			fmt.Fprintf(b, "à jouer : %s, plaquette %d sur 1-3 ; des chevaliers pour le château en %s, ou %s\n", who, s.placed, s.square(s.pending), next)
-		case s.placed > 0:
-			fmt.Fprintf(b, "à jouer : %s, %d %s ; en poser une autre ou finir\n", who, s.placed, plural(s.placed, "plaquette posée", "plaquettes posées"))
-		default:
-			fmt.Fprintf(b, "à jouer : %s, poser 1 à 3 plaquettes\n", who)
-		}
-	default:
-		fmt.Fprintf(b, "partie finie : %s\n", s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
 	}
 }
 
