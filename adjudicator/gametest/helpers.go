@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -214,4 +215,23 @@ func CheckWidth(t testing.TB, what, text string) {
 			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
 		}
 	}
+}
+
+// EnglishLeft returns those of words that text holds as whole words
+// (between characters that are not letters), in the order of words: a
+// test of a board in French (adjudicator.TextIn) names the English words
+// of its legend and status lines that must not be left over in it. The
+// words are single words; case counts ("Henri" is not "henri").
+func EnglishLeft(text string, words ...string) []string {
+	in := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		in[w] = true
+	}
+	var left []string
+	for _, w := range words {
+		if in[w] {
+			left = append(left, w)
+		}
+	}
+	return left
 }

@@ -4,9 +4,11 @@ import (
 	"github.com/heraldgames/herald/adjudicator/gametest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 )
 
 // goldenStates are the boards kept as golden files: the setup, mid-game
@@ -38,17 +40,24 @@ func goldenStates(t *testing.T) map[string]*State {
 	return out
 }
 
-// TestGolden compares Text("") and Text(first player) with the files in
+// TestGolden compares Text("") and Text(first player), and the same in
+// French (TextIn, the files ending in -fr), with the files in
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
 	for name, s := range goldenStates(t) {
-		for _, as := range []string{"", s.names[0]} {
-			file := name
+		for _, as := range []string{"", s.names[0], "fr", s.names[0] + "-fr"} {
+			file, lang := name, notation.English
+			if v, ok := strings.CutSuffix(as, "fr"); ok {
+				as, lang = strings.TrimSuffix(v, "-"), notation.French
+			}
 			if as != "" {
 				file += "-" + as
 			}
+			if lang == notation.French {
+				file += "-fr"
+			}
 			path := filepath.Join("testdata", "golden", file+".txt")
-			got := s.Text(as)
+			got := adjudicator.TextIn(s, as, lang)
 			if *gametest.Update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
