@@ -3,6 +3,8 @@ package lowenherz97
 import (
 	"fmt"
 	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
 )
 
 // choosers returns the players who laid the decision card of tier t, in
@@ -236,14 +238,19 @@ func aOrAn(word string) string {
 
 // aCastle says which castle player places of colour c: "a castle" of
 // their own, "a neutral castle" of the neutral prince's.
-func (s *State) aCastle(player, c int) string {
+func (s *State) aCastle(player, c int) string { return s.aCastleIn(player, c, false) }
+
+// aCastleIn is aCastle, in French when fr is set: "un château neutre",
+// "un château", "un château de bob".
+func (s *State) aCastleIn(player, c int, fr bool) string {
+	tr := picker(fr)
 	if c == s.neutral {
-		return "a neutral castle"
+		return tr("a neutral castle", "un château neutre")
 	}
 	if c == player {
-		return "a castle"
+		return tr("a castle", "un château")
 	}
-	return "a castle of " + s.colourName(c) + "'s"
+	return tr("a castle of "+s.colourName(c)+"'s", "un château "+adjudicator.OfName(s.colourName(c)).FR)
 }
 
 // describePick is the public text of a decision card laid.

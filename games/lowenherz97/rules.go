@@ -467,11 +467,14 @@ func (s *State) clearBids() {
 }
 
 // bidWords is a bid for the reveal: "7", "4 + treasure 8".
-func bidWords(b bid) string {
+func bidWords(b bid) string { return bidWordsIn(b, false) }
+
+// bidWordsIn is bidWords, in French when fr is set: "4 + trésor 8".
+func bidWordsIn(b bid, fr bool) string {
 	t := strconv.Itoa(b.ducats)
 	for _, v := range b.treasures {
 		if v > 0 {
-			t += " + treasure " + strconv.Itoa(int(v))
+			t += picker(fr)(" + treasure ", " + trésor ") + strconv.Itoa(int(v))
 		}
 	}
 	return t
