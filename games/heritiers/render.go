@@ -269,7 +269,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte, fr bool) {
 		}
 		reach := ""
 		if len(who) > 0 {
-			reach = tr("  reach ", "  à portée de ") + strings.Join(who, " ")
+			reach = tr("  reach ", "  portée ") + strings.Join(who, " ")
 		}
 		fmt.Fprintf(b, "  %d  %s%s\n", p, s.tile(t).describe(fr), reach)
 	}
@@ -302,7 +302,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte, fr bool) {
 			continue
 		}
 		in, hand := s.inReserveCount(seat), len(s.hands[seat])
-		fmt.Fprintf(b, tr(", %d %s in the royal reserve, reach %d, %d %s in hand\n", ", %d %s dans la réserve royale, portée %d, %d %s en main\n"),
+		fmt.Fprintf(b, tr(", %d %s in the royal reserve, reach %d, %d %s in hand\n", ", %d %s en réserve, portée %d, %d %s en main\n"),
 			in, plural(in, tr("troop", "troupe"), tr("troops", "troupes")), s.reach(seat), hand, plural(hand, tr("tile", "tuile"), tr("tiles", "tuiles")))
 	}
 	if s.solo {
