@@ -2,7 +2,6 @@ package lowenherz97
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -37,7 +36,8 @@ func (s *State) Text(as string) string { return s.text(as, false) }
 // the rulebook's terms (pouvoir, banque, murs, cartes de politique, carte
 // d'action, carte de décision, négociation, confrontation, mises), the
 // cards named as the French notation names them; the squares keep their
-// codes. The latest events stay as the game logged them, in English.
+// codes. The latest events are in French too but for those a position
+// file gave, which are in English.
 func (s *State) TextIn(as string, lang notation.Lang) string {
 	return s.text(as, lang == notation.French)
 }
@@ -175,9 +175,9 @@ func (s *State) writeStatus(b *strings.Builder, fr bool) {
 			board.Name(al.a), colour(int(s.castle[al.a])), board.Name(al.b), colour(int(s.castle[al.b])))
 	}
 	if len(s.events) > 0 {
-		b.WriteString(tr("latest:\n", "derniers événements (en anglais) :\n"))
+		b.WriteString(tr("latest:\n", "derniers événements :\n"))
 		for _, e := range s.events {
-			b.WriteString("  " + e + "\n")
+			b.WriteString("  " + tr(e.en, e.fr) + "\n")
 		}
 	}
 	switch s.phase {
@@ -378,7 +378,7 @@ func (s *State) Board() any {
 		Bank:      s.bank,
 		WallsLeft: wallSupply - s.g.CountWalls(),
 		Alliances: [][2]string{},
-		Events:    slices.Clone(s.events),
+		Events:    english(s.events),
 	}
 	if v.Events == nil {
 		v.Events = []string{}
