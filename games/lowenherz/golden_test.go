@@ -4,7 +4,6 @@ import (
 	"github.com/heraldgames/herald/adjudicator/gametest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -45,19 +44,19 @@ func goldenStates(t *testing.T) map[string]*State {
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
 	for name, s := range goldenStates(t) {
-		for _, as := range []string{"", s.names[0], "fr", s.names[0] + "-fr"} {
-			file, lang := name, notation.English
-			if v, ok := strings.CutSuffix(as, "fr"); ok {
-				as, lang = strings.TrimSuffix(v, "-"), notation.French
+		for _, v := range []struct {
+			as   string
+			lang notation.Lang
+		}{{"", notation.English}, {s.names[0], notation.English}, {"", notation.French}, {s.names[0], notation.French}} {
+			file := name
+			if v.as != "" {
+				file += "-" + v.as
 			}
-			if as != "" {
-				file += "-" + as
-			}
-			if lang == notation.French {
+			if v.lang == notation.French {
 				file += "-fr"
 			}
 			path := filepath.Join("testdata", "golden", file+".txt")
-			got := adjudicator.TextIn(s, as, lang)
+			got := adjudicator.TextIn(s, v.as, v.lang)
 			if *gametest.Update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
