@@ -377,15 +377,18 @@ func (s *State) privateText(as string, fr bool) string {
 	return out.String()
 }
 
-func (s *State) handWords(seat int) string {
+// handWords names the tiles of seat's hand, or says it is empty, in
+// English and in French.
+func (s *State) handWords(seat int) adjudicator.Words {
 	if len(s.hands[seat]) == 0 {
-		return "empty"
+		return adjudicator.Words{EN: "empty", FR: "vide"}
 	}
 	ids := make([]string, len(s.hands[seat]))
 	for i, t := range s.hands[seat] {
 		ids[i] = s.tile(t).ID
 	}
-	return strings.Join(ids, ", ")
+	hand := strings.Join(ids, ", ")
+	return adjudicator.Words{EN: hand, FR: hand}
 }
 
 // plural words a count: plural(2, "point", "points") is "points".
