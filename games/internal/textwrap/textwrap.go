@@ -14,24 +14,26 @@ const Width = 72
 
 // Line breaks line (with or without its final newline) at spaces so that
 // no piece is longer than width runes, unless one word is; the pieces
-// after the first are indented by two spaces. Player names are up to 64
-// characters, so status lines may need it.
+// after the first are indented by two spaces more than the line is.
+// Player names are up to 64 characters, so status lines may need it.
 func Line(line string, width int) string {
 	body, nl := strings.CutSuffix(line, "\n")
 	if utf8.RuneCountInString(body) <= width {
 		return line
 	}
+	words := strings.TrimLeft(body, " ")
+	indent := body[:len(body)-len(words)]
 	var b strings.Builder
-	cur := ""
-	for _, w := range strings.Split(body, " ") {
+	cur := indent
+	for _, w := range strings.Split(words, " ") {
 		switch {
-		case cur == "" || strings.TrimSpace(cur) == "":
+		case strings.TrimSpace(cur) == "":
 			cur += w
 		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
 			cur += " " + w
 		default:
 			b.WriteString(cur + "\n")
-			cur = "  " + w
+			cur = indent + "  " + w
 		}
 	}
 	b.WriteString(cur)

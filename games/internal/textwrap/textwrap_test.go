@@ -10,6 +10,10 @@ func TestLine(t *testing.T) {
 		{"short\n", "short\n"},
 		{"aaa bbb ccc ddd\n", "aaa bbb\n  ccc\n  ddd\n"},
 		{"aaaaaaaaaaaa bb", "aaaaaaaaaaaa\n  bb"},
+		// An indented line (an event under "latest events:") keeps its
+		// indent, and its pieces after the first two spaces more.
+		{"  aa bb cc\n", "  aa bb\n    cc\n"},
+		{"  aaaaaaaaa b", "  aaaaaaaaa\n    b"},
 	} {
 		if got := Line(tc.in, 8); got != tc.want {
 			t.Errorf("Line(%q, 8) = %q, want %q", tc.in, got, tc.want)
