@@ -229,6 +229,11 @@ var migrations = []migration{
 		data BLOB NOT NULL
 	);
 	ALTER TABLE outbox ADD COLUMN shared_id INTEGER REFERENCES outbox_shared(id);`},
+	// 17: the outbox's mails by their shared part, so that Prune finds
+	// whether a shared part is still referred to (and SQLite checks the
+	// foreign key of a shared part deleted) without reading the outbox
+	// whole.
+	{sql: `CREATE INDEX outbox_shared_ref ON outbox(shared_id);`},
 }
 
 var _ host.Store = (*Store)(nil)

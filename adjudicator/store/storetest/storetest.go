@@ -33,6 +33,15 @@ func Run(t *testing.T, fresh func(t testing.TB) DB) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
+	for _, tc := range freshTests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh) })
+	}
+}
+
+// freshTests are the tests that make databases themselves, one a case.
+var freshTests []struct {
+	name string
+	fn   func(t *testing.T, fresh func(t testing.TB) DB)
 }
 
 var tests = []struct {

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator/host"
+)
+
+// TestPruneKeepsDatabaseBounded feeds a store weeks of moves at a steady
+// rate, on a clock of its own: every hour, movesAnHour move mails each
+// queue three drafts sharing one board, all sent within the hour. For
+// backlogWeeks nothing is pruned (a herald before Prune: the outbox keeps
+// everything); from then on the serve loop's sweep prunes every hour.
+// Once a SentKept has passed, the outbox holds only the mails of the last
+// SentKept (and the hour's), and the database file stops growing but for
+// the tables kept for ever (the processed mails' identities): the pages
+// the first prune freed, then each hour's, hold the new mails (SQLite's
+// free list; auto_vacuum stays off).
+func TestPruneKeepsDatabaseBounded(t *testing.T) {
+	const (
+		weeks        = 5
+		backlogWeeks = 1
+		movesAnHour  = 3
+		mailsAMove   = 3
+	)
+	s, path := open(t)
+	ctx := context.Background()
+	gid := newGame(t, s, "<g@x>")
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	bytesOf := func(n int) []byte {
+		b := make([]byte, n+rng.IntN(n/4))
+		for i := range b {
+			b[i] = byte('a' + rng.IntN(26))
+		}
+		return b
+	}
+	type week struct{ pages, free, outbox, kept int }
+	var seen []week
+	now := t0.Add(time.Hour)
+	n := 0
+	for w := range weeks {
+		for range 7 * 24 {
+			now = now.Add(time.Hour)
+			b, err := s.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range movesAnHour {
+				n++
+				// An identity, a body hash and a sender as long as real ones.
+				id := fmt.Sprintf("<CAF%d%s@mail.gmail.com>", n, bytesOf(36))
+				hash := fmt.Sprintf("%x", bytesOf(32)[:32])
+				board := bytesOf(2400) // a board picture as JSON, some 2-3 kB
+				err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: "alice.martin@example.org", Received: now}, func(tx host.Tx) error {
+					for k := range mailsAMove {
+						if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: fmt.Sprintf("p%d@x", k), Draft: bytesOf(500), Shared: board}); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := b.CommitUnsynced(ctx); err != nil {
+				t.Fatal(err)
+			}
+			out, err := s.Claim(ctx, "w", now, time.Minute, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range out {
+				if err := s.MarkSent(ctx, o.ID, now.Add(time.Minute)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if w < backlogWeeks {
+				continue
+			}
+			for {
+				p, err := s.Prune(ctx, now, 500)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Rows() == 0 {
+					break
+				}
+			}
+		}
+		// Checkpoint, so that the database file holds every page.
+		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			t.Fatal(err)
+		}
+		wk := week{
+			pages:  count(`PRAGMA page_count`),
+			free:   count(`PRAGMA freelist_count`),
+			outbox: count(`SELECT COUNT(*) FROM outbox`),
+			kept:   count(`SELECT COUNT(*) FROM dbstat WHERE name IN ('messages', 'sqlite_autoindex_messages_1')`),
+		}
+		seen = append(seen, wk)
+		t.Logf("week %d: %d pages, %d free; %d mails in the outbox; %d pages of processed mails' identities, %d bytes a mail", w+1, wk.pages, wk.free, wk.outbox, wk.kept, wk.kept*count(`PRAGMA page_size`)/n)
+	}
+	// The outbox: a SentKept of mail, and the hour's.
+	most := int(host.SentKept/time.Hour+1) * movesAnHour * mailsAMove
+	for w := backlogWeeks; w < weeks; w++ {
+		if seen[w].outbox > most+1 {
+			t.Errorf("week %d: %d mails in the outbox, more than a SentKept's %d and the welcome", w+1, seen[w].outbox, most)
+		}
+	}
+	// The file: the size it had when the backlog was pruned, and the
+	// identities kept since; a little slack for the tables' own pages.
+	ref := seen[backlogWeeks-1]
+	for w := backlogWeeks; w < weeks; w++ {
+		if grew := seen[w].pages - ref.pages; grew > seen[w].kept-ref.kept+ref.pages/50 {
+			t.Errorf("week %d: %d pages, %d more than at the first prune, the processed mails' identities %d more: the pages freed are not reused", w+1, seen[w].pages, grew, seen[w].kept-ref.kept)
+		}
+	}
+	// Steady state: once the backlog's free pages are used up, the file
+	// grows as the identities do, and no faster.
+	last, mid := seen[weeks-1], seen[weeks-3]
+	if grew := last.pages - mid.pages; grew > last.kept-mid.kept+mid.pages/50 {
+		t.Errorf("weeks %d to %d: %d pages more, the processed mails' identities %d more", weeks-2, weeks, grew, last.kept-mid.kept)
+	}
+}
