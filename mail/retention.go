@@ -9,7 +9,8 @@ import (
 
 // Retention: herald serve prunes what it keeps no more (host.Retention:
 // the mails sent more than host.SentKept ago, the boards they shared, the
-// failures not set aside after host.FailureKept) when it starts and every
+// failures not set aside after host.FailureKept, the requests to observe
+// never confirmed) when it starts and every
 // pruneEvery, on every worker (on PostgreSQL one prunes at a time, the
 // others finding nothing to do), a transaction of at most pruneRows rows
 // a table at a time, so that a year's backlog never holds a long lock: the
@@ -39,6 +40,7 @@ func prune(ctx context.Context, st host.Store, now time.Time, limit int) (host.P
 		all.Outbox += p.Outbox
 		all.Shared += p.Shared
 		all.Failures += p.Failures
+		all.Observe += p.Observe
 		if err != nil || p.Rows() == 0 {
 			return all, err
 		}

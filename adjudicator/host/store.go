@@ -105,8 +105,9 @@ type Outbox interface {
 	// Prune deletes, in one short transaction, rows herald no longer
 	// needs at now, as Retention says: up to limit mails sent more than
 	// SentKept ago, with the shared parts (Mail.Shared) no mail refers to
-	// any more, and up to limit failures that were not set aside and last
-	// failed more than FailureKept ago. It returns what it deleted; the
+	// any more; up to limit failures that were not set aside and last
+	// failed more than FailureKept ago; and up to limit requests to
+	// observe a game asked more than ObserveRequestKept ago. It returns what it deleted; the
 	// caller calls again until that is nothing. Workers sharing a
 	// database prune one at a time: a Prune while another worker's runs
 	// deletes nothing.
@@ -127,7 +128,9 @@ type Outbox interface {
 // old: it waits to go, or it was set aside (herald failed names it by its
 // outbox id). A failure that was not set aside (a mail that failed once or
 // twice, then went through) is kept FailureKept after its last failure;
-// one set aside stays for herald failed.
+// one set aside stays for herald failed. A request to observe a game that
+// was never confirmed is kept while its token is valid
+// (ObserveRequestKept): after that it is as if there were none.
 //
 // The identities of the requests processed (the messages table) are kept
 // for ever: each is the only thing that refuses a second copy of a mail,
@@ -138,6 +141,8 @@ type Outbox interface {
 const (
 	SentKept    = 7 * 24 * time.Hour
 	FailureKept = 30 * 24 * time.Hour
+
+	ObserveRequestKept = observeConfirmValid
 )
 
 // Pruned counts the rows a Prune deleted.
@@ -145,10 +150,11 @@ type Pruned struct {
 	Outbox   int // mails sent more than SentKept ago
 	Shared   int // shared parts of mails no mail refers to any more
 	Failures int // failures not set aside, last seen more than FailureKept ago
+	Observe  int // requests to observe a game, never confirmed, asked more than ObserveRequestKept ago
 }
 
 // Rows is how many rows were deleted in all.
-func (p Pruned) Rows() int { return p.Outbox + p.Shared + p.Failures }
+func (p Pruned) Rows() int { return p.Outbox + p.Shared + p.Failures + p.Observe }
 
 // StoreBatch is one database transaction in which several requests are
 // processed one after another, each by Process inside a savepoint of its

@@ -281,7 +281,7 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
+	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}

@@ -12,8 +12,9 @@ import (
 
 // Prune deletes, in one transaction, up to limit mails sent more than
 // host.SentKept before now, the shared parts that none of the mails left
-// refers to, and up to limit failures not set aside that last failed more
-// than host.FailureKept before now (host.Outbox.Prune). The transaction
+// refers to, up to limit failures not set aside that last failed more
+// than host.FailureKept before now, and up to limit requests to observe
+// asked more than host.ObserveRequestKept before now (host.Outbox.Prune). The transaction
 // waits for the batch under way, if any, and the next waits for it: a
 // year's backlog is deleted a few hundred rows at a time, each
 // transaction a few milliseconds, the intake's batches going between
@@ -59,14 +60,31 @@ func (s *Store) Prune(ctx context.Context, now time.Time, limit int) (host.Prune
 	return p, nil
 }
 
+// Prune's statements, each of at most limit rows, each finding them by an
+// index (TestPrunePlans): a year's backlog costs each transaction what a
+// week's does.
+const (
+	// The mails sent before the cutoff, by outbox_due (sent,
+	// next_attempt): an unsent mail (sent NULL) is never one of them.
+	pruneOutbox = `DELETE FROM outbox WHERE id IN
+		(SELECT id FROM outbox WHERE sent IS NOT NULL AND sent < ? LIMIT ?) RETURNING shared_id`
+	// The shared parts of the mails deleted that no mail left refers to,
+	// by outbox_shared_ref.
+	pruneShared = `DELETE FROM outbox_shared WHERE id IN (SELECT value FROM json_each(?))
+		AND NOT EXISTS (SELECT 1 FROM outbox WHERE shared_id = outbox_shared.id)`
+	// The failures not set aside, by failures_set_aside.
+	pruneFailures = `DELETE FROM failures WHERE id IN
+		(SELECT id FROM failures WHERE set_aside IS NULL AND last < ? LIMIT ?)`
+	// The requests to observe asked before the cutoff, by
+	// observe_requests_asked.
+	pruneObserve = `DELETE FROM observe_requests WHERE rowid IN
+		(SELECT rowid FROM observe_requests WHERE asked < ? LIMIT ?)`
+)
+
 // prune is Prune's transaction.
 func prune(ctx context.Context, tx *sql.Tx, now time.Time, limit int) (host.Pruned, error) {
 	var p host.Pruned
-	// outbox_due (sent, next_attempt) finds the mails sent before the
-	// cutoff; an unsent mail (sent NULL) is never one of them.
-	rows, err := tx.QueryContext(ctx, `DELETE FROM outbox WHERE id IN
-		(SELECT id FROM outbox WHERE sent IS NOT NULL AND sent < ? LIMIT ?) RETURNING shared_id`,
-		stamp(now.Add(-host.SentKept)), limit)
+	rows, err := tx.QueryContext(ctx, pruneOutbox, stamp(now.Add(-host.SentKept)), limit)
 	if err != nil {
 		return p, err
 	}
@@ -94,21 +112,24 @@ func prune(ctx context.Context, tx *sql.Tx, now time.Time, limit int) (host.Prun
 		if err != nil {
 			return p, err
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM outbox_shared WHERE id IN (SELECT value FROM json_each(?))
-			AND NOT EXISTS (SELECT 1 FROM outbox WHERE shared_id = outbox_shared.id)`, string(list))
+		res, err := tx.ExecContext(ctx, pruneShared, string(list))
 		if err != nil {
 			return p, err
 		}
 		n, _ := res.RowsAffected()
 		p.Shared = int(n)
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM failures WHERE id IN
-		(SELECT id FROM failures WHERE set_aside IS NULL AND last < ? LIMIT ?)`,
-		stamp(now.Add(-host.FailureKept)), limit)
+	res, err := tx.ExecContext(ctx, pruneFailures, stamp(now.Add(-host.FailureKept)), limit)
 	if err != nil {
 		return p, err
 	}
 	n, _ := res.RowsAffected()
 	p.Failures = int(n)
+	res, err = tx.ExecContext(ctx, pruneObserve, stamp(now.Add(-host.ObserveRequestKept)), limit)
+	if err != nil {
+		return p, err
+	}
+	n, _ = res.RowsAffected()
+	p.Observe = int(n)
 	return p, nil
 }

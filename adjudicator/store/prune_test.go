@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,5 +140,33 @@ func TestPruneKeepsDatabaseBounded(t *testing.T) {
 	last, mid := seen[weeks-1], seen[weeks-3]
 	if grew := last.pages - mid.pages; grew > last.kept-mid.kept+mid.pages/50 {
 		t.Errorf("weeks %d to %d: %d pages more, the processed mails' identities %d more", weeks-2, weeks, grew, last.kept-mid.kept)
+	}
+}
+
+// TestPrunePlans: each of Prune's statements finds its rows by an index,
+// never by reading its table whole, so that a transaction of a year's
+// backlog costs what one of a week's does.
+func TestPrunePlans(t *testing.T) {
+	s, _ := open(t)
+	for _, q := range []string{pruneOutbox, pruneShared, pruneFailures, pruneObserve} {
+		rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, "2026-11-23", 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, d := range plan {
+			if strings.HasPrefix(d, "SCAN ") && !strings.HasPrefix(d, "SCAN json_each") {
+				t.Errorf("%s\nreads a table whole: %q", q, plan)
+			}
+		}
 	}
 }

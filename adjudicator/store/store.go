@@ -24,9 +24,9 @@
 // The database keeps the games and the identities of the mails processed
 // for ever, and a sent mail SentKept after it was sent (host.Retention):
 // Prune, run by herald serve every hour, deletes the mails sent before, the
-// boards (outbox_shared) none of the mails left refers to, and the
-// failures not set aside after FailureKept, a few hundred rows a
-// transaction. A mail not sent stays (set aside, herald failed names it).
+// boards (outbox_shared) none of the mails left refers to, the failures
+// not set aside after FailureKept and the requests to observe never
+// confirmed after ObserveRequestKept, a few hundred rows a transaction. A mail not sent stays (set aside, herald failed names it).
 // The pages freed go to SQLite's free list and hold the next mails
 // (auto_vacuum is off: the file keeps its size, a SentKept of mail beside
 // the games, and never pays for giving pages back and taking them again).
@@ -242,8 +242,10 @@ var migrations = []migration{
 	// 17: the outbox's mails by their shared part, so that Prune finds
 	// whether a shared part is still referred to (and SQLite checks the
 	// foreign key of a shared part deleted) without reading the outbox
-	// whole.
-	{sql: `CREATE INDEX outbox_shared_ref ON outbox(shared_id);`},
+	// whole; and the requests to observe by when they were asked, so that
+	// it finds those past their token's validity.
+	{sql: `CREATE INDEX outbox_shared_ref ON outbox(shared_id);
+	CREATE INDEX observe_requests_asked ON observe_requests(asked);`},
 }
 
 var _ host.Store = (*Store)(nil)

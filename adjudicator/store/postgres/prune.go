@@ -15,8 +15,9 @@ const pruneLock = 0x6865726c6470 // "herldp"
 
 // Prune deletes, in one transaction, up to limit mails sent more than
 // host.SentKept before now, the shared parts that none of the mails left
-// refers to, and up to limit failures not set aside that last failed more
-// than host.FailureKept before now (host.Outbox.Prune).
+// refers to, up to limit failures not set aside that last failed more
+// than host.FailureKept before now, and up to limit requests to observe
+// asked more than host.ObserveRequestKept before now (host.Outbox.Prune).
 //
 // Workers prune one at a time: the transaction first takes an advisory
 // lock without waiting, and deletes nothing when another worker holds it.
@@ -24,8 +25,9 @@ const pruneLock = 0x6865726c6470 // "herldp"
 // see the other's still there (not committed yet), and leave the move's
 // shared part behind for ever; one at a time, the last of them sees the
 // others' deletes. Nothing else writes a mail once it is sent, nor a
-// shared part once its mails are queued, nor a failure once it is
-// old, so a prune waits for no one and no one waits for it.
+// shared part once its mails are queued, nor a failure or a request to
+// observe once it is old, so a prune mostly waits for no one and no one
+// for it.
 //
 // PostgreSQL's autovacuum makes the space of the rows deleted reusable;
 // the tables keep the size of SentKept of mail.
@@ -96,5 +98,12 @@ func prune(ctx context.Context, tx pgx.Tx, now time.Time, limit int) (host.Prune
 		return p, err
 	}
 	p.Failures = int(tag.RowsAffected())
+	tag, err = tx.Exec(ctx, `DELETE FROM observe_requests WHERE (game_id, address) IN
+		(SELECT game_id, address FROM observe_requests WHERE asked < $1 LIMIT $2)`,
+		stamp(now.Add(-host.ObserveRequestKept)), limit)
+	if err != nil {
+		return p, err
+	}
+	p.Observe = int(tag.RowsAffected())
 	return p, nil
 }

@@ -69,7 +69,7 @@ func pruneAll(t testing.TB, s host.Store, now time.Time, limit int) []host.Prune
 
 // pruneCase is a case of testPrune: when it prunes, how many rows a
 // statement, and what it leaves: the recipients of the mails, the shared
-// parts, the failures.
+// parts, the failures, the requests to observe.
 type pruneCase struct {
 	name     string
 	now      time.Time
@@ -77,6 +77,7 @@ type pruneCase struct {
 	left     []string
 	boards   int
 	failures []string
+	observe  []string
 }
 
 // When testPrune's mails were sent: the moves' mails and the reply an
@@ -88,15 +89,15 @@ var (
 
 var pruneCases = []pruneCase{
 	{"NothingOldEnough", pruneSent.Add(host.SentKept - time.Nanosecond), 100,
-		[]string{"a1", "a2", "alice@x", "b1", "b2", "host", "r"}, 2, []string{"f-aside", "f-new", "f-old"}},
+		[]string{"a1", "a2", "alice@x", "b1", "b2", "host", "r"}, 2, []string{"f-aside", "f-new", "f-old"}, []string{"new@x", "old@x"}},
 	{"AWeekAfterTheMoves", pruneSent.Add(host.SentKept + time.Second), 100,
-		[]string{"b2", "host"}, 1, []string{"f-aside", "f-new", "f-old"}},
+		[]string{"b2", "host"}, 1, []string{"f-aside", "f-new", "f-old"}, []string{"new@x"}},
 	{"AMonthOn", t0.Add(host.FailureKept + time.Second), 100,
-		[]string{"b2"}, 1, []string{"f-aside", "f-new"}},
+		[]string{"b2"}, 1, []string{"f-aside", "f-new"}, []string{"new@x"}},
 	{"AMonthOnARowAtATime", t0.Add(host.FailureKept + time.Second), 1,
-		[]string{"b2"}, 1, []string{"f-aside", "f-new"}},
+		[]string{"b2"}, 1, []string{"f-aside", "f-new"}, []string{"new@x"}},
 	{"YearsOn", pruneLater.Add(10 * 365 * 24 * time.Hour), 2,
-		[]string{"b2"}, 1, []string{"f-aside"}},
+		[]string{"b2"}, 1, []string{"f-aside"}, nil},
 }
 
 // testPrune, for each of pruneCases on a database of its own, queues the
@@ -105,8 +106,9 @@ var pruneCases = []pruneCase{
 // aside, never sent), notes failures, and prunes: a mail goes SentKept
 // after it was sent, never before and never unsent; a board goes with the
 // last mail that refers to it; a failure goes FailureKept after it last
-// failed unless it was set aside; the answers of the last hour (the rate
-// limits) are still counted.
+// failed unless it was set aside; a request to observe a game goes
+// ObserveRequestKept after it was asked; the answers of the last hour (the
+// rate limits) are still counted.
 func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 	for _, tc := range pruneCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +141,15 @@ func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 			queue("<p1@x>", t0, draft("a1", "board a"), draft("a2", "board a"), host.Mail{GameID: gid, Recipient: "r", Draft: []byte("reply"), Reply: true})
 			queue("<p2@x>", t0, draft("b1", "board b"), draft("b2", "board b"))
 			queue("<p3@x>", t0, host.Mail{GameID: gid, Recipient: "host", Raw: []byte("welcome")})
+			err := s.Process(ctx, host.Intake{MessageID: "<p6@x>", Received: t0}, func(tx host.Tx) error {
+				if err := tx.SetObserveRequest(ctx, gid, "old@x", "hash", pruneSent); err != nil {
+					return err
+				}
+				return tx.SetObserveRequest(ctx, gid, "new@x", "hash", t0.Add(25*24*time.Hour))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			// The recent answer, an hour before now: the rate limits count it.
 			recent := tc.now.Add(-30 * time.Minute)
 			queue("<p4@x>", recent, host.Mail{Recipient: "q", Draft: []byte("answer"), Reply: true})
@@ -230,7 +241,23 @@ func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 				if err == nil && len(at) != 1 {
 					err = fmt.Errorf("AnswersSince of the last hour = %v after Prune, want the answer queued at %v", at, recent)
 				}
-				return err
+				if err != nil {
+					return err
+				}
+				var observe []string
+				for _, a := range []string{"new@x", "old@x"} {
+					hash, _, err := tx.ObserveRequest(ctx, gid, a)
+					if err != nil {
+						return err
+					}
+					if hash != "" {
+						observe = append(observe, a)
+					}
+				}
+				if !slices.Equal(observe, tc.observe) {
+					return fmt.Errorf("requests to observe left %q, want %q", observe, tc.observe)
+				}
+				return nil
 			})
 			if err != nil {
 				t.Error(err)
