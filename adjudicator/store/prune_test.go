@@ -170,3 +170,60 @@ func TestPrunePlans(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPrune measures one of serve's pruning transactions (500 mails
+// sent long ago, a board for each three) on a backlog of b.N of them: the
+// time the transaction holds the database, which the intake's batches
+// wait for. ns/op is a transaction's.
+func BenchmarkPrune(b *testing.B) {
+	s, _ := open(b)
+	ctx := context.Background()
+	const rows = 500
+	board, draft := make([]byte, 2400), make([]byte, 500)
+	for i := range board {
+		board[i] = byte('a' + i%26)
+	}
+	n := 0
+	for left := b.N * rows; left > 0; left -= 3 * 64 {
+		bt, err := s.Begin(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 64 {
+			n++
+			id := fmt.Sprintf("<b%d@x>", n)
+			err := bt.Process(ctx, host.Intake{MessageID: id, Received: t0}, func(tx host.Tx) error {
+				for k := range 3 {
+					if err := tx.Queue(ctx, host.Mail{Recipient: fmt.Sprintf("p%d@x", k), Draft: draft, Shared: board}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := bt.CommitUnsynced(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = ?`, stamp(t0)); err != nil {
+		b.Fatal(err)
+	}
+	now := t0.Add(host.SentKept + time.Hour)
+	b.ResetTimer()
+	deleted := 0
+	for range b.N {
+		p, err := s.Prune(ctx, now, rows)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deleted += p.Outbox
+	}
+	b.StopTimer()
+	if deleted != min(b.N*rows, 3*n) {
+		b.Fatalf("%d mails deleted, want %d", deleted, min(b.N*rows, 3*n))
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(deleted), "us/mail")
+}
