@@ -28,6 +28,9 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
+	"github.com/heraldgames/herald/games/heritiers"
+	"github.com/heraldgames/herald/games/lowenherz"
+	"github.com/heraldgames/herald/games/lowenherz97"
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
@@ -471,8 +474,21 @@ func TestCommitFailureInBatch(t *testing.T) {
 // memory (in batches of random sizes): every outcome, every reply and the
 // final record are the same.
 func TestGameCacheMatchesReplay(t *testing.T) {
+	// Every game: their states differ in what they keep (Löwenherz 1997
+	// fills a cache of its areas as it is read; Les Deux Héritiers plays
+	// Henri's moves after the player's), and a batch of several mails
+	// writes the texts of each move's news apart, from a snapshot, while
+	// the next mails play on (host.Batch.WriteApart).
+	for _, game := range []string{"raubritter", "lowenherz", "lowenherz97", "heritiers"} {
+		t.Run(game, func(t *testing.T) { testGameCacheMatchesReplay(t, game) })
+	}
+}
+
+func testGameCacheMatchesReplay(t *testing.T, game string) {
+	reg := adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, lowenherz97.Game, heritiers.Game)
 	ref := newFixture(t)
 	cfg := ref.svc.cfg
+	cfg.Registry = reg
 	h, err := host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
@@ -490,19 +506,26 @@ func TestGameCacheMatchesReplay(t *testing.T) {
 		}
 		raws, outs = append(raws, raw), append(outs, out)
 	}
-	send(ref.mail("host@herald.test", "new game", "new raubritter players alice@herald.test bob@herald.test"))
+	send(ref.mail("host@herald.test", "new game", "new "+game+" players alice@herald.test bob@herald.test"))
 	welcome := ref.sent()
 	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
+		if len(welcome[who]) == 0 {
+			t.Fatalf("no welcome for %s: %v", who, welcome)
+		}
 		ref.keys[who] = keyLine.FindStringSubmatch(welcome[who][0])[1]
 	}
 	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
-	rng := adjudicator.NewRNG("cache-test")
+	rng := adjudicator.NewRNG("cache-test " + game)
+	// Löwenherz's games are longer than 400 mails of random steps: the
+	// end is checked where the game ends within them.
+	over := false
 	for i := 0; i < 400; i++ {
 		g, err := ref.st.Game(context.Background(), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if g.Status != host.Playing {
+			over = true
 			break
 		}
 		m, err := adjudicator.Start(ref.svc.cfg.Registry, g.Record)
@@ -540,6 +563,11 @@ func TestGameCacheMatchesReplay(t *testing.T) {
 		t.Fatalf("outcomes %v: the game does not exercise the cache", tally)
 	}
 	f := newFixture(t)
+	fcfg := f.svc.cfg
+	fcfg.Registry = reg
+	if f.svc, err = NewService(fcfg); err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < len(raws); {
 		n := min(1+rng.IntN(8), len(raws)-i)
 		got, err := f.svc.HandleBatch(context.Background(), raws[i:i+n])
@@ -585,8 +613,8 @@ func TestGameCacheMatchesReplay(t *testing.T) {
 	if string(d1) != string(d2) || g1.Status != g2.Status {
 		t.Errorf("final records differ:\n%s\n--- replaying:\n%s", d2, d1)
 	}
-	if g1.Status != host.Finished {
-		t.Errorf("the game did not end: %s", g1.Status)
+	if over != (g1.Status == host.Finished) || game != "lowenherz" && !over {
+		t.Errorf("the game ended %v, is %s", over, g1.Status)
 	}
 }
 
