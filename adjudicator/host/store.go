@@ -75,6 +75,17 @@ type Store interface {
 	// observes (confirmed) a game, ended or not.
 	Known(ctx context.Context, address string) (bool, error)
 
+	// Prune deletes, in one short transaction, rows herald no longer
+	// needs at now, as Retention says: up to limit mails sent more than
+	// SentKept ago, with the shared parts (Mail.Shared) no mail refers to
+	// any more; up to limit failures that were not set aside and last
+	// failed more than FailureKept ago; and up to limit requests to
+	// observe a game asked more than ObserveRequestKept ago. It returns
+	// what it deleted; the caller calls again until that is nothing.
+	// Workers sharing a database prune one at a time: a Prune while
+	// another worker's runs deletes nothing.
+	Prune(ctx context.Context, now time.Time, limit int) (Pruned, error)
+
 	Outbox
 
 	Failures
@@ -101,17 +112,6 @@ type Outbox interface {
 
 	// Pending returns how many mails wait to be sent.
 	Pending(ctx context.Context) (int, error)
-
-	// Prune deletes, in one short transaction, rows herald no longer
-	// needs at now, as Retention says: up to limit mails sent more than
-	// SentKept ago, with the shared parts (Mail.Shared) no mail refers to
-	// any more; up to limit failures that were not set aside and last
-	// failed more than FailureKept ago; and up to limit requests to
-	// observe a game asked more than ObserveRequestKept ago. It returns what it deleted; the
-	// caller calls again until that is nothing. Workers sharing a
-	// database prune one at a time: a Prune while another worker's runs
-	// deletes nothing.
-	Prune(ctx context.Context, now time.Time, limit int) (Pruned, error)
 }
 
 // Retention: what herald keeps, and for how long, so that a herald that

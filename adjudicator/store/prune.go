@@ -14,7 +14,7 @@ import (
 // host.SentKept before now, the shared parts that none of the mails left
 // refers to, up to limit failures not set aside that last failed more
 // than host.FailureKept before now, and up to limit requests to observe
-// asked more than host.ObserveRequestKept before now (host.Outbox.Prune). The transaction
+// asked more than host.ObserveRequestKept before now (host.Store.Prune). The transaction
 // waits for the batch under way, if any, and the next waits for it: a
 // year's backlog is deleted a few hundred rows at a time, each
 // transaction a few milliseconds, the intake's batches going between

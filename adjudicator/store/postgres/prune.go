@@ -17,7 +17,7 @@ const pruneLock = 0x6865726c6470 // "herldp"
 // host.SentKept before now, the shared parts that none of the mails left
 // refers to, up to limit failures not set aside that last failed more
 // than host.FailureKept before now, and up to limit requests to observe
-// asked more than host.ObserveRequestKept before now (host.Outbox.Prune).
+// asked more than host.ObserveRequestKept before now (host.Store.Prune).
 //
 // Workers prune one at a time: the transaction first takes an advisory
 // lock without waiting, and deletes nothing when another worker holds it.
