@@ -2,8 +2,8 @@
 // has (SQLite in adjudicator/store, PostgreSQL in adjudicator/store/postgres)
 // runs it from its own tests, so that they keep one contract
 // (adjudicator/host/store.go): each request exactly once, batches of
-// savepoints, records that only grow, the outbox's claims, and several
-// stores (workers) on one database.
+// savepoints, records that only grow, the outbox's claims, what Prune
+// deletes and what it keeps, and several stores (workers) on one database.
 package storetest
 
 import (
