@@ -150,7 +150,7 @@ func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The recent answer, an hour before now: the rate limits count it.
+			// The recent answer, half an hour before now: the rate limits count it.
 			recent := tc.now.Add(-30 * time.Minute)
 			queue("<p4@x>", recent, host.Mail{Recipient: "q", Draft: []byte("answer"), Reply: true})
 			claimed, err := s.Claim(ctx, "w", tc.now, time.Minute, 100)
@@ -190,7 +190,7 @@ func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 
 			calls := pruneAll(t, s, tc.now, tc.limit)
 			for _, p := range calls {
-				if p.Outbox > tc.limit || p.Failures > tc.limit || p.Shared > p.Outbox {
+				if p.Outbox > tc.limit || p.Failures > tc.limit || p.Observe > tc.limit || p.Shared > p.Outbox {
 					t.Errorf("Prune(limit %d) deleted %+v", tc.limit, p)
 				}
 			}
