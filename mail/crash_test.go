@@ -693,6 +693,15 @@ func TestGameCacheStale(t *testing.T) {
 // (the least of three), and "cpu-batch-ratio" the second over the first:
 // the batch-ratio the intake would have if it had no more cores than the
 // raw pass uses. Where the CPU time cannot be read they are not reported.
+// "serial-cpu-us/mail" is the CPU time of the intake's own goroutine,
+// which runs each batch's requests one after another (Linux only): the
+// part of a mail's work the other processors cannot take. Its wall time
+// on GOMAXPROCS idle processors is at least that, and at least its whole
+// CPU time shared among them; "procs-batch-ratio" is the batched raw
+// pass's CPU time over the larger of the two: the batch-ratio the intake
+// would have on those processors with no other work on them, at best.
+// (The raw pass, one client fetching in turn, runs on about one
+// processor: its wall time on an idle machine is about its CPU time.)
 // "statements/mail" is the SQL statements the store ran per mail, those
 // of each batch (its BEGIN, COMMIT, claims) shared among its mails
 // (TestMoveMailStatements guards the count).
@@ -706,6 +715,7 @@ func BenchmarkIntake(b *testing.B) {
 		sum.rawBatch += t.rawBatch
 		sum.e2eCPU += t.e2eCPU
 		sum.rawBatchCPU += t.rawBatchCPU
+		sum.serialCPU += t.serialCPU
 		sum.statements += t.statements
 		sum.allocated += t.allocated
 		n += intakeMails
@@ -723,6 +733,14 @@ func BenchmarkIntake(b *testing.B) {
 		b.ReportMetric(perMail(sum.e2eCPU), "cpu-us/mail")
 		b.ReportMetric(perMail(sum.rawBatchCPU), "raw-batch-cpu-us/mail")
 		b.ReportMetric(float64(sum.rawBatchCPU)/float64(sum.e2eCPU), "cpu-batch-ratio")
+		if sum.serialCPU > 0 {
+			// The intake's wall time on GOMAXPROCS processors of its own is
+			// at least its serial goroutine's CPU time, and at least its
+			// whole CPU time shared among them.
+			least := max(sum.serialCPU, sum.e2eCPU/time.Duration(runtime.GOMAXPROCS(0)))
+			b.ReportMetric(perMail(sum.serialCPU), "serial-cpu-us/mail")
+			b.ReportMetric(float64(sum.rawBatchCPU)/float64(least), "procs-batch-ratio")
+		}
 	}
 }
 
@@ -768,8 +786,12 @@ const intakeMails = 2048
 type intakeTimes struct {
 	e2e, raw, rawBatch  time.Duration
 	e2eCPU, rawBatchCPU time.Duration
-	statements          int64  // the SQL statements the intake ran
-	allocated           uint64 // the bytes the process allocated during the intake
+	// serialCPU is the CPU time of the intake's own goroutine while it
+	// processed its batches (handleRead, the requests one after another),
+	// which the other processors cannot share; 0 where it cannot be read.
+	serialCPU  time.Duration
+	statements int64  // the SQL statements the intake ran
+	allocated  uint64 // the bytes the process allocated during the intake
 }
 
 // intakeRun is one op of BenchmarkIntake: it returns how long the intake
@@ -809,7 +831,21 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	moved := 0 // on the goroutine that moves mail
+	var batch0 time.Duration
+	serialOK := true
 	in.crash = func(p string) bool {
+		switch p {
+		case "fetched": // on the intake's goroutine, as it begins a batch
+			runtime.LockOSThread()
+			batch0, serialOK = threadCPUTime()
+		case "committed": // the same, as the batch is committed
+			if d, ok := threadCPUTime(); ok && serialOK {
+				t.serialCPU += d - batch0
+			} else {
+				serialOK = false
+			}
+			runtime.UnlockOSThread()
+		}
 		if p == "moved" {
 			moved++
 			if moved == len(mails) {
@@ -837,6 +873,9 @@ func intakeRun(b *testing.B) (t intakeTimes) {
 	t.statements = f.st.Statements() - stmts0
 	if cpu1, ok := cpuTime(); cpuOK && ok {
 		t.e2eCPU = cpu1 - cpu0
+	}
+	if !serialOK {
+		t.serialCPU = 0
 	}
 	b.StopTimer()
 	if moved != len(mails) || applied != len(mails) {
