@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/adjudicator/store/storetest"
 )
 
 // TestPruneKeepsDatabaseBounded feeds a store weeks of moves at a steady
@@ -23,15 +23,8 @@ import (
 // the first prune freed, then each hour's, hold the new mails (SQLite's
 // free list; auto_vacuum stays off).
 func TestPruneKeepsDatabaseBounded(t *testing.T) {
-	const (
-		weeks        = 5
-		backlogWeeks = 1
-		movesAnHour  = 3
-		mailsAMove   = 3
-	)
+	const weeks, backlogWeeks = 5, 1
 	s, path := open(t)
-	ctx := context.Background()
-	gid := newGame(t, s, "<g@x>")
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
@@ -45,66 +38,16 @@ func TestPruneKeepsDatabaseBounded(t *testing.T) {
 		}
 		return n
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	bytesOf := func(n int) []byte {
-		b := make([]byte, n+rng.IntN(n/4))
-		for i := range b {
-			b[i] = byte('a' + rng.IntN(26))
-		}
-		return b
-	}
+	tr := storetest.NewTraffic(newGame(t, s, "<g@x>"), 3)
 	type week struct{ pages, free, outbox, kept int }
 	var seen []week
 	now := t0.Add(time.Hour)
-	n := 0
 	for w := range weeks {
 		for range 7 * 24 {
 			now = now.Add(time.Hour)
-			b, err := s.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range movesAnHour {
-				n++
-				// An identity, a body hash and a sender as long as real ones.
-				id := fmt.Sprintf("<CAF%d%s@mail.gmail.com>", n, bytesOf(36))
-				hash := fmt.Sprintf("%x", bytesOf(32)[:32])
-				board := bytesOf(2400) // a board picture as JSON, some 2-3 kB
-				err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: "alice.martin@example.org", Received: now}, func(tx host.Tx) error {
-					for k := range mailsAMove {
-						if err := tx.Queue(ctx, host.Mail{GameID: gid, Recipient: fmt.Sprintf("p%d@x", k), Draft: bytesOf(500), Shared: board}); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := b.CommitUnsynced(ctx); err != nil {
-				t.Fatal(err)
-			}
-			out, err := s.Claim(ctx, "w", now, time.Minute, 1000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, o := range out {
-				if err := s.MarkSent(ctx, o.ID, now.Add(time.Minute)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if w < backlogWeeks {
-				continue
-			}
-			for {
-				p, err := s.Prune(ctx, now, 500)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if p.Rows() == 0 {
-					break
-				}
+			tr.Hour(t, s, now)
+			if w >= backlogWeeks {
+				storetest.PruneAll(t, s, now, 500)
 			}
 		}
 		// Checkpoint, so that the database file holds every page.
@@ -118,10 +61,10 @@ func TestPruneKeepsDatabaseBounded(t *testing.T) {
 			kept:   count(`SELECT COUNT(*) FROM dbstat WHERE name IN ('messages', 'sqlite_autoindex_messages_1')`),
 		}
 		seen = append(seen, wk)
-		t.Logf("week %d: %d pages, %d free; %d mails in the outbox; %d pages of processed mails' identities, %d bytes a mail", w+1, wk.pages, wk.free, wk.outbox, wk.kept, wk.kept*count(`PRAGMA page_size`)/n)
+		t.Logf("week %d: %d pages, %d free; %d mails in the outbox; %d pages of processed mails' identities, %d bytes a mail", w+1, wk.pages, wk.free, wk.outbox, wk.kept, wk.kept*count(`PRAGMA page_size`)/tr.Processed())
 	}
 	// The outbox: a SentKept of mail, and the hour's.
-	most := int(host.SentKept/time.Hour+1) * movesAnHour * mailsAMove
+	most := tr.OutboxBound()
 	for w := backlogWeeks; w < weeks; w++ {
 		if seen[w].outbox > most+1 {
 			t.Errorf("week %d: %d mails in the outbox, more than a SentKept's %d and the welcome", w+1, seen[w].outbox, most)

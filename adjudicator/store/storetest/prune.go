@@ -47,9 +47,9 @@ func inspector(t testing.TB, db DB) Inspector {
 // orphans is the query of the shared parts no mail refers to.
 const orphans = `SELECT s.id FROM outbox_shared s WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.shared_id = s.id)`
 
-// pruneAll calls Prune until it deletes nothing, and returns every call's
-// result but the last.
-func pruneAll(t testing.TB, s host.Store, now time.Time, limit int) []host.Pruned {
+// PruneAll calls s.Prune until it deletes nothing, and returns every
+// call's result but the last.
+func PruneAll(t testing.TB, s host.Store, now time.Time, limit int) []host.Pruned {
 	t.Helper()
 	var calls []host.Pruned
 	for {
@@ -188,7 +188,7 @@ func testPrune(t *testing.T, fresh func(t testing.TB) DB) {
 			note("f-aside", t0, true)
 			note("f-new", t0.Add(20*24*time.Hour), false)
 
-			calls := pruneAll(t, s, tc.now, tc.limit)
+			calls := PruneAll(t, s, tc.now, tc.limit)
 			for _, p := range calls {
 				if p.Outbox > tc.limit || p.Failures > tc.limit || p.Observe > tc.limit || p.Shared > p.Outbox {
 					t.Errorf("Prune(limit %d) deleted %+v", tc.limit, p)
