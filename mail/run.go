@@ -251,6 +251,22 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 			}
 		}
 	})
+	run("retention", func(ctx context.Context) error {
+		for {
+			p, err := svc.Prune(ctx)
+			if err != nil && ctx.Err() == nil {
+				log.Warn("retention", "err", err) // the store is down: try again at the next round
+			}
+			if p.Rows() > 0 {
+				log.Info("retention: pruned", "mails", p.Outbox, "boards", p.Shared, "failures", p.Failures, "observe requests", p.Observe)
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(pruneEvery):
+			}
+		}
+	})
 	return r, nil
 }
 

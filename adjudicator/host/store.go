@@ -75,6 +75,17 @@ type Store interface {
 	// observes (confirmed) a game, ended or not.
 	Known(ctx context.Context, address string) (bool, error)
 
+	// Prune deletes, in one short transaction, rows herald no longer
+	// needs at now, as Retention says: up to limit mails sent more than
+	// SentKept ago, with the shared parts (Mail.Shared) no mail refers to
+	// any more; up to limit failures that were not set aside and last
+	// failed more than FailureKept ago; and up to limit requests to
+	// observe a game asked more than ObserveRequestKept ago. It returns
+	// what it deleted; the caller calls again until that is nothing.
+	// Workers sharing a database prune one at a time: a Prune while
+	// another worker's runs deletes nothing.
+	Prune(ctx context.Context, now time.Time, limit int) (Pruned, error)
+
 	Outbox
 
 	Failures
@@ -102,6 +113,48 @@ type Outbox interface {
 	// Pending returns how many mails wait to be sent.
 	Pending(ctx context.Context) (int, error)
 }
+
+// Retention: what herald keeps, and for how long, so that a herald that
+// runs for years keeps a database of the size of its games, not of all
+// the mail it ever sent.
+//
+// A sent mail is read again only by the rate limits, which count the
+// answers queued to an address in the last hour (Tx.AnswersSince);
+// nothing else reads it (a bounce names its game in the mail returned,
+// not in the outbox; herald failed reads the failures). It is kept
+// SentKept after it was sent, for the operator to look at what went out
+// when a player says a mail never came, then deleted, and with the last
+// mail of a move its shared board. A mail that was not sent stays, however
+// old: it waits to go, or it was set aside (herald failed names it by its
+// outbox id). A failure that was not set aside (a mail that failed once or
+// twice, then went through) is kept FailureKept after its last failure;
+// one set aside stays for herald failed. A request to observe a game that
+// was never confirmed is kept while its token is valid
+// (ObserveRequestKept): after that it is as if there were none.
+//
+// The identities of the requests processed (the messages table) are kept
+// for ever: each is the only thing that refuses a second copy of a mail,
+// and a copy has no time limit (a mail put back into the inbox by hand, a
+// mail program that sends again what it sent, a signed mail replayed).
+// One is a short row per mail, about the size of the move the mail
+// carried, which the game's record keeps for ever too.
+const (
+	SentKept    = 7 * 24 * time.Hour
+	FailureKept = 30 * 24 * time.Hour
+
+	ObserveRequestKept = observeConfirmValid
+)
+
+// Pruned counts the rows a Prune deleted.
+type Pruned struct {
+	Outbox   int // mails sent more than SentKept ago
+	Shared   int // shared parts of mails no mail refers to any more
+	Failures int // failures not set aside, last seen more than FailureKept ago
+	Observe  int // requests to observe a game, never confirmed, asked more than ObserveRequestKept ago
+}
+
+// Rows is how many rows were deleted in all.
+func (p Pruned) Rows() int { return p.Outbox + p.Shared + p.Failures + p.Observe }
 
 // StoreBatch is one database transaction in which several requests are
 // processed one after another, each by Process inside a savepoint of its

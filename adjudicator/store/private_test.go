@@ -120,6 +120,7 @@ func TestClearKeysMigrated(t *testing.T) {
 		`DROP TABLE failures`,                           // migration 13
 		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
 		`ALTER TABLE players DROP COLUMN lang`,          // migration 15
+		`DROP INDEX outbox_shared_ref`,                  // migration 17
 		`ALTER TABLE outbox DROP COLUMN shared_id`,      // migration 16
 		`DROP TABLE outbox_shared`,
 		`UPDATE schema_version SET version = 11`,
@@ -280,7 +281,7 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
+	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}

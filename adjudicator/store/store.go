@@ -21,6 +21,16 @@
 // draft that the mail layer renders when it sends it: the transaction of an
 // incoming mail stores what to say, not its MIME encoding.
 //
+// The database keeps the games and the identities of the mails processed
+// for ever, and a sent mail SentKept after it was sent (host.Retention):
+// Prune, run by herald serve every hour, deletes the mails sent before, the
+// boards (outbox_shared) none of the mails left refers to, the failures
+// not set aside after FailureKept and the requests to observe never
+// confirmed after ObserveRequestKept, a few hundred rows a transaction. A mail not sent stays (set aside, herald failed names it).
+// The pages freed go to SQLite's free list and hold the next mails
+// (auto_vacuum is off: the file keeps its size, a SentKept of mail beside
+// the games, and never pays for giving pages back and taking them again).
+//
 // The database uses WAL mode with a busy timeout, so CLI commands can read
 // while `herald serve` writes; the store checkpoints the WAL in the
 // background after commits rather than inside them. The driver is modernc.org/sqlite (pure Go, no
@@ -229,6 +239,13 @@ var migrations = []migration{
 		data BLOB NOT NULL
 	);
 	ALTER TABLE outbox ADD COLUMN shared_id INTEGER REFERENCES outbox_shared(id);`},
+	// 17: the outbox's mails by their shared part, so that Prune finds
+	// whether a shared part is still referred to (and SQLite checks the
+	// foreign key of a shared part deleted) without reading the outbox
+	// whole; and the requests to observe by when they were asked, so that
+	// it finds those past their token's validity.
+	{sql: `CREATE INDEX outbox_shared_ref ON outbox(shared_id);
+	CREATE INDEX observe_requests_asked ON observe_requests(asked);`},
 }
 
 var _ host.Store = (*Store)(nil)

@@ -25,9 +25,10 @@ type copyTable struct {
 	order string
 }
 
-// copyTables are the SQLite store's tables at its schema version 16, in an
-// order that respects their references. Every column is copied, ids
-// included, so that game tags (G12), tokens and threads stay the same.
+// copyTables are the SQLite store's tables at its schema version 17 (the
+// columns of version 16: 17 added indexes only), in an order that
+// respects their references. Every column is copied, ids included, so
+// that game tags (G12), tokens and threads stay the same.
 var copyTables = []copyTable{
 	{"games", []string{"id", "game", "host", "host_key", "record", "status", "created", "updated", "rev", "moves", "observers_off", "page_token", "page"}, "itttbtttiiott", "id"},
 	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable", "lang"}, "iitttttittitt", "game_id, seat"},

@@ -22,6 +22,12 @@
 // mailbox is held by one worker at a time (HoldIntake, a lease row
 // renewed while the worker lives).
 //
+// What the database keeps is the SQLite store's (host.Retention): Prune,
+// run by every worker every hour, deletes the mails sent more than
+// SentKept ago and the boards they shared, one worker at a time (an
+// advisory lock tried without waiting), a few hundred rows a transaction;
+// autovacuum makes their space reusable.
+//
 // The driver is github.com/jackc/pgx/v5, used directly rather than
 // through database/sql: its pool, its per-connection statement cache and
 // its error codes (unique and serialization failures) are what this store

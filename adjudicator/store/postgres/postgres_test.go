@@ -10,6 +10,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/adjudicator/store/postgres/pgtest"
 	"github.com/heraldgames/herald/adjudicator/store/storetest"
+	"github.com/jackc/pgx/v5"
 )
 
 // TestSuite runs the stores' common suite on PostgreSQL.
@@ -59,4 +60,24 @@ func (p sqliteDB) Open(t testing.TB) host.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// Ints runs query on the database, as storetest.Inspector.
+func (u pgDB) Ints(t testing.TB, query string) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, string(u))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return out
 }

@@ -173,6 +173,13 @@ var migrations = []string{
 		data BYTEA NOT NULL
 	);
 	ALTER TABLE outbox ADD COLUMN shared_id BIGINT REFERENCES outbox_shared(id);`,
+	// 7: the outbox's mails by their shared part, so that Prune finds
+	// whether a shared part is still referred to (and the foreign key of
+	// a shared part deleted is checked) without reading the outbox whole;
+	// the requests to observe by when they were asked; as the SQLite
+	// store's version 17.
+	`CREATE INDEX outbox_shared_ref ON outbox(shared_id);
+	CREATE INDEX observe_requests_asked ON observe_requests(asked);`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that

@@ -2,8 +2,8 @@
 // has (SQLite in adjudicator/store, PostgreSQL in adjudicator/store/postgres)
 // runs it from its own tests, so that they keep one contract
 // (adjudicator/host/store.go): each request exactly once, batches of
-// savepoints, records that only grow, the outbox's claims, and several
-// stores (workers) on one database.
+// savepoints, records that only grow, the outbox's claims, what Prune
+// deletes and what it keeps, and several stores (workers) on one database.
 package storetest
 
 import (
@@ -33,6 +33,15 @@ func Run(t *testing.T, fresh func(t testing.TB) DB) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
+	for _, tc := range freshTests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh) })
+	}
+}
+
+// freshTests are the tests that make databases themselves, one a case.
+var freshTests []struct {
+	name string
+	fn   func(t *testing.T, fresh func(t testing.TB) DB)
 }
 
 var tests = []struct {
