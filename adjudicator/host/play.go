@@ -124,8 +124,20 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		}
 		sg.Clock = &c
 	}
-	// The host's confirmation.
+	// The language of the mail that started the game is the host's: of
+	// their seat when they play, else of the game's host.
 	fr := req.Lang == notation.French
+	if fr {
+		if seat := slices.IndexFunc(sg.Players, func(p Player) bool { return p.Address == host }); seat >= 0 {
+			err = s.noteMailLang(ctx, sg, seat, req.Lang)
+		} else {
+			err = s.noteHostLang(ctx, sg, req.Lang)
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	// The host's confirmation.
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
 		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
 	if fr {
@@ -346,9 +358,29 @@ type Reply struct {
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	if req.Env != nil && req.Seat >= 0 && req.Seat < len(req.Game.Players) {
 		// The player's chosen language, where they chose one, over the
-		// mail's (lang fr).
+		// mail's (lang fr); the mail's where it says which, remembered
+		// for the mails to come; else their last mail's that did.
 		env := *req.Env
+		if env.LangClear {
+			if err := s.noteMailLang(ctx, req.Game, req.Seat, env.Lang); err != nil {
+				return Reply{}, err
+			}
+		} else {
+			env.Lang = storedLang(req.Game.Players[req.Seat].MailLang)
+		}
 		env.Lang = playerLang(req.Game.Players[req.Seat], env.Lang)
+		req.Env = &env
+	} else if req.Env != nil && req.Seat < 0 && req.From == req.Game.Host {
+		// The host who plays no seat: the same, but they choose no
+		// language.
+		env := *req.Env
+		if env.LangClear {
+			if err := s.noteHostLang(ctx, req.Game, env.Lang); err != nil {
+				return Reply{}, err
+			}
+		} else {
+			env.Lang = storedLang(req.Game.HostLang)
+		}
 		req.Env = &env
 	}
 	parts := splitRequest(req)
@@ -745,6 +777,13 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	sub, err := m.SubmitSteps(player, steps, s.now.Format(time.RFC3339), source)
 	if err != nil {
 		lang := adjudicator.SubmissionLang(err)
+		if lang == notation.French {
+			// Steps in French say the mail's language, whatever the
+			// envelope left unsaid.
+			if err := s.noteMailLang(ctx, g, req.Seat, lang); err != nil {
+				return Reply{}, err
+			}
+		}
 		if env.Lang == notation.French {
 			lang = notation.French
 		}
@@ -755,8 +794,13 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
 	}
+	if sub.Lang == notation.French {
+		if err := s.noteMailLang(ctx, g, req.Seat, sub.Lang); err != nil {
+			return Reply{}, err
+		}
+	}
 	if env.Lang == notation.French || req.Seat >= 0 && g.Players[req.Seat].Lang != "" {
-		sub.Lang = env.Lang // the mail's, or the player's choice (Handle)
+		sub.Lang = env.Lang // the mail's, the player's choice or their last mail's (Handle)
 	}
 	// The bots to move play at once, and everyone hears of their moves
 	// with this one's (RULINGS.md H-6).
@@ -864,7 +908,7 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 	for _, p := range g.Players {
 		if p.Address == to && p.Name == seat {
 			n.ReplyToken = p.Token
-			n.Lang = playerLang(p, notation.English)
+			n.Lang = noticeLang(p)
 		}
 	}
 	return n
@@ -1027,7 +1071,7 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 		fmt.Fprintf(b, pick(fr, "\nYour legal steps (%d), any one per line:\n", "\nVos étapes possibles (%d), une au choix par ligne :\n"), len(legal))
 		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
-			b.WriteString(mv.String())
+			b.WriteString(m.Game.StepIn(mv.String(), lang)) // in the reader's words, to copy
 			b.WriteByte('\n')
 		}
 		if more := len(legal) - maxListedSteps; more > 0 {
@@ -1058,7 +1102,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		var b strings.Builder
 		// The news, the state text and the board: one allocation.
 		b.Grow(len(boards[i]) + 2048)
-		lang := playerLang(p, notation.English) // their choice; the mover's mail's for the mover
+		lang := noticeLang(p) // their choice, else their last mail's; the mover's mail's for the mover
 		if p.Name == sub.Player {
 			lang = sub.Lang
 		}
@@ -1089,19 +1133,19 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			fmt.Fprintf(&b, pick(fr, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n",
 				"Votre étape n'est pas arrivée à temps : herald a joué le coup %d pour\nvous, selon le choix de l'hôte (%s) :\n"), sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
 			for _, mv := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", mv)
+				fmt.Fprintf(&b, "  %s\n", m.Game.StepIn(mv.String(), lang))
 			}
 			b.WriteString(seal.confirmation(lang))
 		case byPolicy:
 			fmt.Fprintf(&b, pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
 				"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n"), sub.Player, sub.Number)
 			for j := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
+				fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, p.Name, lang))
 			}
 		case p.Name == sub.Player:
 			fmt.Fprintf(&b, pick(fr, "Your move %d was applied:\n", "Votre coup %d a été appliqué :\n"), sub.Number)
-			for _, mv := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", mv)
+			for _, mv := range sub.Moves { // in the reader's words: "plaine château f5"
+				fmt.Fprintf(&b, "  %s\n", m.Game.StepIn(mv.String(), lang))
 			}
 			for _, st := range sub.Dropped { // an end after the turn ended by itself, as herald read it
 				if sub.Lang == notation.French {
@@ -1116,7 +1160,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
 			for j := range sub.Moves {
 				// A sealed bid reads "alice has bid" to the others.
-				fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, p.Name, notation.English))
+				fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, p.Name, lang))
 			}
 		}
 		b.WriteString(seal.reveal(lang))
@@ -1127,7 +1171,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		for _, a := range sub.Auto {
 			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a), a.Number)
 			for j := range a.Moves {
-				fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, p.Name, notation.English), reasonOf(g, a, j, lang))
+				fmt.Fprintf(&b, "  %s%s\n", m.StepText(a, j, p.Name, lang), reasonOf(g, a, j, lang))
 			}
 		}
 		if p.Name != sub.Player {
@@ -1421,7 +1465,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		if p.Address == req.From && req.Env != nil {
 			lang = req.Env.Lang
 		}
@@ -1476,6 +1520,72 @@ func playerLang(p Player, detected notation.Lang) notation.Lang {
 		return notation.English
 	}
 	return detected
+}
+
+// noticeLang is the language of herald's mails to p that answer no mail
+// of theirs (the news of others' moves, reminders): the one they chose,
+// else the one their last mail that said which was written in
+// (Player.MailLang), else English.
+func noticeLang(p Player) notation.Lang {
+	return playerLang(p, storedLang(p.MailLang))
+}
+
+// storedLang is a language as the store keeps it: LangFrench, or "" (and
+// anything else) for English.
+func storedLang(v string) notation.Lang {
+	if v == LangFrench {
+		return notation.French
+	}
+	return notation.English
+}
+
+// langValue is lang as the store keeps it: LangFrench, or "" for English.
+func langValue(lang notation.Lang) string {
+	if lang == notation.French {
+		return LangFrench
+	}
+	return ""
+}
+
+// HostLang is the language of herald's mails to the host of g: their
+// seat's (noticeLang) when they play, else the one their mails were
+// written in (Game.HostLang: the mail that started the game, then their
+// last mail that said which).
+func HostLang(g *Game) notation.Lang {
+	for _, p := range g.Players {
+		if p.Address == g.Host {
+			return noticeLang(p)
+		}
+	}
+	return storedLang(g.HostLang)
+}
+
+// noteMailLang remembers lang as the language of the last mail of seat in
+// g that said which (Player.MailLang), for the mails to come: the store
+// is written only when it changes, never for each mail.
+func (s *Session) noteMailLang(ctx context.Context, g *Game, seat int, lang notation.Lang) error {
+	if seat < 0 || seat >= len(g.Players) || g.Players[seat].MailLang == langValue(lang) {
+		return nil
+	}
+	if err := s.tx.SetMailLang(ctx, g.ID, seat, langValue(lang)); err != nil {
+		return err
+	}
+	g.Players = slices.Clone(g.Players)
+	g.Players[seat].MailLang = langValue(lang)
+	return nil
+}
+
+// noteHostLang is noteMailLang for the host of g who plays no seat
+// (Game.HostLang).
+func (s *Session) noteHostLang(ctx context.Context, g *Game, lang notation.Lang) error {
+	if g.HostLang == langValue(lang) {
+		return nil
+	}
+	if err := s.tx.SetHostLang(ctx, g.ID, langValue(lang)); err != nil {
+		return err
+	}
+	g.HostLang = langValue(lang)
+	return nil
 }
 
 // pick is en, or frText when fr is set: a text of the mail frame in the

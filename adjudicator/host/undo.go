@@ -92,7 +92,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			if !slices.Contains(others, p.Name) {
 				continue
 			}
-			lang := playerLang(p, notation.English)
+			lang := noticeLang(p)
 			list, err := s.catchUp(m, p.Name, last, len(m.Record.Moves), lang)
 			if err != nil {
 				return Reply{}, err
@@ -137,7 +137,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		var notices []Notice
 		for _, p := range g.Players {
 			text := adjudicator.Fill(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
-			lang := playerLang(p, notation.English)
+			lang := noticeLang(p)
 			if p.Address == req.From {
 				lang = req.Env.Lang
 			}
@@ -262,7 +262,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		if p.IsBot() {
 			continue // a bot's seat gets no mail
 		}
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		if p.Address == req.From {
 			lang = req.Env.Lang
 		}

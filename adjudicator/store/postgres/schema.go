@@ -173,6 +173,12 @@ var migrations = []string{
 		data BYTEA NOT NULL
 	);
 	ALTER TABLE outbox ADD COLUMN shared_id BIGINT REFERENCES outbox_shared(id);`,
+	// 7: the languages herald writes in where no one chose one (a
+	// player's last mail's, the host's, an observer's), as the SQLite
+	// store's version 17.
+	`ALTER TABLE players ADD COLUMN mail_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN host_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE observers ADD COLUMN lang TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that
