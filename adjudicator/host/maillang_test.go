@@ -101,3 +101,33 @@ func TestMailLangRemembered(t *testing.T) {
 		t.Errorf("alice's news after lang en: %+v", n)
 	}
 }
+
+// TestObserverLang: an observer gets the moves in the language they
+// observed in (the host who plays no seat, in French), one that a player
+// subscribed in English; observing again in English makes it English.
+func TestObserverLang(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	g := r.game(id)
+	a := g.Players[0]
+	if rep := r.send(id, "h@x.org", "clé "+g.HostKey+"\nobserver"); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.French {
+		t.Fatalf("the host's observer: %+v", rep)
+	}
+	if rep := r.send(id, a.Address, "key "+a.Secret+"\nobserve dave@z.org"); rep.Outcome != host.Answered {
+		t.Fatalf("alice's observe dave: %+v", rep)
+	}
+	rep := r.playTurn(id)
+	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "a joué le coup 1 :") {
+		t.Errorf("the host's news, in French: %+v", n)
+	}
+	if n := to(rep.Notices, "dave@z.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "played move 1:") {
+		t.Errorf("dave's news, in English: %+v", n)
+	}
+	if rep := r.send(id, "h@x.org", "key "+g.HostKey+"\nobserve"); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.English {
+		t.Fatalf("the host observes again in English: %+v", rep)
+	}
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "played move 2:") {
+		t.Errorf("the host's news, in English now: %+v", n)
+	}
+}
