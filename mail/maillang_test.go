@@ -36,7 +36,7 @@ func TestMailFrenchMoveRemembered(t *testing.T) {
 	// carol observes in French, dan in English.
 	for _, o := range []struct{ addr, ask, confirm string }{{"carol@herald.test", "observer G1", "observer"}, {"dan@herald.test", "observe G1", "observe"}} {
 		f.handle(f.mail(o.addr, "G1", o.ask), Answered)
-		token := regexp.MustCompile(`(?m)^  `+o.confirm+` G1 (\S+)\r?$`).FindStringSubmatch(text(f.sent()[o.addr][0]))
+		token := regexp.MustCompile(`(?m)^  ` + o.confirm + ` G1 (\S+)\r?$`).FindStringSubmatch(text(f.sent()[o.addr][0]))
 		if token == nil {
 			t.Fatalf("%s: no token in the confirmation", o.addr)
 		}
