@@ -241,6 +241,22 @@ func (s *Submission) Text() string {
 	return strings.Join(lines, "\n")
 }
 
+// Snapshot returns a copy of m as it stands now, to read while m goes
+// on: a record of its own with the moves so far, and a clone of its
+// state. The moves m plays later, or its ending, do not change the copy.
+// (A match never changes a state in place once it holds it, but a game's
+// state may fill a cache of its own as it is read: two goroutines that
+// read a match, one of them playing on, each read a state of their own.)
+func (m *Match) Snapshot() *Match {
+	rec := *m.Record
+	rec.Moves = slices.Clip(rec.Moves)
+	if m.Record.Ended != nil {
+		e := *m.Record.Ended
+		rec.Ended = &e
+	}
+	return &Match{Game: m.Game, Record: &rec, State: m.State.Clone(), subs: slices.Clip(m.subs)}
+}
+
 // Submit applies player's steps written in text, all or nothing, and
 // appends them to the record with time and source. On error nothing changes:
 // a notation.ErrorList for text with unreadable characters, a *StepError

@@ -219,15 +219,23 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 	var pic *picture.Board // the last picture encoded, as picJSON
 	var picJSON []byte
 	for _, n := range notices {
-		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, host.TopicText(n.Topic, n.Lang), n.Lang), Body: statusLine(n) + n.Text, ReplyTo: s.replyTo(n.Game, n.ReplyToken),
+		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, host.TopicText(n.Topic, n.Lang), n.Lang), ReplyTo: s.replyTo(n.Game, n.ReplyToken),
 			lang: n.Lang}
-		if n.Picture != nil && n.Page != "" && !strings.Contains(n.Text, n.Page) {
-			// Every mail with the board gives the game's page (issue 28).
-			if n.Lang == notation.French {
-				m.Body += "\nLa page de la partie, avec sa relecture : " + n.Page + "\n"
-			} else {
-				m.Body += "\nThe game's page, with its replay: " + n.Page + "\n"
+		status := statusLine(n)
+		page := n.Picture != nil && n.Page != ""
+		// body is the mail's text around the notice's, written at once
+		// or apart (Notice.Write) with the draft.
+		body := func(text string) string {
+			b := status + text
+			if page && !strings.Contains(text, n.Page) {
+				// Every mail with the board gives the game's page (issue 28).
+				if n.Lang == notation.French {
+					b += "\nLa page de la partie, avec sa relecture : " + n.Page + "\n"
+				} else {
+					b += "\nThe game's page, with its replay: " + n.Page + "\n"
+				}
 			}
+			return b
 		}
 		thread := ""
 		if n.Answer || n.InReplyTo && n.To == sender {
@@ -249,11 +257,18 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 		}
 		var err error
 		switch {
+		case n.Write != nil && !n.Answer:
+			// The news of a move written apart: its text and draft are
+			// written on another processor while the next mails go on.
+			err = s.enqueueApart(ctx, tx, m, n.Game, func(m *outMail) { m.Body = body(n.Write()) })
 		case n.Answer && n.Kind == host.Started:
+			m.Body = body(n.Body())
 			err = s.enqueue(ctx, tx, m, n.Game, true)
 		case n.Answer:
+			m.Body = body(n.Body())
 			err = s.reply(ctx, tx, m, n.Game, now, kind)
 		default:
+			m.Body = body(n.Body())
 			err = s.queue(ctx, tx, m, n.Game)
 		}
 		if err != nil {

@@ -302,6 +302,11 @@ func (s *Service) handleBatch(ctx context.Context, raws [][]byte, reads []readMa
 	defer b.Rollback()
 	if !guarded {
 		b.Unguarded()
+		if len(raws) > 1 {
+			// The news of each move is written on another processor
+			// while the next mails are processed (host.Batch.WriteApart).
+			b.WriteApart()
+		}
 	}
 	if len(reads) > 1 {
 		// One statement checks (or claims) the whole batch's identities.
@@ -987,6 +992,21 @@ func (s *Service) enqueue(ctx context.Context, tx host.Tx, m outMail, gameID int
 		return err
 	}
 	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Shared: m.shared(), Reply: reply})
+}
+
+// enqueueApart is enqueue for a mail whose text write writes apart
+// (host.Notice.Write): its Message-ID is given now, its draft written by
+// one of the host's writers (host.Host.Later), which the store waits for
+// where it inserts the mail. The mail is no answer: answers are counted
+// as they are queued (reply).
+func (s *Service) enqueueApart(ctx context.Context, tx host.Tx, m outMail, gameID int64, write func(m *outMail)) error {
+	m.MessageID = newMessageID(s.domain)
+	shared := m.shared()
+	p := s.host.Later(func() ([]byte, error) {
+		write(&m)
+		return m.draft()
+	})
+	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Pending: p, Shared: shared})
 }
 
 // refs threads every mail of a game under the game's own root id.

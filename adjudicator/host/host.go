@@ -88,8 +88,9 @@ type Config struct {
 
 // Host hosts the games of one store.
 type Host struct {
-	cfg   Config
-	games *gameCache
+	cfg     Config
+	games   *gameCache
+	writers chan struct{} // Later's writers at work (a semaphore)
 }
 
 // New checks cfg and returns a host.
@@ -110,7 +111,7 @@ func New(cfg Config) (*Host, error) {
 	if cfg.NewSeed == nil {
 		cfg.NewSeed = adjudicator.NewSeed
 	}
-	return &Host{cfg: cfg, games: &gameCache{games: map[int64]cachedMatch{}, off: cfg.NoCache}}, nil
+	return &Host{cfg: cfg, games: &gameCache{games: map[int64]cachedMatch{}, off: cfg.NoCache}, writers: newWriters()}, nil
 }
 
 // newToken returns a new reply token: 12 random bytes in hex, unguessable
@@ -191,6 +192,13 @@ type Notice struct {
 	Kind     Kind
 	Topic    string // what it is about, in a few words: "your turn", "move refused"
 	Text     string // the text, plain, lines of at most 72 columns where it can
+	// Write, when set, writes the text in place of Text, which is then
+	// "": the news of a move in a batch that writes them apart
+	// (Batch.WriteApart), which a transport writes on another goroutine
+	// (Host.Later). It reads only what the move left, never what the
+	// requests after it change. Body returns the text either way; Edit
+	// changes it either way.
+	Write func() string
 	// Lang is the language of Text, the recipient's (a player's choice,
 	// or the language of the mail answered): a transport writes its own
 	// words around it (the subject, TopicText) in it.
@@ -248,6 +256,7 @@ type Batch struct {
 	h     *Host
 	b     StoreBatch
 	games *batchGames
+	apart bool // WriteApart
 }
 
 // Begin starts a batch. The caller must Commit, CommitUnsynced or Rollback
@@ -266,7 +275,7 @@ func (h *Host) Begin(ctx context.Context) (*Batch, error) {
 func (b *Batch) Do(ctx context.Context, in Intake, fn func(s *Session) error) error {
 	b.games.begin()
 	err := b.b.Process(ctx, in, func(tx Tx) error {
-		return fn(&Session{h: b.h, tx: tx, games: b.games, now: in.Received})
+		return fn(&Session{h: b.h, tx: tx, games: b.games, now: in.Received, apart: b.apart})
 	})
 	if err != nil {
 		// When the batch is lost (ErrBatchLost), what the requests before
@@ -285,6 +294,15 @@ func (b *Batch) Do(ctx context.Context, in Intake, fn func(s *Session) error) er
 // (its error matches ErrBatchLost), and the caller processes them again in
 // a batch of its own.
 func (b *Batch) Unguarded() { b.b.Unguarded() }
+
+// WriteApart has the batch's requests leave the texts of a move's news
+// to be written apart (Notice.Write), on another processor, while the
+// requests after it go on: the transport queues their drafts as Pending
+// mails, which the store waits for where it inserts them. The texts are
+// the same, byte for byte, as those written at once. For a burst of
+// mails, whose requests run one after another in one transaction while
+// the other processors would wait.
+func (b *Batch) WriteApart() { b.apart = true }
 
 // Commit commits the batch, syncs it to disk, and shows its games to the
 // cache.
@@ -342,6 +360,7 @@ type Session struct {
 	games *batchGames
 	now   time.Time
 	lang  notation.Lang // of the request, for answers to no player (SetLang)
+	apart bool          // the news's texts are written apart (Batch.WriteApart)
 }
 
 // SetLang sets the language of the request, in which the session answers

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -404,7 +405,8 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	}
 	for i, n := range rep.Notices {
 		if n.To == req.From && n.Answer {
-			rep.Notices[i].Text = strings.TrimRight(n.Text, "\n") + "\n" + IgnoredNote(ignored, req.Env.Lang)
+			note := IgnoredNote(ignored, req.Env.Lang)
+			rep.Notices[i].Edit(func(text string) string { return strings.TrimRight(text, "\n") + "\n" + note })
 			break
 		}
 	}
@@ -489,7 +491,7 @@ func (s *Session) noteProse(rep Reply, g *Game, req Request) Reply {
 	}
 	for i, n := range rep.Notices {
 		if n.To == req.From {
-			rep.Notices[i].Text = strings.TrimRight(n.Text, "\n") + "\n" + note
+			rep.Notices[i].Edit(func(text string) string { return strings.TrimRight(text, "\n") + "\n" + note })
 			break
 		}
 	}
@@ -624,8 +626,9 @@ func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []R
 				out.Notices = append(out.Notices, n)
 				continue
 			}
-			fmt.Fprintf(&text, "\n[%s]\n%s", parts[i].label, strings.TrimLeft(n.Text, "\n"))
-			if !strings.HasSuffix(n.Text, "\n") {
+			body := n.Body() // an answer's text is never written apart, but the merge reads it now
+			fmt.Fprintf(&text, "\n[%s]\n%s", parts[i].label, strings.TrimLeft(body, "\n"))
+			if !strings.HasSuffix(body, "\n") {
 				text.WriteString("\n")
 			}
 			said = true
@@ -653,7 +656,8 @@ func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []R
 	// they go as one answer.
 	for i, n := range out.Notices {
 		if n.To == from && n.InReplyTo {
-			out.Notices[i].Text = text.String() + pick(fr, "\n[your move]\n", "\n[votre coup]\n") + n.Text
+			prefix := text.String() + pick(fr, "\n[your move]\n", "\n[votre coup]\n")
+			out.Notices[i].Edit(func(text string) string { return prefix + text })
 			return out
 		}
 	}
@@ -835,7 +839,8 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	}
 	for i := range notices {
 		if lapsed != "" && notices[i].Seat != "" {
-			notices[i].Text = lapsedText(lapsed, notices[i].Lang) + notices[i].Text
+			prefix := lapsedText(lapsed, notices[i].Lang)
+			notices[i].Edit(func(text string) string { return prefix + text })
 		}
 	}
 	obs, err := s.observerNews(ctx, g, m, sub, seal)
@@ -1085,23 +1090,35 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 
 // news tells everyone about an applied move: the mover gets the list of
 // what was applied, everyone their own view; at the end everyone gets the
-// revealed seed and the record.
+// revealed seed and the record. In a batch that writes texts apart
+// (Batch.WriteApart), the players' texts are left to Notice.Write, which
+// reads a snapshot of the game and the match as the move left them.
 func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req Request, sub *adjudicator.Submission, ignored []notation.IgnoredLine, seal sealNews) ([]Notice, error) {
 	finished := m.State.Result().Finished
 	names := make([]string, len(g.Players))
 	for i, p := range g.Players {
 		names[i] = p.Name
 	}
-	boards := adjudicator.Texts(m.State, names)
 	pic := s.picture(g, m) // the same for everyone: the public view
+	// What the texts read: g and m, or a snapshot of them when the texts
+	// are written apart, while the next requests play on.
+	tg, tm := g, m
+	if s.apart {
+		tg, tm = newsSnapshot(g, m)
+	}
+	var boards []string // everyone's board, rendered at once by the first text
+	var boardsOnce sync.Once
+	board := func(i int) string {
+		boardsOnce.Do(func() { boards = adjudicator.Texts(tm.State, names) })
+		return boards[i]
+	}
+	byPolicy := strings.HasPrefix(req.Source, PolicySource)
+	policy := strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource))
 	var notices []Notice
 	for i, p := range g.Players {
 		if p.IsBot() {
 			continue // a bot's seat gets no mail
 		}
-		var b strings.Builder
-		// The news, the state text and the board: one allocation.
-		b.Grow(len(boards[i]) + 2048)
 		lang := noticeLang(p) // their choice, else their last mail's; the mover's mail's for the mover
 		if p.Name == sub.Player {
 			lang = sub.Lang
@@ -1114,81 +1131,94 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if p.Name != sub.Player && !finished && (p.Notify == NotifyDigest || p.Notify == NotifyTurn && !mustAct) {
 			continue
 		}
+		missed := ""
 		if p.Notify == NotifyTurn || p.Notify == NotifyDigest {
-			missed, err := s.catchUp(m, p.Name, p.Told, sub.Number-1, lang)
-			if err != nil {
+			var err error
+			if missed, err = s.catchUp(m, p.Name, p.Told, sub.Number-1, lang); err != nil {
 				return nil, err
-			}
-			if missed != "" {
-				fmt.Fprintf(&b, pick(fr, "The moves since your last mail:\n%s\n", "Les coups depuis votre dernier courrier :\n%s\n"), missed)
 			}
 			if err := s.tx.SetNotify(ctx, g.ID, i, p.Notify, len(m.Record.Moves), p.DigestNext); err != nil {
 				return nil, err
 			}
 		}
-		what := "move applied"
-		byPolicy := strings.HasPrefix(req.Source, PolicySource)
-		switch {
-		case p.Name == sub.Player && byPolicy:
-			fmt.Fprintf(&b, pick(fr, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n",
-				"Votre étape n'est pas arrivée à temps : herald a joué le coup %d pour\nvous, selon le choix de l'hôte (%s) :\n"), sub.Number, strings.TrimSpace(strings.TrimPrefix(req.Source, PolicySource)))
-			for _, mv := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", m.Game.StepIn(mv.String(), lang))
+		write := func() string {
+			var b strings.Builder
+			// The news, the state text and the board: one allocation.
+			b.Grow(len(board(i)) + 2048)
+			if missed != "" {
+				fmt.Fprintf(&b, pick(fr, "The moves since your last mail:\n%s\n", "Les coups depuis votre dernier courrier :\n%s\n"), missed)
 			}
-			b.WriteString(seal.confirmation(lang))
-		case byPolicy:
-			fmt.Fprintf(&b, pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
-				"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n"), sub.Player, sub.Number)
-			for j := range sub.Moves {
-				fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, p.Name, lang))
-			}
-		case p.Name == sub.Player:
-			fmt.Fprintf(&b, pick(fr, "Your move %d was applied:\n", "Votre coup %d a été appliqué :\n"), sub.Number)
-			for _, mv := range sub.Moves { // in the reader's words: "plaine château f5"
-				fmt.Fprintf(&b, "  %s\n", m.Game.StepIn(mv.String(), lang))
-			}
-			for _, st := range sub.Dropped { // an end after the turn ended by itself, as herald read it
-				if sub.Lang == notation.French {
-					fmt.Fprintf(&b, "  (ignoré : %s ; le tour était déjà fini de lui-même)\n", st.Text)
-				} else {
-					fmt.Fprintf(&b, "  (ignored: %s; the turn had already ended by itself)\n", st.Text)
+			switch {
+			case p.Name == sub.Player && byPolicy:
+				fmt.Fprintf(&b, pick(fr, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n",
+					"Votre étape n'est pas arrivée à temps : herald a joué le coup %d pour\nvous, selon le choix de l'hôte (%s) :\n"), sub.Number, policy)
+				for _, mv := range sub.Moves {
+					fmt.Fprintf(&b, "  %s\n", tm.Game.StepIn(mv.String(), lang))
+				}
+				b.WriteString(seal.confirmation(lang))
+			case byPolicy:
+				fmt.Fprintf(&b, pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
+					"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n"), sub.Player, sub.Number)
+				for j := range sub.Moves {
+					fmt.Fprintf(&b, "  %s\n", tm.StepText(sub, j, p.Name, lang))
+				}
+			case p.Name == sub.Player:
+				fmt.Fprintf(&b, pick(fr, "Your move %d was applied:\n", "Votre coup %d a été appliqué :\n"), sub.Number)
+				for _, mv := range sub.Moves { // in the reader's words: "plaine château f5"
+					fmt.Fprintf(&b, "  %s\n", tm.Game.StepIn(mv.String(), lang))
+				}
+				for _, st := range sub.Dropped { // an end after the turn ended by itself, as herald read it
+					if sub.Lang == notation.French {
+						fmt.Fprintf(&b, "  (ignoré : %s ; le tour était déjà fini de lui-même)\n", st.Text)
+					} else {
+						fmt.Fprintf(&b, "  (ignored: %s; the turn had already ended by itself)\n", st.Text)
+					}
+				}
+				b.WriteString(IgnoredNote(ignored, sub.Lang))
+				b.WriteString(seal.confirmation(lang))
+			default:
+				fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
+				for j := range sub.Moves {
+					// A sealed bid reads "alice has bid" to the others.
+					fmt.Fprintf(&b, "  %s\n", tm.StepText(sub, j, p.Name, lang))
 				}
 			}
-			b.WriteString(IgnoredNote(ignored, sub.Lang))
-			b.WriteString(seal.confirmation(lang))
-		default:
-			fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
-			for j := range sub.Moves {
-				// A sealed bid reads "alice has bid" to the others.
-				fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, p.Name, lang))
+			b.WriteString(seal.reveal(lang))
+			// The moves the game played itself right after (Henri's turn), each
+			// step with the rule of the automaton that chose it.
+			// The bots' moves after it too (RULINGS.md H-6), each step with
+			// the search's reason.
+			for _, a := range sub.Auto {
+				fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(tg, a), a.Number)
+				for j := range a.Moves {
+					fmt.Fprintf(&b, "  %s%s\n", tm.StepText(a, j, p.Name, lang), reasonOf(tg, a, j, lang))
+				}
 			}
-		}
-		b.WriteString(seal.reveal(lang))
-		// The moves the game played itself right after (Henri's turn), each
-		// step with the rule of the automaton that chose it.
-		// The bots' moves after it too (RULINGS.md H-6), each step with
-		// the search's reason.
-		for _, a := range sub.Auto {
-			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a), a.Number)
-			for j := range a.Moves {
-				fmt.Fprintf(&b, "  %s%s\n", m.StepText(a, j, p.Name, lang), reasonOf(g, a, j, lang))
+			b.WriteString("\n")
+			writeStateText(&b, tg, tm, p.Name, board(i), lang)
+			if finished {
+				fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+					"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
+					tg.Record.Seed, tg.Record.SeedSHA256, RecordName(tg.ID, tg.Record.Game))
 			}
+			return b.String()
 		}
+		what := "move applied"
 		if p.Name != sub.Player {
 			what = fmt.Sprintf("%s played move %d", sub.Player, sub.Number)
 		}
 		if mustAct {
 			what = "your turn" // the mover's too, while their turn goes on
 		}
-		b.WriteString("\n")
-		writeStateText(&b, g, m, p.Name, boards[i], lang)
 		if finished {
 			what = "game over"
-			fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
-				"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
-				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		}
-		n := s.notice(g, m, p.Address, p.Name, News, what, b.String())
+		n := s.notice(g, m, p.Address, p.Name, News, what, "")
+		if s.apart {
+			n.Write = write
+		} else {
+			n.Text = write()
+		}
 		n.InReplyTo, n.Record, n.Picture, n.Lang = p.Address == req.From, finished, pic, lang
 		notices = append(notices, n)
 	}
@@ -1203,6 +1233,21 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		notices = append(notices, n)
 	}
 	return notices, nil
+}
+
+// newsSnapshot returns copies of g and m for the texts of a move's news
+// written apart (Notice.Write): the requests after it may play on m, and
+// change what g points to, while they are written.
+func newsSnapshot(g *Game, m *adjudicator.Match) (*Game, *adjudicator.Match) {
+	sm := m.Snapshot()
+	gs := *g
+	gs.Players = slices.Clone(g.Players)
+	if g.Clock != nil {
+		c := *g.Clock
+		gs.Clock = &c
+	}
+	gs.Record = sm.Record
+	return &gs, sm
 }
 
 // overText says how game g, over, ended: "kate resigned", "the host

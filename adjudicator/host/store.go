@@ -441,6 +441,10 @@ type Mail struct {
 	Recipient string
 	Raw       []byte
 	Draft     []byte
+	// Pending, in place of Draft, is the draft being written apart
+	// (Host.Later): the store waits for it where it inserts the mail, and
+	// fails where it cannot be written.
+	Pending *Pending
 	// Shared, with a Draft, is what the draft leaves out because other
 	// mails share it: the board of a move, the same in each of its mails
 	// and most of their bytes. The store keeps one copy of the equal

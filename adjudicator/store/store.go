@@ -601,13 +601,6 @@ type Tx struct {
 	// known is what the transaction learnt of the games it read and
 	// wrote, so as not to ask the database again (see known).
 	known map[int64]known
-	// queue are the mails Queue was given and not yet inserted: a mail's
-	// notices go into the outbox in one statement (flush).
-	queue []host.Mail
-	// sharedID is the outbox_shared row the request inserted last, holding
-	// sharedData (see shared); 0 before the first.
-	sharedID   int64
-	sharedData []byte
 }
 
 // known is what a Tx knows of a game it read, true until the Tx itself
@@ -676,6 +669,18 @@ type Batch struct {
 	// records are the messages rows of the mails processed, their
 	// columns one after another, inserted when the batch commits.
 	records []any
+	// queue are the mails Queue was given and not yet inserted (flush):
+	// those of the current mail, which go into the outbox together when
+	// it ends; in an unguarded batch, those of all its mails so far, which
+	// go when it commits, or before the outbox is read in it, so that a
+	// mail's drafts written apart (host.Mail.Pending) are waited for only
+	// then.
+	queue []queuedMail
+	// sharedID is the outbox_shared row the batch inserted last, holding
+	// sharedData (see shared); 0 before the first, and after a mail is
+	// rolled back.
+	sharedID   int64
+	sharedData []byte
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -762,10 +767,10 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		}
 	}
 	t := &Tx{b: b, now: in.Received, outcome: "ignored"}
-	queued := len(b.queued)
+	queued, queue := len(b.queued), len(b.queue)
 	err := fn(t)
-	if err == nil {
-		err = t.flush(ctx)
+	if err == nil && !b.unguarded {
+		err = b.flush(ctx)
 	}
 	if err == nil && !b.unguarded {
 		if _, err = b.stmts.ExecContext(ctx, `RELEASE SAVEPOINT mail`); err != nil {
@@ -777,7 +782,8 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		return host.BatchLost(err)
 	}
 	if err != nil {
-		b.queued = b.queued[:queued]
+		b.queued, b.queue = b.queued[:queued], b.queue[:queue]
+		b.sharedID, b.sharedData = 0, nil
 		b.rollbackMail(ctx)
 		return err
 	}
@@ -880,6 +886,11 @@ func (b *Batch) ClaimQueued(ctx context.Context, worker string, until time.Time)
 	if b.err != nil {
 		return nil, b.err
 	}
+	if err := b.flush(ctx); err != nil {
+		// Part of the queue may be in: the batch cannot commit.
+		b.err = err
+		return nil, err
+	}
 	var out []host.Outgoing
 	for ids := range slices.Chunk(b.queued, claimChunk) {
 		args := []any{worker, stamp(until)}
@@ -972,6 +983,10 @@ func (b *Batch) CommitUnsynced(ctx context.Context) error {
 	if b.err != nil {
 		b.Rollback()
 		return b.err
+	}
+	if err := b.flush(ctx); err != nil {
+		b.Rollback()
+		return err
 	}
 	if err := b.record(ctx); err != nil {
 		b.Rollback()
@@ -1354,40 +1369,62 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 }
 
 // Queue adds a mail to the outbox, due at once. The mails a request
-// queues are inserted together when it ends (flush), or before the
-// outbox is read inside it.
+// queues are inserted together when it ends (flush), in an unguarded
+// batch when the batch commits, or before the outbox is read inside it.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 	if err := sqlform.CheckMail(m); err != nil {
 		return err
 	}
-	t.queue = append(t.queue, m)
+	t.b.queue = append(t.b.queue, queuedMail{m, t.now})
 	return nil
 }
 
+// queuedMail is a mail queued by a request at now, not yet inserted.
+type queuedMail struct {
+	host.Mail
+	now time.Time
+}
+
+// flush is Batch.flush, before the outbox is read inside the request.
+func (t *Tx) flush(ctx context.Context) error { return t.b.flush(ctx) }
+
 // flush inserts the mails queued so far into the outbox, up to
-// queueChunk in one statement, and notes their ids for ClaimQueued.
-func (t *Tx) flush(ctx context.Context) error {
-	for ms := range slices.Chunk(t.queue, queueChunk) {
+// queueChunk in one statement, and notes their ids for ClaimQueued. It
+// waits for the drafts written apart (host.Mail.Pending) in turn.
+func (b *Batch) flush(ctx context.Context) error {
+	for ms := range slices.Chunk(b.queue, queueChunk) {
 		args := make([]any, 0, 8*len(ms))
+		for i := range ms {
+			if p := ms[i].Pending; p != nil { // a draft written apart
+				d, err := p.Wait()
+				if err != nil {
+					return err
+				}
+				ms[i].Draft, ms[i].Pending = d, nil
+				if err := sqlform.CheckMail(ms[i].Mail); err != nil {
+					return err
+				}
+			}
+		}
 		for _, m := range ms {
 			var gid, draft, shared any
 			if m.GameID != 0 {
 				gid = m.GameID
 			}
-			q := sqlform.QueuedMail(m)
+			q := sqlform.QueuedMail(m.Mail)
 			if q.Draft != nil {
 				draft = q.Draft
 			}
 			if m.Shared != nil {
-				id, err := t.shared(ctx, m.Shared)
+				id, err := b.shared(ctx, m.Shared)
 				if err != nil {
 					return err
 				}
 				shared = id
 			}
-			args = append(args, gid, q.Recipient, q.Raw, draft, q.Reply, stamp(t.now), stamp(t.now), shared)
+			args = append(args, gid, q.Recipient, q.Raw, draft, q.Reply, stamp(m.now), stamp(m.now), shared)
 		}
-		rows, err := t.b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt, shared_id)
+		rows, err := b.stmts.QueryContext(ctx, `INSERT INTO outbox (game_id, recipient, raw, draft, reply, created, next_attempt, shared_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?)", len(ms)-1)+` RETURNING id`, args...)
 		if err != nil {
 			return fmt.Errorf("store: %w", err)
@@ -1402,20 +1439,20 @@ func (t *Tx) flush(ctx context.Context) error {
 		// Inserted in order, so in the order of their ids (RETURNING
 		// gives them in no promised order).
 		slices.Sort(ids)
-		t.b.queued = append(t.b.queued, ids...)
+		b.queued = append(b.queued, ids...)
 	}
-	t.queue = t.queue[:0]
+	b.queue = b.queue[:0]
 	return nil
 }
 
 // shared returns the id of the outbox_shared row holding data: the row
-// the request inserted last when it holds the same bytes (the mails of a
+// the batch inserted last when it holds the same bytes (the mails of a
 // move are queued one after another), else a new one.
-func (t *Tx) shared(ctx context.Context, data []byte) (int64, error) {
-	if t.sharedID != 0 && bytes.Equal(data, t.sharedData) {
-		return t.sharedID, nil
+func (b *Batch) shared(ctx context.Context, data []byte) (int64, error) {
+	if b.sharedID != 0 && bytes.Equal(data, b.sharedData) {
+		return b.sharedID, nil
 	}
-	res, err := t.b.stmts.ExecContext(ctx, `INSERT INTO outbox_shared (data) VALUES (?)`, data)
+	res, err := b.stmts.ExecContext(ctx, `INSERT INTO outbox_shared (data) VALUES (?)`, data)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
@@ -1423,7 +1460,7 @@ func (t *Tx) shared(ctx context.Context, data []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
-	t.sharedID, t.sharedData = id, data
+	b.sharedID, b.sharedData = id, data
 	return id, nil
 }
 

@@ -278,8 +278,17 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 	return nil
 }
 
-// Queue adds a mail to the outbox, due at once.
+// Queue adds a mail to the outbox, due at once. A draft written apart
+// (host.Mail.Pending) is waited for here: each statement of a request is a
+// round trip to the server, which costs more than the waiting.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
+	if m.Pending != nil {
+		d, err := m.Pending.Wait()
+		if err != nil {
+			return err
+		}
+		m.Draft, m.Pending = d, nil
+	}
 	if err := sqlform.CheckMail(m); err != nil {
 		return err
 	}

@@ -138,12 +138,14 @@ type Queued struct {
 }
 
 // CheckMail refuses a mail that Tx.Queue cannot queue: it needs a message
-// or a draft, not both, and only a draft has a part shared with others.
+// or a draft (or a draft being written, Pending), not two, and only a
+// draft has a part shared with others.
 func CheckMail(m host.Mail) error {
-	if (len(m.Raw) == 0) == (len(m.Draft) == 0) {
+	draft := len(m.Draft) > 0 || m.Pending != nil
+	if len(m.Raw) > 0 == draft || len(m.Draft) > 0 && m.Pending != nil {
 		return fmt.Errorf("store: a queued mail needs a message or a draft, not both")
 	}
-	if m.Shared != nil && len(m.Draft) == 0 {
+	if m.Shared != nil && !draft {
 		return fmt.Errorf("store: a queued message has no shared part; only a draft has")
 	}
 	return nil
