@@ -1549,7 +1549,8 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 // LangFrench is Player.Lang for a player who chose French ("lang fr"),
 // LangEnglish for one who chose English; "" is no choice: each answer is
 // in the language of the mail it answers (notation.Envelope.Lang), the
-// other mails in English.
+// other mails in the language of their last mail that said which
+// (Player.MailLang), else English.
 const (
 	LangFrench  = "fr"
 	LangEnglish = "en"

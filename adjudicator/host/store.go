@@ -325,7 +325,7 @@ type Player struct {
 	// clears it.
 	Undeliverable string
 	// Lang is the language they chose for herald's mails ("lang fr"):
-	// LangFrench, or "" for English.
+	// LangFrench or LangEnglish, or "" for none (MailLang).
 	Lang string
 	// MailLang is the language of their last mail that said which, by
 	// its keywords or its prose: LangFrench, or "" for English. herald
