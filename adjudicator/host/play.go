@@ -1506,6 +1506,14 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		why = fmt.Sprintf("%s forfeited", player)
 		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
+	whyFR, moreFR := player+" a abandonné", ""
+	switch how {
+	case "abandon":
+		whyFR = "l'hôte l'a annulée"
+	case "forfeit":
+		whyFR = player + " a perdu par forfait"
+		moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
+	}
 	g.Status = status
 	pic := s.picture(g, &ended)
 	var notices []Notice
@@ -1517,14 +1525,6 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		if lang == notation.French {
-			whyFR, moreFR := player+" a abandonné", ""
-			switch how {
-			case "abandon":
-				whyFR = "l'hôte l'a annulée"
-			case "forfeit":
-				whyFR = player + " a perdu par forfait"
-				moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
-			}
 			body = fmt.Sprintf("La partie %s est terminée : %s.\nElle n'a pas de résultat selon les règles.\n%sScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
 				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn(p.Name, lang), g.Record.Seed, g.Record.SeedSHA256)
 		}
@@ -1536,11 +1536,22 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if err != nil {
 		return Reply{}, err
 	}
-	for _, a := range obs {
+	var langs map[string]string
+	if len(obs) > 0 {
+		if langs, err = s.tx.ObserverLangs(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+	}
+	for _, a := range obs { // each in the language they observed in
+		lang := storedLang(langs[a])
 		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(""), g.Record.Seed, g.Record.SeedSHA256)
+		if lang == notation.French {
+			body = fmt.Sprintf("La partie %s, que vous observez, est terminée : %s.\nElle n'a pas de résultat selon les règles.\nScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
+				Tag(g.ID), whyFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn("", lang), g.Record.Seed, g.Record.SeedSHA256)
+		}
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
-		n.Record, n.Picture = true, pic
+		n.Record, n.Picture, n.Lang = true, pic, lang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
