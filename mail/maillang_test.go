@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
 )
@@ -82,4 +83,59 @@ func text(sent string) string {
 		return err.Error()
 	}
 	return unwrap(msg.Body)
+}
+
+// TestFrenchMoveMailStatements: herald remembers a player's language in
+// the store only when it changes (host.Player.MailLang): once alice and
+// bob have written French, their French move mails cost no more
+// statements than English ones (TestMoveMailStatements).
+func TestFrenchMoveMailStatements(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	m, err := adjudicator.SelfPlay(raubritter.Game, f.svc.cfg.Registry, 2, "fixture", nil, func() string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]string{"p1": "alice@herald.test", "p2": "bob@herald.test"}
+	var raws [][]byte
+	for _, mv := range m.Record.Moves[:13] {
+		raws = append(raws, f.mail(who[mv.Player], "Re: [herald G1]", fmt.Sprintf("game G1\nkey %s\n%s", f.keys[who[mv.Player]], raubritter.Game.StepIn(mv.Text, notation.French))))
+	}
+	const perBatch = 5 // as TestMoveMailStatements's
+	count := func(raws [][]byte) int64 {
+		t.Helper()
+		before := f.st.Statements()
+		outs, err := f.svc.HandleBatch(t.Context(), raws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range outs {
+			if o != Applied {
+				t.Fatalf("mail %d: %s, want applied", i+1, o)
+			}
+		}
+		return f.st.Statements() - before
+	}
+	count(raws[:2]) // alice's and bob's first: French from now on
+	for _, p := range mustGame(t, f).Players {
+		if p.MailLang != "fr" {
+			t.Fatalf("%s's language after a French move: %q", p.Name, p.MailLang)
+		}
+	}
+	if got, want := count(raws[2:12]), int64(10*maxMoveMailStatements+perBatch); got > want {
+		t.Errorf("a batch of 10 French move mails ran %d statements, want at most %d (%d a mail)", got, want, maxMoveMailStatements)
+	}
+	if got, want := count(raws[12:13]), int64(maxMoveMailStatements+perBatch); got > want {
+		t.Errorf("a French move mail alone ran %d statements, want at most %d", got, want)
+	}
+}
+
+// mustGame reads game G1 of f.
+func mustGame(t *testing.T, f *fixture) *host.Game {
+	t.Helper()
+	g, err := f.st.Game(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
