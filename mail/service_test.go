@@ -33,6 +33,12 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
+	return newFixtureOf(t, adjudicator.NewRegistry(raubritter.Game))
+}
+
+// newFixtureOf is newFixture with the games of reg.
+func newFixtureOf(t testing.TB, reg *adjudicator.Registry) *fixture {
+	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +48,7 @@ func newFixture(t testing.TB) *fixture {
 	k, tk := 0, 0
 	f.svc, err = NewService(Config{
 		Address:  "herald@herald.test",
-		Registry: adjudicator.NewRegistry(raubritter.Game),
+		Registry: reg,
 		Store:    st,
 		Now:      func() time.Time { f.clock = f.clock.Add(time.Second); return f.clock },
 		NewKey:   func() string { k++; return fmt.Sprintf("key-%d", k) },

@@ -3,6 +3,7 @@ package gametest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -37,5 +38,16 @@ func TestGoldenAndMutate(t *testing.T) {
 	}
 	if _, err := yaml.Marshal(&doc); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestEnglishLeft(t *testing.T) {
+	text := "main d'alice : B 2 frontières\nà jouer : alice's knights, hand; tiles\n"
+	got := EnglishLeft(text, "knights", "tile", "hand", "alice", "main", "s")
+	if want := []string{"knights", "hand", "alice", "main", "s"}; !slices.Equal(got, want) {
+		t.Errorf("EnglishLeft = %q, want %q", got, want)
+	}
+	if got := EnglishLeft(text, "tile", "frontière"); got != nil {
+		t.Errorf("EnglishLeft(text, tile, frontière) = %q, want none", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -156,18 +157,30 @@ func BenchText(b *testing.B, random func(i int) adjudicator.State) {
 }
 
 // GoldenBoards compares, for each named state, Text("") with
-// testdata/golden/NAME.txt and Text(as) with testdata/golden/NAME-AS.txt;
-// go test -update rewrites them.
+// testdata/golden/NAME.txt and Text(as) with testdata/golden/NAME-AS.txt,
+// and, for a game that writes its board in French too
+// (adjudicator.LangTexter), the French boards with NAME-fr.txt and
+// NAME-AS-fr.txt; go test -update rewrites them.
 func GoldenBoards(t *testing.T, states map[string]adjudicator.State, as string) {
 	for name, st := range states {
-		for _, viewer := range []string{"", as} {
-			file := name + ".txt"
-			if viewer != "" {
-				file = name + "-" + viewer + ".txt"
+		langs := []notation.Lang{notation.English}
+		if _, ok := st.(adjudicator.LangTexter); ok {
+			langs = append(langs, notation.French)
+		}
+		for _, lang := range langs {
+			for _, viewer := range []string{"", as} {
+				file := name
+				if viewer != "" {
+					file += "-" + viewer
+				}
+				if lang == notation.French {
+					file += "-fr"
+				}
+				file += ".txt"
+				t.Run(file, func(t *testing.T) {
+					CheckGolden(t, filepath.Join("testdata", "golden", file), adjudicator.TextIn(st, viewer, lang), *Update)
+				})
 			}
-			t.Run(file, func(t *testing.T) {
-				CheckGolden(t, filepath.Join("testdata", "golden", file), st.Text(viewer), *Update)
-			})
 		}
 	}
 }
@@ -197,6 +210,9 @@ func (k *Kit) TextWidth(t *testing.T, games int, size func(i int) int) {
 		for {
 			for _, as := range append([]string{""}, players...) {
 				CheckWidth(t, seed, st.Text(as))
+				if _, ok := st.(adjudicator.LangTexter); ok {
+					CheckWidth(t, seed+" in French", adjudicator.TextIn(st, as, notation.French))
+				}
 			}
 			if Walk(t, st, rng, 1) == 0 {
 				break
@@ -214,4 +230,23 @@ func CheckWidth(t testing.TB, what, text string) {
 			t.Fatalf("%s: line %d is %d columns, more than 72:\n%s\n\n%s", what, i+1, n, line, text)
 		}
 	}
+}
+
+// EnglishLeft returns those of words that text holds as whole words
+// (between characters that are not letters), in the order of words: a
+// test of a board in French (adjudicator.TextIn) names the English words
+// of its legend and status lines that must not be left over in it. The
+// words are single words; case counts ("Henri" is not "henri").
+func EnglishLeft(text string, words ...string) []string {
+	in := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		in[w] = true
+	}
+	var left []string
+	for _, w := range words {
+		if in[w] {
+			left = append(left, w)
+		}
+	}
+	return left
 }

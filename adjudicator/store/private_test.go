@@ -315,3 +315,69 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 		t.Fatalf("the drafts after migration 16: %+v", drafts)
 	}
 }
+
+// TestPendingDrafts queues drafts written apart (host.Mail.Pending, from
+// host.Host.Later), as the news of a burst's moves are: an unguarded batch
+// waits for them only as it commits, and inserts every mail in the order
+// it was queued, the pending one first though it was written last; a draft
+// that cannot be written fails the commit, and nothing of the batch is
+// written.
+func TestPendingDrafts(t *testing.T) {
+	ctx := context.Background()
+	for _, fail := range []bool{false, true} {
+		s, _ := open(t)
+		h, err := host.New(host.Config{Registry: adjudicator.NewRegistry(), Store: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Unguarded()
+		release := make(chan struct{})
+		pending := h.Later(func() ([]byte, error) {
+			<-release // written after the next mail is processed
+			if fail {
+				return nil, errors.New("cannot write the draft")
+			}
+			return []byte(`{"subject":"news"}`), nil
+		})
+		queue := func(id string, m host.Mail) {
+			t.Helper()
+			err := b.Process(ctx, host.Intake{MessageID: id, BodyHash: id, Sender: "a@x", Received: t0}, func(tx host.Tx) error {
+				return tx.Queue(ctx, m)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		queue("<p1@x>", host.Mail{Recipient: "alice@x", Pending: pending, Shared: []byte(`{"board":1}`)})
+		queue("<p2@x>", host.Mail{Recipient: "bob@x", Raw: []byte("answer")})
+		close(release)
+		err = b.Commit(ctx)
+		if fail {
+			if err == nil || !strings.Contains(err.Error(), "cannot write the draft") {
+				t.Fatalf("commit with a draft that failed: %v", err)
+			}
+			if due, _ := s.Due(ctx, t0, 10); len(due) != 0 {
+				t.Errorf("%d mails queued by a batch that did not commit", len(due))
+			}
+			if ok, _ := s.Processed(ctx, "<p2@x>"); ok {
+				t.Error("a mail of a batch that did not commit is recorded")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		due, err := s.Due(ctx, t0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 2 || due[0].Recipient != "alice@x" || string(due[0].Draft) != `{"subject":"news"}` || string(due[0].Shared) != `{"board":1}` ||
+			due[1].Recipient != "bob@x" || string(due[1].Raw) != "answer" {
+			t.Fatalf("queued %+v, want alice's draft written apart, then bob's answer", due)
+		}
+	}
+}

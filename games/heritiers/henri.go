@@ -38,22 +38,24 @@ func treasureByName(n string) (uint8, bool) {
 	return 0, false
 }
 
-// describe says what takes the token off, for people.
-func (k treasureKind) describe() string {
-	col := "tiles"
+// describe says what takes the token off, for people; in French when fr
+// is set.
+func (k treasureKind) describe(fr bool) string {
+	tr := pick(fr)
+	col := tr("tiles", "tuiles")
 	if k.colour >= 0 {
-		col = colourNames[k.colour] + " tiles"
+		col = tr(colourNames[k.colour]+" tiles", "tuiles "+colourTuileFR[k.colour]+"s")
 	}
 	switch k.line {
 	case 'v':
-		return "2 " + col + " in its column"
+		return "2 " + col + tr(" in its column", " dans sa colonne")
 	case 'h':
-		return "2 " + col + " in its row"
+		return "2 " + col + tr(" in its row", " dans sa rangée")
 	}
 	if k.at[0][1] == -1 {
-		return "tiles on its top-left and bottom-right corners"
+		return tr("tiles on its top-left and bottom-right corners", "des tuiles sur ses coins en haut à gauche et en bas à droite")
 	}
-	return "tiles on its top-right and bottom-left corners"
+	return tr("tiles on its top-right and bottom-left corners", "des tuiles sur ses coins en haut à droite et en bas à gauche")
 }
 
 // treasureMet reports whether the token on cell i is to come off: its

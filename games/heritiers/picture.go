@@ -80,7 +80,7 @@ func (s *State) Picture() *picture.Board {
 	}
 	scores, to := s.Scores(), s.ToMove()
 	var status strings.Builder
-	s.writeStatus(&status, sym)
+	s.writeStatus(&status, sym, false)
 	skip := []string{"AUB s a:", "... open terrain", "turn, $ a treasure", "turn; roads as they lie"}
 	for seat, name := range s.names {
 		// The rest of the player's status line (troops in reserve, reach,

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/textwrap"
+	"github.com/heraldgames/herald/notation"
 )
 
 // textWidth is the most columns a line of Text may take.
@@ -34,17 +36,33 @@ func (t *Tile) shortCost() string {
 }
 
 // describe returns a tile for people: "auberge-1 grey, costs 2s 1g,
-// roads ns, row".
-func (t *Tile) describe() string {
+// roads ns, row"; in French when fr is set: "auberge-1 grise, coûte
+// 2s 1g, routes ns, rangée".
+func (t *Tile) describe(fr bool) string {
+	tr := pick(fr)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s, costs %s", t.ID, t.Colour, t.shortCost())
+	fmt.Fprintf(&b, tr("%s %s, costs %s", "%s %s, coûte %s"), t.ID, tr(t.Colour.String(), colourTuileFR[t.Colour]), t.shortCost())
 	if t.Roads != 0 {
-		fmt.Fprintf(&b, ", roads %s", t.Roads)
+		fmt.Fprintf(&b, tr(", roads %s", ", routes %s"), t.Roads)
 	}
 	if d := t.detail(); d != "" {
+		if t.Building != Comptoir && t.Building != Hotel {
+			d = tr(d, paramNamesFR[t.Param])
+		}
 		fmt.Fprintf(&b, ", %s", d)
 	}
 	return b.String()
+}
+
+// pick returns the function that picks the English or, when fr is set,
+// the French of a text; both take the same arguments in the same order.
+func pick(fr bool) func(en, frText string) string {
+	return func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
+	}
 }
 
 // window returns the rows and columns to draw: the tiles and one square
@@ -76,7 +94,19 @@ func (s *State) window() (r0, r1, c0, c1 int) {
 // Each square is two lines: building code, resource (w wood, s stone,
 // g grain) and owner; then the troops and the roads as the tile lies.
 // A landscape wider than 7 columns is drawn in strips.
-func (s *State) Text(as string) string {
+func (s *State) Text(as string) string { return s.text(as, false) }
+
+// TextIn is Text with its words in lang (adjudicator.LangTexter): the
+// legend, the royal reserve, the scores, Henri's treasures, whose turn and
+// the hand in French, in the rulebook's terms (réserve royale, bouclier,
+// troupes, cavalerie, portée, réserve commune, trésors); the squares keep
+// their codes, the tiles and buildings their names of the notation.
+func (s *State) TextIn(as string, lang notation.Lang) string {
+	return s.text(as, lang == notation.French)
+}
+
+// text is Text, in French when fr is set.
+func (s *State) text(as string, fr bool) string {
 	var b strings.Builder
 	b.Grow(4096)
 	sym := s.symbols()
@@ -92,9 +122,9 @@ func (s *State) Text(as string) string {
 		s.writeStrip(&b, sym, r0, r1, cs, ce, free)
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym)
+	s.writeStatus(&status, sym, fr)
 	textwrap.Write(&b, status.String())
-	b.WriteString(s.PrivateText(as))
+	b.WriteString(s.privateText(as, fr))
 	return b.String()
 }
 
@@ -191,15 +221,21 @@ func (s *State) cellText(i int, sym [2]byte, free bool) (string, string) {
 	return string(l1), string(l2)
 }
 
-// writeStatus writes what everyone sees below the board.
-func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
-	b.WriteString("AUB s a: building, resource (w wood, s stone, g grain), owner;\n")
-	b.WriteString("... open terrain; troops below, capitals the cavalry, * moved this\n")
+// writeStatus writes what everyone sees below the board, in French when
+// fr is set.
+func (s *State) writeStatus(b *strings.Builder, sym [2]byte, fr bool) {
+	tr := pick(fr)
+	b.WriteString(tr("AUB s a: building, resource (w wood, s stone, g grain), owner;\n",
+		"AUB s a : bâtiment, ressource (w bois, s pierre, g blé), propriétaire ;\n"))
+	b.WriteString(tr("... open terrain; troops below, capitals the cavalry, * moved this\n",
+		"... terrain ouvert ; troupes dessous, cavalerie en capitale, * déplacée\n"))
 	if s.solo {
-		b.WriteString("turn, $ a treasure; roads as they lie, = and # where they join\n")
+		b.WriteString(tr("turn, $ a treasure; roads as they lie, = and # where they join\n",
+			"ce tour, $ un trésor ; routes telles que posées, = et # aux jonctions\n"))
 	} else {
 		// Treasures are the solo game's alone (l. 464).
-		b.WriteString("turn; roads as they lie, = and # where they join\n")
+		b.WriteString(tr("turn; roads as they lie, = and # where they join\n",
+			"ce tour ; routes telles que posées, = et # aux jonctions\n"))
 	}
 	var codes []string
 	seen := map[Building]bool{}
@@ -217,12 +253,12 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 	if len(codes) > 0 {
 		b.WriteString(strings.Join(codes, ", ") + "\n")
 	}
-	fmt.Fprintf(b, "sets: %s\n", s.setList())
-	b.WriteString("royal reserve, clockwise from the shield:\n")
+	fmt.Fprintf(b, tr("sets: %s\n", "ensembles : %s\n"), s.setList())
+	b.WriteString(tr("royal reserve, clockwise from the shield:\n", "réserve royale, en sens horaire depuis le bouclier :\n"))
 	for p := 1; p <= 6; p++ {
 		t := s.ring[p-1]
 		if t < 0 {
-			fmt.Fprintf(b, "  %d  (empty)\n", p)
+			fmt.Fprintf(b, tr("  %d  (empty)\n", "  %d  (vide)\n"), p)
 			continue
 		}
 		var who []string
@@ -233,63 +269,66 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 		}
 		reach := ""
 		if len(who) > 0 {
-			reach = "  reach " + strings.Join(who, " ")
+			reach = tr("  reach ", "  portée ") + strings.Join(who, " ")
 		}
-		fmt.Fprintf(b, "  %d  %s%s\n", p, s.tile(t).describe(), reach)
+		fmt.Fprintf(b, "  %d  %s%s\n", p, s.tile(t).describe(fr), reach)
 	}
 	if len(s.stack) > 0 {
-		fmt.Fprintf(b, "stack: %d %s, the top one %s\n", len(s.stack), plural(len(s.stack), "tile", "tiles"), s.tile(s.stack[0]).Colour)
+		fmt.Fprintf(b, tr("stack: %d %s, the top one %s\n", "réserve commune : %d %s, celle du dessus %s\n"),
+			len(s.stack), plural(len(s.stack), tr("tile", "tuile"), tr("tiles", "tuiles")), tr(s.tile(s.stack[0]).Colour.String(), colourTuileFR[s.tile(s.stack[0]).Colour]))
 	} else {
-		b.WriteString("stack: empty\n")
+		b.WriteString(tr("stack: empty\n", "réserve commune : vide\n"))
 	}
 	sc := s.score()
 	for seat := range 2 {
-		fmt.Fprintf(b, "%c %s: %d %s", sym[seat], s.names[seat], sc[seat].total, plural(sc[seat].total, "point", "points"))
+		fmt.Fprintf(b, tr("%c %s: %d %s", "%c %s : %d %s"), sym[seat], s.names[seat], sc[seat].total, plural(sc[seat].total, "point", "points"))
 		if sc[seat].roads > 0 {
-			fmt.Fprintf(b, " (roads %d)", sc[seat].roads)
+			fmt.Fprintf(b, tr(" (roads %d)", " (routes %d)"), sc[seat].roads)
 		}
 		if s.solo && seat == 1 {
 			left := s.treasuresLeft()
-			fmt.Fprintf(b, ", %d %s left (%d in the pile), %d won back by %s", left, plural(left, "treasure", "treasures"), len(s.treasures), len(s.won), s.names[0])
+			fmt.Fprintf(b, tr(", %d %s left (%d in the pile), %d won back by %s", ", reste %d %s (%d dans la pile), %d repris par %s"),
+				left, plural(left, tr("treasure", "trésor"), tr("treasures", "trésors")), len(s.treasures), len(s.won), s.names[0])
 			// Each token by name, in the order won: the last is the one
 			// the last move took back.
 			for j, t := range s.won {
-				sep := ", then "
+				sep := tr(", then ", ", puis ")
 				if j == 0 {
-					sep = ": "
+					sep = tr(": ", " : ")
 				}
-				fmt.Fprintf(b, "%s%s (%s)", sep, treasureKinds[t].name, treasureKinds[t].describe())
+				fmt.Fprintf(b, "%s%s (%s)", sep, treasureKinds[t].name, treasureKinds[t].describe(fr))
 			}
 			b.WriteString("\n")
 			continue
 		}
 		in, hand := s.inReserveCount(seat), len(s.hands[seat])
-		fmt.Fprintf(b, ", %d %s in the royal reserve, reach %d, %d %s in hand\n",
-			in, plural(in, "troop", "troops"), s.reach(seat), hand, plural(hand, "tile", "tiles"))
+		fmt.Fprintf(b, tr(", %d %s in the royal reserve, reach %d, %d %s in hand\n", ", %d %s en réserve, portée %d, %d %s en main\n"),
+			in, plural(in, tr("troop", "troupe"), tr("troops", "troupes")), s.reach(seat), hand, plural(hand, tr("tile", "tuile"), tr("tiles", "tuiles")))
 	}
 	if s.solo {
 		for _, at := range s.placed {
 			i := int(at)
 			if t := s.cells[i].treasure; t >= 0 {
-				fmt.Fprintf(b, "treasure on %s: comes off with %s\n", squareName(i), treasureKinds[t].describe())
+				fmt.Fprintf(b, tr("treasure on %s: comes off with %s\n", "trésor en %s : retiré avec %s\n"), squareName(i), treasureKinds[t].describe(fr))
 			}
 		}
 		if s.lastBuilt >= 0 {
-			fmt.Fprintf(b, "%s's last building (Henri builds next to it): %s\n", s.names[0], squareName(int(s.lastBuilt)))
+			fmt.Fprintf(b, tr("%s's last building (Henri builds next to it): %s\n", "dernier bâtiment %s (Henri construit à côté) : %s\n"),
+				tr(s.names[0], adjudicator.OfName(s.names[0]).FR), squareName(int(s.lastBuilt)))
 		}
 	}
 	switch {
 	case s.over:
-		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
 	default:
-		fmt.Fprintf(b, "to move: %s", s.names[s.turn])
+		fmt.Fprintf(b, tr("to move: %s", "à jouer : %s"), s.names[s.turn])
 		if s.taken {
-			b.WriteString(", tile taken")
+			b.WriteString(tr(", tile taken", ", tuile prise"))
 		} else {
-			b.WriteString(", tile not taken yet")
+			b.WriteString(tr(", tile not taken yet", ", tuile pas encore prise"))
 		}
 		if s.discounts > 0 {
-			fmt.Fprintf(b, ", %d %s", s.discounts, plural(s.discounts, "discount", "discounts"))
+			fmt.Fprintf(b, ", %d %s", s.discounts, plural(s.discounts, tr("discount", "réduction"), tr("discounts", "réductions")))
 		}
 		if len(s.paidCells)+len(s.paidTiles) > 0 {
 			var paid []string
@@ -297,35 +336,40 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte) {
 				paid = append(paid, squareName(int(q)))
 			}
 			paid = append(paid, s.ids(s.paidTiles)...)
-			fmt.Fprintf(b, ", paid this turn: %s", strings.Join(paid, " "))
+			fmt.Fprintf(b, tr(", paid this turn: %s", ", payé ce tour : %s"), strings.Join(paid, " "))
 		}
 		if len(s.destroy) > 0 {
 			var d []string
 			for _, q := range s.destroy {
 				d = append(d, squareName(int(q)))
 			}
-			fmt.Fprintf(b, ", may destroy %s", strings.Join(d, " "))
+			fmt.Fprintf(b, tr(", may destroy %s", ", peut détruire %s"), strings.Join(d, " "))
 		}
 		if s.last >= 0 {
-			fmt.Fprintf(b, "; last round: %d %s after this one", s.last, plural(s.last, "turn", "turns"))
+			fmt.Fprintf(b, tr("; last round: %d %s after this one", " ; fin de partie : %d %s après celui-ci"), s.last, plural(s.last, tr("turn", "tour"), tr("turns", "tours")))
 		}
 		b.WriteString("\n")
 	}
 }
 
 // PrivateText returns the lines of Text(as) only as sees: their hand.
-func (s *State) PrivateText(as string) string {
+func (s *State) PrivateText(as string) string { return s.privateText(as, false) }
+
+// privateText is PrivateText, in French when fr is set.
+func (s *State) privateText(as string, fr bool) string {
 	seat := s.seat(as)
 	if seat < 0 || (s.solo && seat == 1) {
 		return ""
 	}
+	tr := pick(fr)
+	whose := tr(as+"'s", adjudicator.OfName(as).FR)
 	var b strings.Builder
 	if len(s.hands[seat]) == 0 {
-		fmt.Fprintf(&b, "%s's hand: empty\n", as)
+		fmt.Fprintf(&b, tr("%s hand: empty\n", "main %s : vide\n"), whose)
 	} else {
-		fmt.Fprintf(&b, "%s's hand:\n", as)
+		fmt.Fprintf(&b, tr("%s hand:\n", "main %s :\n"), whose)
 		for _, t := range s.hands[seat] {
-			fmt.Fprintf(&b, "  %s\n", s.tile(t).describe())
+			fmt.Fprintf(&b, "  %s\n", s.tile(t).describe(fr))
 		}
 	}
 	var out strings.Builder
@@ -333,15 +377,18 @@ func (s *State) PrivateText(as string) string {
 	return out.String()
 }
 
-func (s *State) handWords(seat int) string {
+// handWords names the tiles of seat's hand, or says it is empty, in
+// English and in French.
+func (s *State) handWords(seat int) adjudicator.Words {
 	if len(s.hands[seat]) == 0 {
-		return "empty"
+		return adjudicator.Words{EN: "empty", FR: "vide"}
 	}
 	ids := make([]string, len(s.hands[seat]))
 	for i, t := range s.hands[seat] {
 		ids[i] = s.tile(t).ID
 	}
-	return strings.Join(ids, ", ")
+	hand := strings.Join(ids, ", ")
+	return adjudicator.Words{EN: hand, FR: hand}
 }
 
 // plural words a count: plural(2, "point", "points") is "points".

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 )
 
 // goldenStates are the boards kept as golden files: the setup, mid-game
@@ -38,17 +39,24 @@ func goldenStates(t *testing.T) map[string]*State {
 	return out
 }
 
-// TestGolden compares Text("") and Text(first player) with the files in
+// TestGolden compares Text("") and Text(first player), and the same in
+// French (TextIn, the files ending in -fr), with the files in
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
 	for name, s := range goldenStates(t) {
-		for _, as := range []string{"", s.names[0]} {
+		for _, v := range []struct {
+			as   string
+			lang notation.Lang
+		}{{"", notation.English}, {s.names[0], notation.English}, {"", notation.French}, {s.names[0], notation.French}} {
 			file := name
-			if as != "" {
-				file += "-" + as
+			if v.as != "" {
+				file += "-" + v.as
+			}
+			if v.lang == notation.French {
+				file += "-fr"
 			}
 			path := filepath.Join("testdata", "golden", file+".txt")
-			got := s.Text(as)
+			got := adjudicator.TextIn(s, v.as, v.lang)
 			if *gametest.Update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)

@@ -77,7 +77,7 @@ func (s *State) Picture() *picture.Board {
 		skip = append(skip, fmt.Sprintf("%c %s: ", sym[i], name))
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym)
+	s.writeStatus(&status, sym, false)
 	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/textwrap"
+	"github.com/heraldgames/herald/notation"
 )
 
 // symbols returns one lower-case letter per colour for the board: each
@@ -29,7 +31,19 @@ const textWidth = textwrap.Width
 // between the squares, then the scores, ducats, cards, market, king's
 // marker and whose turn it is. With a player name it adds that player's
 // hand.
-func (s *State) Text(as string) string {
+func (s *State) Text(as string) string { return s.text(as, false) }
+
+// TextIn is Text with its words in lang (adjudicator.LangTexter): the
+// legend, the status lines and the hand in French, in the rulebook's
+// terms (pré, château, chevalier, domaine, frontières, pion du Roi) and
+// with the cards named as the French notation writes them; the squares
+// keep their codes.
+func (s *State) TextIn(as string, lang notation.Lang) string {
+	return s.text(as, lang == notation.French)
+}
+
+// text is Text, in French when fr is set.
+func (s *State) text(as string, fr bool) string {
 	var b strings.Builder
 	b.Grow(4096)
 	sym := s.symbols()
@@ -86,99 +100,123 @@ func (s *State) Text(as string) string {
 		sep(r)
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym)
+	s.writeStatus(&status, sym, fr)
 	textwrap.Write(&b, status.String())
-	b.WriteString(s.PrivateText(as))
+	b.WriteString(s.privateText(as, fr))
 	return b.String()
 }
 
 // PrivateText returns the lines of Text(as) only as sees: their hand.
 // Text(as) is Text("") followed by them (adjudicator.Texts).
-func (s *State) PrivateText(as string) string {
+func (s *State) PrivateText(as string) string { return s.privateText(as, false) }
+
+// privateText is PrivateText, in French when fr is set.
+func (s *State) privateText(as string, fr bool) string {
 	i := s.index(as)
 	if i < 0 {
 		return ""
 	}
+	tr := pick(fr)
 	var b strings.Builder
 	var list []string
 	for _, c := range s.players[i].hand {
-		list = append(list, fmt.Sprintf("%s (cost %d, sells %d)", c, c.Cost(), c.Sale()))
+		list = append(list, fmt.Sprintf(tr("%s (cost %d, sells %d)", "%s (coûte %d, se vend %d)"), tr(c.String(), c.French()), c.Cost(), c.Sale()))
 	}
 	if len(list) == 0 {
-		list = []string{"empty"}
+		list = []string{tr("empty", "vide")}
 	}
-	textwrap.Write(&b, fmt.Sprintf("%s's hand: %s\n", as, strings.Join(list, ", ")))
+	textwrap.Write(&b, fmt.Sprintf(tr("%s's hand: %s\n", "main %s : %s\n"), tr(as, adjudicator.OfName(as).FR), strings.Join(list, ", ")))
 	return b.String()
+}
+
+// pick returns the function that picks the English or, when fr is set,
+// the French of a text; both take the same arguments in the same order.
+func pick(fr bool) func(en, frText string) string {
+	return func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
+	}
 }
 
 // plural words a count: plural(2, "point", "points") is "points".
 var plural = textwrap.Plural
 
-// writeStatus writes what everyone sees below the board.
-func (s *State) writeStatus(b *strings.Builder, sym []byte) {
-	b.WriteString(". meadow F forest V village K king's city; mines G gold S silver\n")
-	b.WriteString("C copper P precious stones. 2nd column: castle (capital) or knight\n")
-	b.WriteString("by colour; 3rd: whose domain, ~ a neutral zone. | and --- borders\n")
+// writeStatus writes what everyone sees below the board, in French when
+// fr is set.
+func (s *State) writeStatus(b *strings.Builder, sym []byte, fr bool) {
+	tr := pick(fr)
+	b.WriteString(tr(". meadow F forest V village K king's city; mines G gold S silver\n",
+		". pré F forêt V village K cité du Roi ; mines G or S argent\n"))
+	b.WriteString(tr("C copper P precious stones. 2nd column: castle (capital) or knight\n",
+		"C cuivre P pierres précieuses. 2e colonne : château (capitale) ou\n"))
+	b.WriteString(tr("by colour; 3rd: whose domain, ~ a neutral zone. | and --- borders\n",
+		"chevalier, par couleur ; 3e : le domaine de qui, ~ une zone neutre.\n| et --- les frontières\n"))
 	for c := range s.colours {
 		pl := &s.players[c]
 		if c >= len(s.names) {
-			fmt.Fprintf(b, "%c neutral: %d knights left; never acts nor scores\n", sym[c], pl.knights)
+			fmt.Fprintf(b, tr("%c neutral: %d %s left; never acts nor scores\n", "%c neutre : %d %s en réserve ; ne joue ni ne marque jamais\n"),
+				sym[c], pl.knights, tr("knights", plural(pl.knights, "chevalier", "chevaliers")))
 			continue
 		}
-		fmt.Fprintf(b, "%c %s: %d %s, %d %s, %d knights left, %d %s in hand\n", sym[c], s.names[c],
+		fmt.Fprintf(b, tr("%c %s: %d %s, %d %s, %d %s left, %d %s in hand\n", "%c %s : %d %s, %d %s, %d %s en réserve, %d %s en main\n"), sym[c], s.names[c],
 			pl.score, plural(pl.score, "point", "points"), pl.ducats, plural(pl.ducats, "ducat", "ducats"),
-			pl.knights, len(pl.hand), plural(len(pl.hand), "card", "cards"))
+			pl.knights, tr("knights", plural(pl.knights, "chevalier", "chevaliers")), len(pl.hand), plural(len(pl.hand), tr("card", "carte"), tr("cards", "cartes")))
 	}
 	var doms []string
 	for i := range s.regions {
 		r := &s.regions[i]
 		if r.domain() {
-			doms = append(doms, fmt.Sprintf("%c %s (%d %s, %d kn)", sym[r.owner], r.castle, r.points, plural(r.points, "pt", "pts"), r.knights))
+			doms = append(doms, fmt.Sprintf(tr("%c %s (%d %s, %d kn)", "%c %s (%d %s, %d ch)"), sym[r.owner], r.castle, r.points, plural(r.points, "pt", "pts"), r.knights))
 		}
 	}
 	if len(doms) > 0 {
-		fmt.Fprintf(b, "domains: %s\n", strings.Join(doms, "; "))
+		fmt.Fprintf(b, tr("domains: %s\n", "domaines : %s\n"), strings.Join(doms, tr("; ", " ; ")))
 	}
 	if len(s.allies) > 0 {
 		var al []string
 		for _, a := range s.allies {
 			al = append(al, fmt.Sprintf("%s+%s", a.a, a.b))
 		}
-		fmt.Fprintf(b, "alliances: %s\n", strings.Join(al, ", "))
+		fmt.Fprintf(b, tr("alliances: %s\n", "alliances : %s\n"), strings.Join(al, ", "))
 	}
-	fmt.Fprintf(b, "king's marker at %d; deck %d %s; borders left %d\n", s.king, len(s.deck), plural(len(s.deck), "card", "cards"), bordersTotal-s.bordersOnBoard)
+	fmt.Fprintf(b, tr("king's marker at %d; deck %d %s; borders left %d\n", "pion du Roi à %d ; pioche %d %s ; frontières en réserve %d\n"),
+		s.king, len(s.deck), plural(len(s.deck), tr("card", "carte"), tr("cards", "cartes")), bordersTotal-s.bordersOnBoard)
 	if len(s.market) > 0 {
 		var mk []string
 		for _, c := range s.market {
-			mk = append(mk, c.String())
+			mk = append(mk, tr(c.String(), c.French()))
 		}
-		fmt.Fprintf(b, "market: %s\n", strings.Join(mk, ", "))
+		fmt.Fprintf(b, tr("market: %s\n", "marché : %s\n"), strings.Join(mk, ", "))
 	} else {
-		b.WriteString("market: empty\n")
+		b.WriteString(tr("market: empty\n", "marché : vide\n"))
 	}
 	switch s.phase {
 	case phaseSetup:
 		pl := s.order[s.setupAt]
-		what := "their castle"
+		what := tr("their castle", "un de ses châteaux")
 		if pl.colour != pl.player {
-			what = "a neutral castle"
+			what = tr("a neutral castle", "un château neutre")
 		}
-		fmt.Fprintf(b, "setup: %s places %s and a knight (castle %d of %d)\n", s.names[pl.player], what, s.setupAt+1, len(s.order))
+		fmt.Fprintf(b, tr("setup: %s places %s and a knight (castle %d of %d)\n", "mise en place : %s pose %s et un chevalier (château %d sur %d)\n"),
+			s.names[pl.player], what, s.setupAt+1, len(s.order))
 	case phasePlay:
 		who := s.names[s.turn]
 		switch s.step {
 		case stepCard:
-			fmt.Fprintf(b, "to move: %s (income %d): sell or play a card\n", who, s.income)
+			fmt.Fprintf(b, tr("to move: %s (income %d): sell or play a card\n", "à jouer : %s (revenus %d) : vendre ou jouer une carte\n"), who, s.income)
 		case stepAction:
-			fmt.Fprintf(b, "to move: %s, playing %s for %s (%d done)\n", who, s.card, s.act.act, s.done)
+			fmt.Fprintf(b, tr("to move: %s, playing %s for %s (%d done)\n", "à jouer : %s, joue %s comme %s (déjà %d)\n"),
+				who, tr(s.card.String(), s.card.French()), tr(s.act.act.String(), s.act.act.Words().FR), s.done)
 		default:
-			fmt.Fprintf(b, "to move: %s: draw or take a card from the market\n", who)
+			fmt.Fprintf(b, tr("to move: %s: draw or take a card from the market\n", "à jouer : %s : piocher ou prendre une carte au marché\n"), who)
 		}
 		if s.deckOut {
-			b.WriteString("the deck is out: hands are played out, no refills\n")
+			b.WriteString(tr("the deck is out: hands are played out, no refills\n", "la pioche est épuisée : on joue ses cartes en main, sans compléter\n"))
 		}
 	default:
-		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
 	}
 }
 

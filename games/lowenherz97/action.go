@@ -42,7 +42,8 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 				"vous avez regardé la pile %d : prenez-y une carte, la couronne et le sceptre consiste à examiner une pile et à choisir une carte", a.looked+1)
 		}
 		if !s.scratch {
-			s.log(s.names[p] + " ends " + a.action.String())
+			en, fr := a.action.Words()
+			s.log(s.names[p]+" ends "+en, s.names[p]+" termine "+fr)
 		}
 		s.finishAct()
 		return nil
@@ -51,7 +52,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 			return err
 		}
 		a.looked = int8(mv.Pile - 1)
-		s.logf("%s looks at political pile %d", s.names[p], mv.Pile)
+		s.logf("%s looks at political pile %d", "%s regarde la pile de politique %d", s.names[p], mv.Pile)
 		return nil
 	case Take:
 		c, err := s.checkTake(mv)
@@ -62,7 +63,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 		i := slices.Index(*pile, c)
 		*pile = without(*pile, i)
 		s.hands[p] = append(s.hands[p], c)
-		s.logf("%s takes a political card from pile %d", s.names[p], a.looked+1)
+		s.logf("%s takes a political card from pile %d", "%s prend une carte politique de la pile %d", s.names[p], a.looked+1)
 		a.took, a.looked = true, -1
 	case Wall:
 		if err := s.checkWall(p, mv); err != nil {
@@ -70,7 +71,7 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 		}
 		a.walls++
 		if !s.scratch {
-			s.log(s.names[p] + " places a wall " + board.EdgeName(mv.Edge))
+			s.log(s.names[p]+" places a wall "+board.EdgeName(mv.Edge), s.names[p]+" pose un mur "+board.EdgeName(mv.Edge))
 		}
 		s.placeWall(mv.Edge)
 	case Knight:
@@ -226,10 +227,10 @@ func (s *State) placeKnight(p int, q grid.Square, tv int) {
 	s.knight[q] = int8(p)
 	s.reserve[p]--
 	if cost > 0 {
-		s.logf("%s places a knight at %s, in a forest, for 5 ducats", s.names[p], s.sq(q))
+		s.logf("%s places a knight at %s, in a forest, for 5 ducats", "%s pose un chevalier en %s, en forêt, pour 5 ducats", s.names[p], s.sq(q))
 	} else {
 		if !s.scratch {
-			s.log(s.names[p] + " places a knight at " + s.sq(q))
+			s.log(s.names[p]+" places a knight at "+s.sq(q), s.names[p]+" pose un chevalier en "+s.sq(q))
 		}
 	}
 }
@@ -361,8 +362,10 @@ func (s *State) scoreNewRegions(before []grid.Square) {
 		l := lab[q]
 		a := ar[l]
 		c := int(s.castle[q])
-		s.logf("a region of %d squares with %d cities is created for %s at %s", a.size, a.cities, s.colourName(c), s.sq(q))
-		s.addScore(c, regionPoints(a.size, a.cities), fmt.Sprintf("new region of %d squares, %d cities", a.size, a.cities))
+		s.logf("a region of %d squares with %d cities is created for %s at %s", "une région de %d cases avec %d villes est créée pour %s en %s",
+			a.size, a.cities, s.colourWords(c), s.sq(q))
+		s.addScore(c, regionPoints(a.size, a.cities), adjudicator.Words{EN: fmt.Sprintf("new region of %d squares, %d cities", a.size, a.cities),
+			FR: fmt.Sprintf("nouvelle région de %d cases, %d villes", a.size, a.cities)})
 		for _, e := range s.g.Walls() {
 			if lab[e.A] == l && lab[e.B] == l {
 				s.g.SetWall(e, false)
@@ -606,11 +609,12 @@ func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
 	s.dirty = true
 	for i, q := range qs {
 		if !s.scratch {
-			s.log(s.names[p] + " extends the region of " + s.sq(from) + " to " + s.sq(q))
+			s.log(s.names[p]+" extends the region of "+s.sq(from)+" to "+s.sq(q), s.names[p]+" étend la région de "+s.sq(from)+" à "+s.sq(q))
 		}
-		why, lost := "", ""
+		var why, lost adjudicator.Words
 		if !s.scratch { // which logs nothing
-			why, lost = "extension to "+s.sq(q), "lost "+s.sq(q)
+			why = adjudicator.Words{EN: "extension to " + s.sq(q), FR: "extension en " + s.sq(q)}
+			lost = adjudicator.Words{EN: "lost " + s.sq(q), FR: s.sq(q) + " perdue"}
 		}
 		s.addScore(p, gains[i], why)
 		if takenFrom[i] >= 0 {
@@ -626,8 +630,10 @@ func (s *State) annexAll(p int, from grid.Square, qs []grid.Square) {
 			l := lab[x]
 			if ar[l].castles == 0 && !slices.Contains(seen, l) {
 				seen = append(seen, l)
-				s.logf("a neutral zone of %d squares with %d cities is cut from %s's region", ar[l].size, ar[l].cities, s.colourName(victim))
-				s.addScore(victim, -regionPoints(ar[l].size, ar[l].cities), fmt.Sprintf("neutral zone of %d squares, %d cities", ar[l].size, ar[l].cities))
+				s.logf("a neutral zone of %d squares with %d cities is cut from %s's region", "une zone neutre de %d cases avec %d villes est coupée de la région %s",
+					ar[l].size, ar[l].cities, s.ofColour(victim))
+				s.addScore(victim, -regionPoints(ar[l].size, ar[l].cities), adjudicator.Words{EN: fmt.Sprintf("neutral zone of %d squares, %d cities", ar[l].size, ar[l].cities),
+					FR: fmt.Sprintf("zone neutre de %d cases, %d villes", ar[l].size, ar[l].cities)})
 			}
 		}
 	}
@@ -779,7 +785,8 @@ func (s *State) applyRenegade(p int, m RenegadeMove) error {
 	s.knight[m.Place] = int8(p)
 	s.reserve[p]--
 	s.logf("%s's renegade: %s's knight at %s goes back to its reserve, and %s places a knight at %s (cost %d)",
-		s.names[p], s.colourName(v), s.sq(m.Remove), s.names[p], s.sq(m.Place), cost)
+		"renégat %s : le chevalier %s en %s retourne dans sa réserve, et %s pose un chevalier en %s (coût %d)",
+		adjudicator.OfName(s.names[p]), s.ofColour(v), s.sq(m.Remove), s.names[p], s.sq(m.Place), cost)
 	s.act.pol = -1
 	if s.actDone() {
 		s.finishAct()
@@ -832,5 +839,6 @@ func (s *State) allianceFail(p int, m AllianceMove) int {
 func (s *State) ally(p int, a, b grid.Square) {
 	s.alliances = append(s.alliances, alliance{a, b})
 	s.logf("%s's alliance: the regions of %s (%s) and %s (%s) may not extend into each other",
-		s.names[p], s.sq(a), s.names[p], s.sq(b), s.colourName(int(s.castle[b])))
+		"alliance %s : les régions de %s (%s) et %s (%s) ne peuvent plus s'étendre l'une dans l'autre",
+		adjudicator.OfName(s.names[p]), s.sq(a), s.names[p], s.sq(b), s.colourWords(int(s.castle[b])))
 }

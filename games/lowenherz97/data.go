@@ -280,14 +280,33 @@ const (
 )
 
 // String names the card: "B: crown / 2 walls / 3 walls".
-func (c Card) String() string {
+func (c Card) String() string { return c.text(false) }
+
+// French names the card in French: "B : couronne et sceptre / 2 murs /
+// 3 murs"; Silberfund and Der König ist tot keep the names the French
+// rulebook gives them.
+func (c Card) French() string { return c.text(true) }
+
+// text is String, in French when fr is set.
+func (c Card) text(fr bool) string {
+	sep := ": "
+	if fr {
+		sep = " : "
+	}
 	switch c.Special {
 	case silberfund:
-		return string(c.Letter) + ": Silberfund"
+		return string(c.Letter) + sep + "Silberfund"
 	case kingDead:
-		return string(c.Letter) + ": Der König ist tot"
+		return string(c.Letter) + sep + "Der König ist tot"
 	}
-	return string(c.Letter) + ": " + c.Tiers[0].String() + " / " + c.Tiers[1].String() + " / " + c.Tiers[2].String()
+	tier := func(a Action) string {
+		en, frText := a.Words()
+		if fr {
+			return frText
+		}
+		return en
+	}
+	return string(c.Letter) + sep + tier(c.Tiers[0]) + " / " + tier(c.Tiers[1]) + " / " + tier(c.Tiers[2])
 }
 
 // Code is the card's form in a position file: "B crown 2w 3w", "B silberfund".

@@ -3,6 +3,8 @@ package lowenherz97
 import (
 	"fmt"
 	"strings"
+
+	"github.com/heraldgames/herald/adjudicator"
 )
 
 // choosers returns the players who laid the decision card of tier t, in
@@ -50,9 +52,9 @@ func (s *State) resolve() {
 			switch {
 			case s.scratch:
 			case k == 1:
-				s.logf("%s: %s receives %d ducats", a, names[0], share)
+				s.logf("%s: %s receives %d ducats", "%s : %s reçoit %d ducats", a.Named(), names[0], share)
 			default:
-				s.logf("%s: %s receive %d ducats each", a, strings.Join(names, " and "), share)
+				s.logf("%s: %s receive %d ducats each", "%s : %s reçoivent %d ducats chacun", a.Named(), joinWords(names), share)
 			}
 			if s.startExec() {
 				return
@@ -67,7 +69,9 @@ func (s *State) resolve() {
 			s.speaker, s.offer, s.offerBy = ch[0].player, 0, -1
 			s.phase = phaseNegotiate
 			if !s.scratch {
-				s.log(s.names[ch[0].player] + " and " + s.names[ch[1].player] + " both chose " + a.String() + ": they negotiate, " + s.names[ch[0].player] + " first")
+				en, fr := a.Words()
+				s.log(s.names[ch[0].player]+" and "+s.names[ch[1].player]+" both chose "+en+": they negotiate, "+s.names[ch[0].player]+" first",
+					s.names[ch[0].player]+" et "+s.names[ch[1].player]+" ont choisi "+fr+" : ils négocient, "+s.names[ch[0].player]+" d'abord")
 			}
 			return
 		default:
@@ -81,7 +85,9 @@ func (s *State) resolve() {
 			}
 			s.openBids(false)
 			if !s.scratch {
-				s.log(strings.Join(names, ", ") + " chose " + a.String() + ": a confrontation, with sealed bids")
+				en, fr := a.Words()
+				s.log(strings.Join(names, ", ")+" chose "+en+": a confrontation, with sealed bids",
+					strings.Join(names, ", ")+" ont choisi "+fr+" : une confrontation, avec des mises secrètes")
 			}
 			return
 		}
@@ -139,17 +145,19 @@ func (s *State) startExec() bool {
 			// effect as the action is carried out, if it still can.
 			s.act.pol = -1
 			if s.checkAlliance(p, AllianceMove{Mine: pk.ally[0], Theirs: pk.ally[1]}) != nil {
-				s.logf("%s's alliance card has no effect: the regions of %s and %s can no longer ally", s.names[p], board.Name(pk.ally[0]), board.Name(pk.ally[1]))
+				s.logf("%s's alliance card has no effect: the regions of %s and %s can no longer ally",
+					"la carte alliance %s est sans effet : les régions de %s et %s ne peuvent plus s'allier", adjudicator.OfName(s.names[p]), board.Name(pk.ally[0]), board.Name(pk.ally[1]))
 			} else {
 				s.ally(p, pk.ally[0], pk.ally[1])
 			}
 		}
 		if s.act.pol >= 0 && !s.polPossible(p, PolKind(s.act.pol)) {
-			s.logf("%s's %s card has no effect: nothing it allows is possible", s.names[p], polNames[s.act.pol])
+			s.logf("%s's %s card has no effect: nothing it allows is possible", "la carte %[2]s %[1]s est sans effet : rien de ce qu'elle permet n'est possible",
+				adjudicator.OfName(s.names[p]), adjudicator.Words{EN: polNames[s.act.pol], FR: polNamesFR[s.act.pol]})
 			s.act.pol = -1
 		}
 		if s.act.action.Kind == Crown && len(s.piles[0])+len(s.piles[1]) == 0 && s.act.pol < 0 {
-			s.logf("%s: both political piles are empty", s.names[p])
+			s.logf("%s: both political piles are empty", "%s : les deux piles de politique sont vides", s.names[p])
 			continue
 		}
 		if s.actDone() {
@@ -236,25 +244,33 @@ func aOrAn(word string) string {
 
 // aCastle says which castle player places of colour c: "a castle" of
 // their own, "a neutral castle" of the neutral prince's.
-func (s *State) aCastle(player, c int) string {
+func (s *State) aCastle(player, c int) string { return s.aCastleIn(player, c, false) }
+
+// aCastleIn is aCastle, in French when fr is set: "un château neutre",
+// "un château", "un château de bob".
+func (s *State) aCastleIn(player, c int, fr bool) string {
+	tr := picker(fr)
 	if c == s.neutral {
-		return "a neutral castle"
+		return tr("a neutral castle", "un château neutre")
 	}
 	if c == player {
-		return "a castle"
+		return tr("a castle", "un château")
 	}
-	return "a castle of " + s.colourName(c) + "'s"
+	return tr("a castle of "+s.colourName(c)+"'s", "un château "+adjudicator.OfName(s.colourName(c)).FR)
 }
 
-// describePick is the public text of a decision card laid.
-func (s *State) describePick(pk pick) string {
-	en, _ := s.card.Tiers[pk.tier].Words()
-	t := s.names[pk.player] + " lays decision card " + string(rune('1'+pk.tier)) + " (" + en + ")"
+// describePick is the public text of a decision card laid, in French
+// when fr is set.
+func (s *State) describePick(pk pick, fr bool) string {
+	tr := picker(fr)
+	en, frText := s.card.Tiers[pk.tier].Words()
+	t := s.names[pk.player] + tr(" lays decision card ", " pose la carte de décision ") + string(rune('1'+pk.tier)) + " (" + tr(en, frText) + ")"
 	if pk.pol >= 0 {
-		t += " with " + aOrAn(polNames[pk.pol]) + " card"
+		t += tr(" with "+aOrAn(polNames[pk.pol])+" card", " avec une carte "+polNamesFR[pk.pol])
 		if PolKind(pk.pol) == Alliance && !s.allianceAtAction {
 			a, b := pk.ally[0], pk.ally[1]
-			t += fmt.Sprintf(" on the regions of %s (%s) and %s (%s)", board.Name(a), s.colourName(int(s.castle[a])), board.Name(b), s.colourName(int(s.castle[b])))
+			t += fmt.Sprintf(tr(" on the regions of %s (%s) and %s (%s)", " sur les régions de %s (%s) et %s (%s)"),
+				board.Name(a), tr(s.colourName(int(s.castle[a])), s.colourWords(int(s.castle[a])).FR), board.Name(b), tr(s.colourName(int(s.castle[b])), s.colourWords(int(s.castle[b])).FR))
 		}
 	}
 	return t

@@ -77,7 +77,7 @@ func (s *State) Picture() *picture.Board {
 		skip = append(skip, fmt.Sprintf("%c %-12s ", sym[i], name))
 	}
 	var status strings.Builder
-	s.writeStatus(&status)
+	s.writeStatus(&status, false)
 	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

@@ -87,7 +87,7 @@ func (s *State) Position() any {
 		al.Content = append(al.Content, flow([]string{board.Name(a.a), board.Name(a.b)}))
 	}
 	add(root, "alliances", al)
-	add(root, "log", strs(s.events))
+	add(root, "log", strs(english(s.events)))
 	s.positionExtension(root)
 	return root
 }
@@ -189,7 +189,7 @@ func (s *State) positionExtension(root *yaml.Node) {
 			add(sm, n, scalar(strconv.Itoa(b.score[i])))
 		}
 		add(em, "scores", sm)
-		add(em, "log", strs(b.events))
+		add(em, "log", strs(english(b.events)))
 		add(root, "extension", em)
 	}
 }
@@ -216,6 +216,15 @@ func flow(items []string) *yaml.Node {
 }
 
 // strs is a block list of quoted strings (a flow list when empty).
+// english returns the English of events, as a position writes its log.
+func english(events []event) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = e.en
+	}
+	return out
+}
+
 func strs(items []string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, it := range items {
@@ -654,7 +663,7 @@ func (l *loader) loadAlliances(n *yaml.Node) error {
 			return err
 		}
 		for _, it := range items {
-			s.events = append(s.events, it.Value)
+			s.events = append(s.events, event{it.Value, it.Value}) // in English: a French board shows it as written
 		}
 		if len(s.events) > maxEvents {
 			return posError(v, "log: at most %d events", maxEvents)
@@ -735,7 +744,7 @@ func (l *loader) loadExtension(n *yaml.Node) error {
 		}
 		b.events = nil
 		for _, it := range items {
-			b.events = append(b.events, it.Value)
+			b.events = append(b.events, event{it.Value, it.Value})
 		}
 		b.events = shared(b.events)
 	}

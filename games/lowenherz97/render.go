@@ -2,11 +2,12 @@ package lowenherz97
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/games/internal/grid"
 	"github.com/heraldgames/herald/games/internal/textwrap"
+	"github.com/heraldgames/herald/notation"
 )
 
 // symbols returns one lower-case letter per colour for the board: the
@@ -28,15 +29,40 @@ var terrainGlyph = [...]byte{'.', '*', '^', '#'}
 // region it is in, ~ for a neutral zone), walls as | and ---, then the
 // state of the round and the players. With a player name it adds that
 // player's hidden information.
-func (s *State) Text(as string) string {
+func (s *State) Text(as string) string { return s.text(as, false) }
+
+// TextIn is Text with its words in lang (adjudicator.LangTexter): the
+// legend, the round, the players and the hidden information in French, in
+// the rulebook's terms (pouvoir, banque, murs, cartes de politique, carte
+// d'action, carte de décision, négociation, confrontation, mises), the
+// cards named as the French notation names them; the squares keep their
+// codes. The latest events are in French too but for those a position
+// file gave, which are in English.
+func (s *State) TextIn(as string, lang notation.Lang) string {
+	return s.text(as, lang == notation.French)
+}
+
+// text is Text, in French when fr is set.
+func (s *State) text(as string, fr bool) string {
 	var b strings.Builder
 	b.Grow(4096)
 	s.writeBoard(&b)
 	var status strings.Builder
-	s.writeStatus(&status)
+	s.writeStatus(&status, fr)
 	textwrap.Write(&b, status.String())
-	b.WriteString(s.PrivateText(as))
+	b.WriteString(s.privateText(as, fr))
 	return b.String()
+}
+
+// picker returns the function that picks the English or, when fr is set,
+// the French of a text; both take the same arguments in the same order.
+func picker(fr bool) func(en, frText string) string {
+	return func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
+	}
 }
 
 func (s *State) writeBoard(b *strings.Builder) {
@@ -111,98 +137,124 @@ func (s *State) writeBoard(b *strings.Builder) {
 	hline(height)
 }
 
-// writeStatus writes what everyone sees below the board.
-func (s *State) writeStatus(b *strings.Builder) {
+// writeStatus writes what everyone sees below the board, in French when
+// fr is set.
+func (s *State) writeStatus(b *strings.Builder, fr bool) {
+	tr := picker(fr)
+	// action names an action in the reader's language.
+	action := func(a Action) string {
+		en, frText := a.Words()
+		return tr(en, frText)
+	}
+	// colour names a colour: a player, or the neutral prince.
+	colour := func(c int) string {
+		if c == s.neutral {
+			return tr("neutral", "neutre")
+		}
+		return s.names[c]
+	}
 	sym := s.symbols()
-	b.WriteString(". empty  * forest  ^ hill  # city; castle X, knight x; 3rd: region\n")
-	b.WriteString("of X, ~ neutral zone; walls | and ---\n")
+	b.WriteString(tr(". empty  * forest  ^ hill  # city; castle X, knight x; 3rd: region\n",
+		". vide  * forêt  ^ colline  # ville ; château X, chevalier x ;\n"))
+	b.WriteString(tr("of X, ~ neutral zone; walls | and ---\n", "3e : région de X, ~ zone neutre ; murs | et ---\n"))
 	if s.neutral >= 0 {
-		b.WriteString("x: the neutral prince\n")
+		b.WriteString(tr("x: the neutral prince\n", "x : le prince neutre\n"))
 	}
 	counts := s.regionCounts()
 	for i, n := range s.names {
-		fmt.Fprintf(b, "%c %-12s %3d power, %2d knights left, %d %s, %d political\n",
-			sym[i], n, s.score[i], s.reserve[i], counts[i], plural(counts[i], "region", "regions"), len(s.hands[i]))
+		fmt.Fprintf(b, tr("%c %-12s %3d power, %2d %s left, %d %s, %d %s\n", "%c %-12s %3d pouvoir, %2d %s en réserve, %d %s, %d %s\n"),
+			sym[i], n, s.score[i], s.reserve[i], tr("knights", plural(s.reserve[i], "chevalier", "chevaliers")),
+			counts[i], plural(counts[i], tr("region", "région"), tr("regions", "régions")),
+			len(s.hands[i]), tr("political", plural(len(s.hands[i]), "carte politique", "cartes politiques")))
 	}
-	fmt.Fprintf(b, "bank %d ducats; %d walls left; political piles %d and %d; %d action %s left\n",
-		s.bank, wallSupply-s.g.CountWalls(), len(s.piles[0]), len(s.piles[1]), len(s.deck), plural(len(s.deck), "card", "cards"))
+	fmt.Fprintf(b, tr("bank %d ducats; %d walls left; political piles %d and %d; %d action %s left\n",
+		"banque %d ducats ; %d murs en réserve ; piles de politique %d et %d ; reste %d %s d'action\n"),
+		s.bank, wallSupply-s.g.CountWalls(), len(s.piles[0]), len(s.piles[1]), len(s.deck), plural(len(s.deck), tr("card", "carte"), tr("cards", "cartes")))
 	for _, al := range s.alliances {
-		fmt.Fprintf(b, "alliance: the regions of %s (%s) and %s (%s)\n", board.Name(al.a), s.colourName(int(s.castle[al.a])), board.Name(al.b), s.colourName(int(s.castle[al.b])))
+		fmt.Fprintf(b, tr("alliance: the regions of %s (%s) and %s (%s)\n", "alliance : les régions de %s (%s) et %s (%s)\n"),
+			board.Name(al.a), colour(int(s.castle[al.a])), board.Name(al.b), colour(int(s.castle[al.b])))
 	}
 	if len(s.events) > 0 {
-		b.WriteString("latest:\n")
+		b.WriteString(tr("latest:\n", "derniers événements :\n"))
 		for _, e := range s.events {
-			b.WriteString("  " + e + "\n")
+			b.WriteString("  " + tr(e.en, e.fr) + "\n")
 		}
 	}
 	switch s.phase {
 	case phasePlace:
 		pl := s.places[0]
-		fmt.Fprintf(b, "setup: %s places %s and a knight beside it\n", s.names[pl.player], s.aCastle(pl.player, pl.colour))
+		fmt.Fprintf(b, tr("setup: %s places %s and a knight beside it\n", "mise en place : %s pose %s et un chevalier à côté\n"),
+			s.names[pl.player], s.aCastleIn(pl.player, pl.colour, fr))
 		return
 	case phaseOver:
-		fmt.Fprintf(b, "game over: %s\n", s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
 		return
 	}
-	fmt.Fprintf(b, "first player %s; action card %s\n", s.names[s.first], s.card)
+	fmt.Fprintf(b, tr("first player %s; action card %s\n", "premier joueur %s ; carte d'action %s\n"), s.names[s.first], s.card.text(fr))
 	if len(s.picks) > 0 {
 		var d []string
 		for _, pk := range s.picks {
 			t := fmt.Sprintf("%s %d", s.names[pk.player], pk.tier+1)
 			if pk.pol >= 0 {
-				t += " with " + polNames[pk.pol] + s.allyText(pk)
+				t += tr(" with ", " avec ") + tr(polNames[pk.pol], polNamesFR[pk.pol]) + s.allyText(pk)
 			}
 			d = append(d, t)
 		}
-		fmt.Fprintf(b, "decisions: %s\n", strings.Join(d, ", "))
+		fmt.Fprintf(b, tr("decisions: %s\n", "décisions : %s\n"), strings.Join(d, ", "))
 	}
 	switch s.phase {
 	case phaseDecide:
-		fmt.Fprintf(b, "to move: %s, lay a decision card\n", s.names[s.decOrder[s.decIdx]])
+		fmt.Fprintf(b, tr("to move: %s, lay a decision card\n", "à jouer : %s, poser une carte de décision\n"), s.names[s.decOrder[s.decIdx]])
 	case phaseNegotiate:
-		a := s.card.Tiers[s.tier]
+		a := action(s.card.Tiers[s.tier])
 		if s.offerBy >= 0 {
-			fmt.Fprintf(b, "negotiation on %s: %s offers %d ducats; %s answers\n", a, s.names[s.offerBy], s.offer, s.names[s.speaker])
+			fmt.Fprintf(b, tr("negotiation on %s: %s offers %d ducats; %s answers\n", "négociation sur %s : %s offre %d ducats ; %s répond\n"),
+				a, s.names[s.offerBy], s.offer, s.names[s.speaker])
 		} else {
-			fmt.Fprintf(b, "negotiation on %s between %s and %s; %s speaks\n", a, s.names[s.contenders[0]], s.names[s.contenders[1]], s.names[s.speaker])
+			fmt.Fprintf(b, tr("negotiation on %s between %s and %s; %s speaks\n", "négociation sur %s entre %s et %s ; %s parle\n"),
+				a, s.names[s.contenders[0]], s.names[s.contenders[1]], s.names[s.speaker])
 		}
 	case phaseBid:
 		var st []string
 		for _, c := range s.contenders {
 			if s.bids[c].in {
-				st = append(st, s.names[c]+" has bid")
+				st = append(st, s.names[c]+tr(" has bid", " a misé"))
 			} else {
-				st = append(st, s.names[c]+" has not")
+				st = append(st, s.names[c]+tr(" has not", " pas encore"))
 			}
 		}
 		again := ""
 		if s.rebid {
-			again = " (the rebid of a tie)"
+			again = tr(" (the rebid of a tie)", " (nouvelle mise après une égalité)")
 		}
-		fmt.Fprintf(b, "confrontation on %s%s, sealed bids: %s\n", s.card.Tiers[s.tier], again, strings.Join(st, ", "))
+		fmt.Fprintf(b, tr("confrontation on %s%s, sealed bids: %s\n", "confrontation sur %s%s, mises secrètes : %s\n"),
+			action(s.card.Tiers[s.tier]), again, strings.Join(st, ", "))
 	case phaseAct:
-		fmt.Fprintf(b, "to move: %s, carrying out %s%s\n", s.names[s.actor], s.act.action, s.actProgress())
+		fmt.Fprintf(b, tr("to move: %s, carrying out %s%s\n", "à jouer : %s, exécute %s%s\n"), s.names[s.actor], action(s.act.action), s.actProgress(fr))
 	}
 }
 
-// actProgress says what the actor has done so far.
-func (s *State) actProgress() string {
+// actProgress says what the actor has done so far, in French when fr is
+// set.
+func (s *State) actProgress(fr bool) string {
+	tr := picker(fr)
 	a := &s.act
 	var d []string
 	if a.pol >= 0 {
-		d = append(d, "first the "+polNames[a.pol]+" card")
+		d = append(d, tr("first the "+polNames[a.pol]+" card", "d'abord la carte "+polNamesFR[a.pol]))
 	}
 	if a.knights > 0 {
-		d = append(d, fmt.Sprintf("%d %s placed", a.knights, plural(a.knights, "knight", "knights")))
+		d = append(d, fmt.Sprintf("%d %s", a.knights, plural(a.knights, tr("knight placed", "chevalier posé"), tr("knights placed", "chevaliers posés"))))
 	}
 	if a.ext > 0 {
-		d = append(d, fmt.Sprintf("%d %s annexed to the region of %s", a.ext, plural(a.ext, "square", "squares"), board.Name(a.extFrom)))
+		d = append(d, fmt.Sprintf(tr("%d %s annexed to the region of %s", "%d %s à la région de %s"),
+			a.ext, plural(a.ext, tr("square", "case annexée"), tr("squares", "cases annexées")), board.Name(a.extFrom)))
 	}
 	if a.walls > 0 {
-		d = append(d, fmt.Sprintf("%d %s placed", a.walls, plural(a.walls, "wall", "walls")))
+		d = append(d, fmt.Sprintf("%d %s", a.walls, plural(a.walls, tr("wall placed", "mur posé"), tr("walls placed", "murs posés"))))
 	}
 	if a.looked >= 0 {
-		d = append(d, fmt.Sprintf("looking at pile %d", a.looked+1))
+		d = append(d, fmt.Sprintf(tr("looking at pile %d", "regarde la pile %d"), a.looked+1))
 	}
 	if len(d) == 0 {
 		return ""
@@ -223,32 +275,39 @@ func (s *State) regionCounts() []int {
 // PrivateText returns the lines of Text(as) only as sees: their ducats,
 // political cards, the pile they look at and their sealed bid. Text(as) is
 // Text("") followed by them.
-func (s *State) PrivateText(as string) string {
+func (s *State) PrivateText(as string) string { return s.privateText(as, false) }
+
+// privateText is PrivateText, in French when fr is set.
+func (s *State) privateText(as string, fr bool) string {
 	p := s.index(as)
 	if p < 0 {
 		return ""
 	}
+	tr := picker(fr)
+	whose := tr(as+"'s", adjudicator.OfName(as).FR)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s's ducats: %d\n", as, s.money[p])
-	fmt.Fprintf(&b, "%s's political cards: %s\n", as, cardList(s.hands[p]))
+	fmt.Fprintf(&b, tr("%s ducats: %d\n", "ducats %s : %d\n"), whose, s.money[p])
+	fmt.Fprintf(&b, tr("%s political cards: %s\n", "cartes politiques %s : %s\n"), whose, cardList(s.hands[p], fr))
 	if s.phase == phaseAct && s.actor == p && s.act.looked >= 0 {
-		fmt.Fprintf(&b, "political pile %d: %s\n", s.act.looked+1, cardList(s.piles[s.act.looked]))
+		fmt.Fprintf(&b, tr("political pile %d: %s\n", "pile de politique %d : %s\n"), s.act.looked+1, cardList(s.piles[s.act.looked], fr))
 	}
 	if s.phase == phaseBid && s.bids[p].in {
-		fmt.Fprintf(&b, "%s's sealed bid: %s (may be replaced until every bid is in)\n", as, bidWords(s.bids[p]))
+		fmt.Fprintf(&b, tr("%s sealed bid: %s (may be replaced until every bid is in)\n", "mise secrète %s : %s (remplaçable jusqu'à la dernière mise)\n"),
+			whose, bidWordsIn(s.bids[p], fr))
 	}
 	var out strings.Builder
 	textwrap.Write(&out, b.String())
 	return out.String()
 }
 
-func cardList(cs []Political) string {
+// cardList names political cards, in French when fr is set.
+func cardList(cs []Political, fr bool) string {
 	if len(cs) == 0 {
-		return "none"
+		return picker(fr)("none", "aucune")
 	}
 	names := make([]string, len(cs))
 	for i, c := range cs {
-		names[i] = c.String()
+		names[i] = picker(fr)(c.String(), c.French())
 	}
 	return strings.Join(names, ", ")
 }
@@ -319,7 +378,7 @@ func (s *State) Board() any {
 		Bank:      s.bank,
 		WallsLeft: wallSupply - s.g.CountWalls(),
 		Alliances: [][2]string{},
-		Events:    slices.Clone(s.events),
+		Events:    english(s.events),
 	}
 	if v.Events == nil {
 		v.Events = []string{}

@@ -81,13 +81,15 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		case Yield:
 			o := s.other(p)
 			if !s.scratch {
-				s.log(s.names[p] + " yields: " + s.names[o] + " carries out " + s.card.Tiers[s.tier].String())
+				en, fr := s.card.Tiers[s.tier].Words()
+				s.log(s.names[p]+" yields: "+s.names[o]+" carries out "+en, s.names[p]+" cède : "+s.names[o]+" exécute "+fr)
 			}
 			s.winner(o)
 			return nil
 		case Refuse:
 			if !s.scratch {
-				s.log(s.names[p] + " refuses: " + s.names[s.contenders[0]] + " and " + s.names[s.contenders[1]] + " confront each other with sealed bids")
+				s.log(s.names[p]+" refuses: "+s.names[s.contenders[0]]+" and "+s.names[s.contenders[1]]+" confront each other with sealed bids",
+					s.names[p]+" refuse : "+s.names[s.contenders[0]]+" et "+s.names[s.contenders[1]]+" s'affrontent avec des mises secrètes")
 			}
 			s.openBids(false)
 			return nil
@@ -227,7 +229,8 @@ func (s *State) applyPlace(p int, m Place) error {
 	s.reserve[c]--
 	s.castles[c]--
 	s.dirty = true
-	s.logf("%s places %s at %s and a knight at %s", s.names[p], s.aCastle(p, c), s.sq(m.Castle), s.sq(m.Knight))
+	s.logf("%s places %s at %s and a knight at %s", "%s pose %s en %s et un chevalier en %s",
+		s.names[p], adjudicator.Words{EN: s.aCastle(p, c), FR: s.aCastleIn(p, c, true)}, s.sq(m.Castle), s.sq(m.Knight))
 	s.places = s.places[1:]
 	s.skipImpossiblePlaces()
 	if len(s.places) == 0 {
@@ -241,7 +244,8 @@ func (s *State) applyPlace(p int, m Place) error {
 func (s *State) skipImpossiblePlaces() {
 	for len(s.places) > 0 && len(s.placeMoves(nil, s.places[0].colour, 1)) == 0 {
 		pl := s.places[0]
-		s.logf("no square is left for %s: %s places nothing", s.aCastle(pl.player, pl.colour), s.names[pl.player])
+		s.logf("no square is left for %s: %s places nothing", "plus aucune case pour %s : %s ne pose rien",
+			adjudicator.Words{EN: s.aCastle(pl.player, pl.colour), FR: s.aCastleIn(pl.player, pl.colour, true)}, s.names[pl.player])
 		s.castles[pl.colour]--
 		s.places = s.places[1:]
 	}
@@ -322,7 +326,7 @@ func (s *State) applyChoose(p int, m Choose) error {
 	}
 	s.picks = append(s.picks, pk)
 	if !s.scratch {
-		s.log(s.describePick(pk))
+		s.log(s.describePick(pk, false), s.describePick(pk, true))
 	}
 	s.decIdx++
 	if s.decIdx == len(s.decOrder) {
@@ -353,7 +357,9 @@ func (s *State) applyOffer(p int, m Offer) error {
 	s.offer, s.offerBy = m.N, p
 	s.speaker = s.other(p)
 	if !s.scratch {
-		s.log(s.names[p] + " offers " + s.names[s.speaker] + " " + strconv.Itoa(m.N) + " ducats to carry out " + s.card.Tiers[s.tier].String())
+		en, fr := s.card.Tiers[s.tier].Words()
+		s.log(s.names[p]+" offers "+s.names[s.speaker]+" "+strconv.Itoa(m.N)+" ducats to carry out "+en,
+			s.names[p]+" offre "+strconv.Itoa(m.N)+" ducats à "+s.names[s.speaker]+" pour exécuter "+fr)
 	}
 	return nil
 }
@@ -365,7 +371,7 @@ func (s *State) applyAccept(p int) error {
 	}
 	s.money[o] -= s.offer
 	s.money[p] += s.offer
-	s.logf("%s accepts %d ducats from %s, who carries out %s", s.names[p], s.offer, s.names[o], s.card.Tiers[s.tier])
+	s.logf("%s accepts %d ducats from %s, who carries out %s", "%s accepte %d ducats de %s, qui exécute %s", s.names[p], s.offer, s.names[o], s.card.Tiers[s.tier].Named())
 	s.winner(o)
 	return nil
 }
@@ -409,16 +415,17 @@ func (s *State) applyBid(p int, m Bid) error {
 // reveal shows every bid at once; the highest pays the bank and acts, a tie
 // is rebid once by the tied, then nobody acts (lowenherz-1997-fr.txt:215-216).
 func (s *State) reveal() {
-	var parts []string
+	var parts, partsFR []string
 	best := -1
 	for _, c := range s.contenders {
 		if !s.scratch { // which logs nothing
 			parts = append(parts, s.names[c]+" "+bidWords(s.bids[c]))
+			partsFR = append(partsFR, s.names[c]+" "+bidWordsIn(s.bids[c], true))
 		}
 		best = max(best, s.bids[c].total())
 	}
 	if !s.scratch {
-		s.log("bids revealed: " + strings.Join(parts, ", "))
+		s.log("bids revealed: "+strings.Join(parts, ", "), "mises révélées : "+strings.Join(partsFR, ", "))
 	}
 	var top []int
 	for _, c := range s.contenders {
@@ -438,7 +445,9 @@ func (s *State) reveal() {
 			}
 		}
 		if !s.scratch {
-			s.log(s.names[w] + " pays " + strconv.Itoa(b.total()) + " to the bank and carries out " + s.card.Tiers[s.tier].String())
+			en, fr := s.card.Tiers[s.tier].Words()
+			s.log(s.names[w]+" pays "+strconv.Itoa(b.total())+" to the bank and carries out "+en,
+				s.names[w]+" paie "+strconv.Itoa(b.total())+" à la banque et exécute "+fr)
 		}
 		s.clearBids()
 		s.winner(w)
@@ -449,12 +458,12 @@ func (s *State) reveal() {
 		names[i] = s.names[c]
 	}
 	if !s.rebid {
-		s.logf("%s tie with %d: they bid again", strings.Join(names, " and "), best)
+		s.logf("%s tie with %d: they bid again", "%s sont à égalité avec %d : ils misent de nouveau", joinWords(names), best)
 		s.contenders = top
 		s.openBids(true)
 		return
 	}
-	s.logf("%s tie again with %d: nobody carries out %s", strings.Join(names, " and "), best, s.card.Tiers[s.tier])
+	s.logf("%s tie again with %d: nobody carries out %s", "%s sont de nouveau à égalité avec %d : personne n'exécute %s", joinWords(names), best, s.card.Tiers[s.tier].Named())
 	s.clearBids()
 	s.afterTier()
 }
@@ -467,11 +476,14 @@ func (s *State) clearBids() {
 }
 
 // bidWords is a bid for the reveal: "7", "4 + treasure 8".
-func bidWords(b bid) string {
+func bidWords(b bid) string { return bidWordsIn(b, false) }
+
+// bidWordsIn is bidWords, in French when fr is set: "4 + trésor 8".
+func bidWordsIn(b bid, fr bool) string {
 	t := strconv.Itoa(b.ducats)
 	for _, v := range b.treasures {
 		if v > 0 {
-			t += " + treasure " + strconv.Itoa(int(v))
+			t += picker(fr)(" + treasure ", " + trésor ") + strconv.Itoa(int(v))
 		}
 	}
 	return t
@@ -562,7 +574,7 @@ func (s *State) applyBreak(p int, m Break) error {
 		return (al.a == a && al.b == b) || (al.a == b && al.b == a)
 	})
 	s.pay(p, breakCost, m.Treasure)
-	s.logf("%s pays 10 ducats and breaks the alliance between the regions of %s and %s", s.names[p], s.sq(a), s.sq(b))
+	s.logf("%s pays 10 ducats and breaks the alliance between the regions of %s and %s", "%s paie 10 ducats et rompt l'alliance entre les régions de %s et %s", s.names[p], s.sq(a), s.sq(b))
 	s.spendImpossiblePol()
 	return nil
 }
@@ -577,7 +589,8 @@ func (s *State) spendImpossiblePol() {
 	if s.phase != phaseAct || a.pol < 0 || s.polPossible(s.actor, PolKind(a.pol)) {
 		return
 	}
-	s.logf("%s's %s card has no effect: nothing it allows is possible", s.names[s.actor], polNames[a.pol])
+	s.logf("%s's %s card has no effect: nothing it allows is possible", "la carte %[2]s %[1]s est sans effet : rien de ce qu'elle permet n'est possible",
+		adjudicator.OfName(s.names[s.actor]), adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})
 	if a.pol = -1; s.actDone() {
 		s.finishAct()
 	}

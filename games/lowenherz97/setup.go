@@ -162,16 +162,16 @@ func (s *State) startRound() {
 		s.deck = s.deck[1:]
 		switch s.card.Special {
 		case silberfund:
-			s.logf("%s turns Silberfund: one power point per hill in one's regions", s.names[s.first])
-			s.scoreHills("Silberfund")
+			s.logf("%s turns Silberfund: one power point per hill in one's regions", "%s retourne Silberfund : un point de pouvoir par colline de ses régions", s.names[s.first])
+			s.scoreHills(adjudicator.Words{EN: "Silberfund", FR: "Silberfund"})
 			continue
 		case kingDead:
-			s.logf("%s turns Der König ist tot: the game ends", s.names[s.first])
+			s.logf("%s turns Der König ist tot: the game ends", "%s retourne Der König ist tot : la partie est finie", s.names[s.first])
 			s.endGame()
 			return
 		}
 		if !s.scratch {
-			s.log(s.names[s.first] + " turns the action card " + s.card.String())
+			s.log(s.names[s.first]+" turns the action card "+s.card.String(), s.names[s.first]+" retourne la carte d'action "+s.card.French())
 		}
 		break
 	}
@@ -192,7 +192,7 @@ func (s *State) startRound() {
 }
 
 // scoreHills gives each player a power point per hill in their regions.
-func (s *State) scoreHills(why string) {
+func (s *State) scoreHills(why adjudicator.Words) {
 	_, ar := s.info()
 	for p := range s.names {
 		h := 0
@@ -202,9 +202,10 @@ func (s *State) scoreHills(why string) {
 			}
 		}
 		if s.scratch { // which logs nothing
-			s.addScore(p, h, "")
+			s.addScore(p, h, adjudicator.Words{})
 		} else {
-			s.addScore(p, h, why+", "+strconv.Itoa(h)+" "+plural(h, "hill", "hills"))
+			s.addScore(p, h, adjudicator.Words{EN: why.EN + ", " + strconv.Itoa(h) + " " + plural(h, "hill", "hills"),
+				FR: why.FR + ", " + strconv.Itoa(h) + " " + plural(h, "colline", "collines")})
 		}
 	}
 }
@@ -212,14 +213,14 @@ func (s *State) scoreHills(why string) {
 // endGame scores the hills and the fiefs and ends the game
 // (lowenherz-1997-fr.txt:286-289).
 func (s *State) endGame() {
-	s.scoreHills("the king is dead")
+	s.scoreHills(adjudicator.Words{EN: "the king is dead", FR: "le roi est mort"})
 	for p, h := range s.hands {
 		for _, c := range h {
 			if c.Kind == Fief {
-				s.addScore(p, c.Value, "fief")
+				s.addScore(p, c.Value, adjudicator.Words{EN: "fief", FR: "fief"})
 			}
 		}
 	}
 	s.phase = phaseOver
-	s.logf("%s", s.Result().Summary)
+	s.logf("%s", "%s", s.Result().Summary)
 }

@@ -122,7 +122,7 @@ type act struct {
 type extBase struct {
 	g       *grid.Grid
 	score   [4]int
-	events  []string
+	events  []event
 	squares []grid.Square // in the order they were annexed
 }
 
@@ -178,7 +178,7 @@ type State struct {
 	// RULINGS.md L97-11: an alliance card is laid bare and its regions
 	// named by the step alliance d5 h5, as the action's first step.
 	allianceAtAction bool
-	events           []string // what happened since the round began, for everyone
+	events           []event // what happened since the round began, for everyone
 
 	lab   []int  // area of each square, cached
 	areas []area // areas by label, cached
@@ -222,6 +222,29 @@ func (s *State) colourName(c int) string {
 		return "neutral"
 	}
 	return s.names[c]
+}
+
+// colourWords names a colour in English and French: a player, or
+// "neutral", "neutre".
+func (s *State) colourWords(c int) adjudicator.Words {
+	if c == s.neutral {
+		return adjudicator.Words{EN: "neutral", FR: "neutre"}
+	}
+	return adjudicator.Words{EN: s.names[c], FR: s.names[c]}
+}
+
+// ofColour names a colour as the owner of something: in English the name
+// (written before "'s"), in French "d'alice", "du prince neutre".
+func (s *State) ofColour(c int) adjudicator.Words {
+	if c == s.neutral {
+		return adjudicator.Words{EN: "neutral", FR: "du prince neutre"}
+	}
+	return adjudicator.OfName(s.names[c])
+}
+
+// joinWords joins names with " and ", " et ".
+func joinWords(names []string) adjudicator.Words {
+	return adjudicator.Words{EN: strings.Join(names, " and "), FR: strings.Join(names, " et ")}
 }
 
 // Clone returns a deep copy.
@@ -462,20 +485,42 @@ func (s *State) Result() adjudicator.Result {
 	return res
 }
 
-// logf records an event everyone may see.
-func (s *State) logf(format string, args ...any) {
+// event is a line of the log everyone sees, in English and in French.
+type event struct{ en, fr string }
+
+// logf records an event everyone may see: en formatted in English, fr in
+// French, with the same arguments, an adjudicator.Words giving each
+// language its own words.
+func (s *State) logf(en, fr string, args ...any) {
 	if !s.scratch {
-		s.log(fmt.Sprintf(format, args...))
+		s.log(fmt.Sprintf(en, wordsIn(args, false)...), fmt.Sprintf(fr, wordsIn(args, true)...))
 	}
 }
 
-// log records an event everyone may see, already written out: the
-// frequent events are joined with + rather than formatted.
-func (s *State) log(event string) {
+// wordsIn returns args with every adjudicator.Words replaced by its
+// English, or its French when fr is set.
+func wordsIn(args []any, fr bool) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if w, ok := a.(adjudicator.Words); ok {
+			a = w.EN
+			if fr {
+				a = w.FR
+			}
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// log records an event everyone may see, already written out in English
+// (en) and in French (fr): the frequent events are joined with + rather
+// than formatted.
+func (s *State) log(en, fr string) {
 	if s.scratch {
 		return
 	}
-	s.events = append(s.events, event)
+	s.events = append(s.events, event{en, fr})
 	if len(s.events) > maxEvents {
 		// Resliced, not shifted: clones share the array (see clone).
 		s.events = s.events[len(s.events)-maxEvents:]
@@ -487,14 +532,14 @@ const maxEvents = 12
 
 // addScore moves colour c's power marker by d; it never goes behind the
 // lion (ruling L97-7). The neutral prince has no marker.
-func (s *State) addScore(c, d int, why string) {
+func (s *State) addScore(c, d int, why adjudicator.Words) {
 	if c < 0 || c == s.neutral || d == 0 {
 		return
 	}
 	before := s.score[c]
 	s.score[c] = max(0, s.score[c]+d)
 	if !s.scratch { // logf would log nothing, but its arguments are made first
-		s.logf("%s %+d power (%s): %d", s.names[c], s.score[c]-before, why, s.score[c])
+		s.logf("%s %+d power (%s): %d", "%s %+d pouvoir (%s) : %d", s.names[c], s.score[c]-before, why, s.score[c])
 	}
 }
 

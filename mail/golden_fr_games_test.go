@@ -1,0 +1,60 @@
+package mail
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/heritiers"
+	"github.com/heraldgames/herald/games/lowenherz"
+	"github.com/heraldgames/herald/games/lowenherz97"
+	"github.com/heraldgames/herald/games/raubritter"
+)
+
+// TestGoldenMailsFRGames renders, for each game but Raubritter (which
+// TestGoldenMailsFR follows), the answer to a French player's first move
+// mail, written in French, and compares its subject and text with
+// testdata/golden/fr/move-GAME.txt (-update rewrites them): the board's
+// words are the game's French ones (adjudicator.LangTexter).
+func TestGoldenMailsFRGames(t *testing.T) {
+	f := newFixtureOf(t, adjudicator.NewRegistry(raubritter.Game, lowenherz.Game, lowenherz97.Game, heritiers.Game))
+	text := func(raw string) string { return unwrap(strings.ReplaceAll(raw, "\r\n", "\n")) }
+	for i, tt := range []struct{ game, player, steps string }{
+		{"lowenherz", "alice@herald.test", "château a1 chevalier b1"},
+		{"lowenherz97", "alice@herald.test", "château a1 chevalier a2"},
+		{"heritiers", "bob@herald.test", "prendre 1"},
+	} {
+		f.handle(f.mail("host@herald.test", "nouvelle partie", "nouvelle "+tt.game+" joueurs alice@herald.test bob@herald.test"), Created)
+		key := keyLineFR.FindStringSubmatch(text(f.sent()[tt.player][0]))[1]
+		f.handle(f.mail(tt.player, fmt.Sprintf("Re: [herald G%d]", i+1), "clé "+key+"\n"+tt.steps), Applied)
+		mails := f.sent()[tt.player]
+		if len(mails) == 0 {
+			t.Fatalf("%s: no answer", tt.game)
+		}
+		subject, mime, _ := strings.Cut(mails[len(mails)-1], "\n")
+		msg, err := Extract(strings.NewReader(mime), &ExtractOptions{MaxAttachment: 1 << 20})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.game, err)
+		}
+		got := "Subject: " + subject + "\n\n" + msg.Body
+		path := filepath.Join("testdata", "golden", "fr", "move-"+tt.game+".txt")
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update to create it)", tt.game, err)
+			continue
+		}
+		if !bytes.Equal(want, []byte(got)) {
+			t.Errorf("%s differs from %s at line %d; got:\n%s", tt.game, path, firstDiffLine(string(want), got), got)
+		}
+	}
+}
