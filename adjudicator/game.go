@@ -62,6 +62,12 @@ type Game struct {
 	// Nil ignores no prose: every line is a step.
 	Keywords notation.Vocabulary
 
+	// Words are the terms whose canonical names the game's steps are
+	// printed with (Move.String), each with its French spelling first:
+	// a step shown to a French reader is written with them (StepIn), and
+	// must read back as the same step. Nil: Keywords.
+	Words notation.Vocabulary
+
 	// New returns the state at the start of a game: the setup done, with all
 	// randomness drawn from s.RNG.
 	New func(s Setup) (State, error)
@@ -71,6 +77,19 @@ type Game struct {
 	// line and column in the document. s.RNG is there for the rare game that
 	// still draws after the position; most ignore it.
 	LoadPosition func(s Setup, pos *yaml.Node) (State, error)
+}
+
+// StepIn returns text, one of g's steps as Move.String prints it, with
+// its keywords in lang (notation.Vocabulary.StepIn over g.Words): "plain
+// castle f5" is "plaine château f5" in French. A nil g returns text.
+func (g *Game) StepIn(text string, lang notation.Lang) string {
+	if g == nil || lang != notation.French {
+		return text
+	}
+	if g.Words != nil {
+		return g.Words.StepIn(text, lang)
+	}
+	return g.Keywords.StepIn(text, lang)
 }
 
 // Setup is what a game is started with.

@@ -65,18 +65,28 @@ func (sub *Submission) Hidden(st State, j int) bool {
 // viewer may see it in st, a state at or after sub: the step itself for
 // the player who took it or a step nobody hides, its public form for
 // anyone else while it is hidden. viewer "" is the public (an observer).
+// The step itself is in canonical notation; Match.StepText writes it in
+// lang.
 func StepText(st State, sub *Submission, j int, viewer string, lang notation.Lang) string {
-	return stepText(st, sub, j, viewer, lang, sub.Player)
+	return stepText(nil, st, sub, j, viewer, lang, sub.Player)
+}
+
+// StepText is the package's StepText in m.State, with the step itself
+// written in lang too (Game.StepIn): "plaine château f5" for a French
+// reader.
+func (m *Match) StepText(sub *Submission, j int, viewer string, lang notation.Lang) string {
+	return stepText(m.Game, m.State, sub, j, viewer, lang, sub.Player)
 }
 
 // stepText is StepText with the subject of a hidden step's public form:
-// the player, or "" for none.
-func stepText(st State, sub *Submission, j int, viewer string, lang notation.Lang, subject string) string {
+// the player, or "" for none; a step shown is written in lang with game's
+// words when game is set.
+func stepText(game *Game, st State, sub *Submission, j int, viewer string, lang notation.Lang, subject string) string {
 	mv := sub.Moves[j]
 	if viewer != sub.Player && sub.Hidden(st, j) {
 		return st.(Sealer).PublicStep(subject, mv, lang)
 	}
-	return mv.String()
+	return game.StepIn(mv.String(), lang)
 }
 
 // SealedIn reports whether player has a sealed step in st that they may
@@ -90,7 +100,8 @@ func SealedIn(st State, player string) bool {
 // History returns each recorded move's steps, one string per move with
 // the steps separated by "; ", as viewer may see them now: a step of
 // another player still hidden (its sealed round still open) is given in
-// its public form. It replays the record, so it needs the registry.
+// its public form; each step is written in lang (Game.StepIn). It
+// replays the record, so it needs the registry.
 func (m *Match) History(reg *Registry, viewer string, lang notation.Lang) ([]string, error) {
 	return m.history(reg, viewer, lang, true)
 }
@@ -123,7 +134,7 @@ func (m *Match) history(reg *Registry, viewer string, lang notation.Lang, subjec
 			who = sub.Player
 		}
 		for j := range sub.Moves {
-			texts[j] = stepText(r.State, sub, j, viewer, lang, who)
+			texts[j] = stepText(m.Game, r.State, sub, j, viewer, lang, who)
 		}
 		out[i] = strings.Join(texts, "; ")
 	}

@@ -516,36 +516,44 @@ func (s *Service) forged(ctx context.Context, ses *host.Session, msg *Message, e
 		s.log.Warn("a notice of a refused mail went to the host within the hour; not telling again", "to", g.Host, "game", g.ID)
 		return Rejected, g.ID, why, nil
 	}
+	lang := host.HostLang(g) // the one the host chose or wrote in
+	fr := lang == notation.French
 	who := msg.From
 	if i := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From }); i >= 0 {
 		who = fmt.Sprintf("%s (%s)", g.Players[i].Name, msg.From)
 	} else if g.Host == msg.From {
-		who = "you (" + msg.From + ")"
+		who = pick(fr, "you (", "vous (") + msg.From + ")"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "herald refused a mail about game %s that claims to come from\n%s.\n\n", gameTag(g.ID), who)
+	fmt.Fprintf(&b, pick(fr, "herald refused a mail about game %s that claims to come from\n%s.\n\n",
+		"herald a refusé un courrier sur la partie %s qui se dit envoyé par\n%s.\n\n"), gameTag(g.ID), who)
 	_, domain, _ := strings.Cut(msg.From, "@")
 	switch {
 	case v.DMARC.Result == "fail":
-		fmt.Fprintf(&b, "Your mail provider's server %s checked it and found that it does not\ncome from there: its DMARC check failed (%s).\nSo it was treated as forged, whatever key it carried.\n", v.DMARC.By, v.DMARC.Detail)
+		fmt.Fprintf(&b, pick(fr, "Your mail provider's server %s checked it and found that it does not\ncome from there: its DMARC check failed (%s).\nSo it was treated as forged, whatever key it carried.\n",
+			"Le serveur %s de votre fournisseur de courrier l'a\nvérifié et a trouvé qu'il n'en vient pas : son contrôle DMARC a\néchoué (%s).\nIl a donc été traité comme contrefait, quelle que soit la clé qu'il\nportait.\n"), v.DMARC.By, v.DMARC.Detail)
 	case v.DKIM.Result == "fail":
-		fmt.Fprintf(&b, "herald checked its DKIM signature itself (verify-dkim): the signature\nof %s on it does not verify (%s).\nSo it was treated as forged, whatever key it carried.\n", v.DKIM.Domain, v.DKIM.Detail)
+		fmt.Fprintf(&b, pick(fr, "herald checked its DKIM signature itself (verify-dkim): the signature\nof %s on it does not verify (%s).\nSo it was treated as forged, whatever key it carried.\n",
+			"herald a vérifié lui-même sa signature DKIM (verify-dkim) : la\nsignature de %s ne se vérifie pas (%s).\nIl a donc été traité comme contrefait, quelle que soit la clé qu'il\nportait.\n"), v.DKIM.Domain, v.DKIM.Detail)
 	case v.DMARC.Result != "":
-		fmt.Fprintf(&b, "Your mail provider's server %s gave it the DMARC result %q (%s),\nand this herald accepts only mail whose DMARC check passed (require_dmarc).\n", v.DMARC.By, v.DMARC.Result, v.DMARC.Detail)
+		fmt.Fprintf(&b, pick(fr, "Your mail provider's server %s gave it the DMARC result %q (%s),\nand this herald accepts only mail whose DMARC check passed (require_dmarc).\n",
+			"Le serveur %s de votre fournisseur de courrier\nlui a donné le résultat DMARC %q (%s),\net ce herald n'accepte que le courrier dont le contrôle DMARC a réussi\n(require_dmarc).\n"), v.DMARC.By, v.DMARC.Result, v.DMARC.Detail)
 	case len(s.cfg.TrustAuthservIDs) == 0:
-		fmt.Fprintf(&b, "It carries no DKIM signature of %s that herald could verify\n(verify-dkim), and this herald accepts only mail whose sender is\nproven (require_dmarc).\n", domain)
+		fmt.Fprintf(&b, pick(fr, "It carries no DKIM signature of %s that herald could verify\n(verify-dkim), and this herald accepts only mail whose sender is\nproven (require_dmarc).\n",
+			"Il ne porte aucune signature DKIM de %s\nque herald ait pu vérifier (verify-dkim), et ce herald n'accepte que\nle courrier dont l'expéditeur est prouvé (require_dmarc).\n"), domain)
 	default:
-		fmt.Fprintf(&b, "Your mail provider's servers (%s) gave no DMARC result for it,\n", strings.Join(s.cfg.TrustAuthservIDs, ", "))
+		fmt.Fprintf(&b, pick(fr, "Your mail provider's servers (%s) gave no DMARC result for it,\n", "Les serveurs de votre fournisseur de courrier (%s)\nne lui ont donné aucun résultat DMARC,\n"), strings.Join(s.cfg.TrustAuthservIDs, ", "))
 		if s.cfg.VerifyDKIM {
-			fmt.Fprintf(&b, "it carries no DKIM signature of %s that herald could verify,\n", domain)
+			fmt.Fprintf(&b, pick(fr, "it carries no DKIM signature of %s that herald could verify,\n", "il ne porte aucune signature DKIM de %s\nque herald ait pu vérifier,\n"), domain)
 		}
-		b.WriteString("and this herald accepts only mail whose DMARC check passed (require_dmarc).\n")
+		b.WriteString(pick(fr, "and this herald accepts only mail whose DMARC check passed (require_dmarc).\n", "et ce herald n'accepte que le courrier dont le contrôle DMARC a\nréussi (require_dmarc).\n"))
 	}
-	fmt.Fprintf(&b, "\nNothing in it was done, and its sender was not answered.\nSubject: %q\n\n", clipText(msg.Subject, 60))
-	b.WriteString("If that player did send it, their own provider's settings for their\ndomain (SPF, DKIM) are at fault: ask them to write from another address,\nor ask herald's operator.\n")
-	fmt.Fprintf(&b, "\nThis notice goes once an hour at most: until %s,\nfurther mails refused so are not reported.\n", formatResume(now.Add(time.Hour)))
-	m := outMail{To: g.Host, Subject: fmt.Sprintf("[herald %s] a mail in %s's name refused", gameTag(g.ID), msg.From),
-		References: refs("", g.ID, s.domain), Body: b.String()}
+	fmt.Fprintf(&b, pick(fr, "\nNothing in it was done, and its sender was not answered.\nSubject: %q\n\n", "\nRien n'en a été fait, et son expéditeur n'a pas reçu de réponse.\nSujet : %q\n\n"), clipText(msg.Subject, 60))
+	b.WriteString(pick(fr, "If that player did send it, their own provider's settings for their\ndomain (SPF, DKIM) are at fault: ask them to write from another address,\nor ask herald's operator.\n",
+		"Si ce joueur l'a bien envoyé, ce sont les réglages de son fournisseur\npour son domaine (SPF, DKIM) qui sont en cause : demandez-lui d'écrire\nd'une autre adresse, ou adressez-vous à l'exploitant de herald.\n"))
+	fmt.Fprintf(&b, pick(fr, "\nThis notice goes once an hour at most: until %s,\nfurther mails refused so are not reported.\n", "\nCet avis part une fois par heure au plus : jusqu'au\n%s, les autres courriers refusés ainsi ne sont\npas signalés.\n"), formatResume(now.Add(time.Hour)))
+	subject := fmt.Sprintf(pick(fr, "[herald %s] a mail in %s's name refused", "[herald %s] un courrier au nom de %s refusé"), gameTag(g.ID), msg.From)
+	m := outMail{To: g.Host, Subject: subject, References: refs("", g.ID, s.domain), Body: b.String(), lang: lang}
 	m.MessageID = newMessageID(s.domain)
 	d, err := m.draft()
 	if err != nil {

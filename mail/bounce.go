@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/notation"
 )
 
 // Bounces: a mail herald sent that cannot be delivered comes back as a
@@ -234,27 +235,31 @@ func (b *Bounce) game(address string) int64 {
 }
 
 // why says in words why mail to r failed.
-func (r BouncedRecipient) why() string {
+func (r BouncedRecipient) why() string { return r.whyIn(notation.English) }
+
+// whyIn is why in lang; the server's words stay as it wrote them.
+func (r BouncedRecipient) whyIn(lang notation.Lang) string {
+	fr := lang == notation.French
 	var s string
 	switch {
 	case strings.HasPrefix(r.Status, "5.1.1") || strings.HasPrefix(r.Status, "5.1.10"):
-		s = "the address does not exist"
+		s = pick(fr, "the address does not exist", "l'adresse n'existe pas")
 	case strings.HasPrefix(r.Status, "5.1.2"):
-		s = "the domain does not exist or takes no mail"
+		s = pick(fr, "the domain does not exist or takes no mail", "le domaine n'existe pas ou ne reçoit pas de courrier")
 	case strings.HasPrefix(r.Status, "5.2.2"), strings.HasPrefix(r.Status, "4.2.2"):
-		s = "the mailbox is full"
+		s = pick(fr, "the mailbox is full", "la boîte aux lettres est pleine")
 	case strings.HasPrefix(r.Status, "5.2.1"):
-		s = "the mailbox is disabled"
+		s = pick(fr, "the mailbox is disabled", "la boîte aux lettres est désactivée")
 	case strings.HasPrefix(r.Status, "5.7"):
-		s = "the receiving server refused it (policy or spam filter)"
+		s = pick(fr, "the receiving server refused it (policy or spam filter)", "le serveur destinataire l'a refusé (règles ou filtre anti-spam)")
 	default:
-		s = "it could not be delivered"
+		s = pick(fr, "it could not be delivered", "il n'a pas pu être remis")
 	}
 	if r.Status != "" {
-		s += " (status " + r.Status + ")"
+		s += pick(fr, " (status ", " (statut ") + r.Status + ")"
 	}
 	if r.Diagnostic != "" {
-		s += "; the server said: " + clipText(r.Diagnostic, 200)
+		s += pick(fr, "; the server said: ", " ; le serveur a dit : ") + clipText(r.Diagnostic, 200)
 	}
 	return s
 }
@@ -293,6 +298,7 @@ func (s *Service) bounced(ctx context.Context, ses *host.Session, msg *Message, 
 			continue
 		}
 		p := g.Players[seat]
+		lang := host.HostLang(g) // the one they chose or wrote in
 		body := fmt.Sprintf("Mail from herald to %s (%s), who plays %s, bounces:\n%s.\n\n"+
 			"herald marked the seat undeliverable (herald games shows it). The game's\n"+
 			"clock goes on: the reminders and the deadline still go to that address\n"+
@@ -300,8 +306,19 @@ func (s *Service) bounced(ctx context.Context, ses *host.Session, msg *Message, 
 			"timing, or give the seat to an address that works:\n\n  replace %s by NEW-ADDRESS\n\n"+
 			"A mail from %s to herald clears the mark.\n",
 			p.Name, r.Address, gameTag(id), r.why(), p.Name, r.Address)
-		m := outMail{To: g.Host, Subject: fmt.Sprintf("[herald %s] mail to %s bounces", gameTag(id), p.Name),
-			References: refs("", id, s.domain), Body: body}
+		subject := fmt.Sprintf("[herald %s] mail to %s bounces", gameTag(id), p.Name)
+		if lang == notation.French {
+			body = fmt.Sprintf("Le courrier de herald à %s (%s),\nqui joue la partie %s, revient :\n%s.\n\n"+
+				"herald a marqué la place comme injoignable (herald games le montre).\n"+
+				"L'horloge de la partie continue : les rappels et l'échéance vont\n"+
+				"toujours à cette adresse et ne l'atteindront pas. Joignez le joueur\n"+
+				"autrement, changez le rythme, ou donnez la place à une adresse qui\n"+
+				"marche :\n\n  remplace %s par NOUVELLE-ADRESSE\n\n"+
+				"Un courrier de l'adresse %s à herald efface la marque.\n",
+				p.Name, r.Address, gameTag(id), r.whyIn(lang), p.Name, r.Address)
+			subject = fmt.Sprintf("[herald %s] le courrier à %s revient", gameTag(id), p.Name)
+		}
+		m := outMail{To: g.Host, Subject: subject, References: refs("", id, s.domain), Body: body, lang: lang}
 		if err := s.queue(ctx, tx, m, id); err != nil {
 			return "", 0, "", err
 		}

@@ -23,7 +23,8 @@ var (
 // choosing French (langue fr) and bob, who writes English, not; each
 // command's answer in French, the news a French player gets of an English
 // player's moves, sealed steps, timing, reminders, take-backs, a seat
-// handed over, observers, an unauthenticated mail and a resignation.
+// handed over, observers, an unauthenticated mail and a resignation; the
+// host's notices of a bounce and of a forged mail.
 // TestGoldenMails pins the same mails in English, unchanged.
 func TestGoldenMailsFR(t *testing.T) {
 	golden := map[string]string{}
@@ -118,6 +119,14 @@ func TestGoldenMailsFR(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep("late", f.sent()[alice])
+	// The host started the game in French: the notices of a bounce and of
+	// a forged mail are French.
+	f.handle(readBounce(t, "postfix.eml"), Ignored)
+	keep("bounce-host", f.sent()[hostAddr])
+	f.svc.cfg.TrustAuthservIDs = []string{"mx.herald.test"}
+	f.handle(f.mail(bob, "Re: [herald G1]", b+"show", "Authentication-Results: mx.herald.test; dmarc=fail (p=reject) header.from=herald.test"), Rejected)
+	keep("forged-host", f.sent()[hostAddr])
+	f.svc.cfg.TrustAuthservIDs = nil
 	f.handle(f.mail(hostAddr, "Re: [herald G1]", hk+"remplace bob par dan@herald.test"), Answered)
 	got = f.sent()
 	keep("replaced-welcome", got["dan@herald.test"])

@@ -428,7 +428,11 @@ func TestMailHostingTexts(t *testing.T) {
 	// A take-back asked, then lapsed by bob's move: everyone is told, and
 	// bob's late accept is not "undo refused".
 	mail(alice, ak, g.astep)
-	r.await(alice, "move applied")
+	// Steps alone: the answer is in the language of her last mail that
+	// said which (vacances).
+	if a := unwrap(r.await(alice, "")); !strings.Contains(a, "Votre coup 1 a été appliqué :") {
+		t.Errorf("alice's move, after her French vacances:\n%s", a)
+	}
 	if n := r.await(bob, ""); !strings.HasSuffix(subjectOf(n), "alice played move 1") && !strings.HasSuffix(subjectOf(n), "your turn") {
 		t.Errorf("bob's news of alice's move has the subject %q", subjectOf(n))
 	}

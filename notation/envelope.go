@@ -29,6 +29,12 @@ type Envelope struct {
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
 	Lang     Lang // French if an envelope keyword was French, or the mail's prose (proseLang)
+	// LangClear is set when the mail's words said its language: a French
+	// keyword or French prose, or for English a command in English
+	// ("show"; not "game" and "key", which every mail copies from herald's)
+	// or English prose. It is not set when Lang is English for want of any
+	// French: the steps of a game may still say (adjudicator.Submission.Lang).
+	LangClear bool
 	// Preview is set by a line that begins with "preview" (French
 	// "essai"): the steps are to be tried, not played.
 	Preview bool
@@ -112,6 +118,7 @@ func ParseEnvelope(body string) *Envelope {
 		if lang == French {
 			env.Lang = French
 		}
+		commandEN := lang == English && name != "game" && name != "key"
 		// Values and arguments may hold punctuation ("7f3a-91c2",
 		// "setup=random"): take the raw words after the keyword.
 		value := strings.TrimSpace(sliceCols(line, first.End().Col, len([]rune(line))+1))
@@ -148,11 +155,16 @@ func ParseEnvelope(body string) *Envelope {
 			}
 		default:
 			env.Commands = append(env.Commands, Command{Name: name, Args: args, Pos: pos})
+			env.LangClear = env.LangClear || commandEN
 		}
 	}
 	env.splitErrs = len(env.Errors)
-	if env.Lang != French {
-		env.Lang = proseLang(rest)
+	if env.Lang == French {
+		env.LangClear = true
+	} else {
+		var clear bool
+		env.Lang, clear = proseLang(rest)
+		env.LangClear = env.LangClear || clear
 	}
 	steps, errs := Split(strings.Join(rest, "\n"))
 	for _, st := range steps {

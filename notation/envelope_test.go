@@ -109,3 +109,31 @@ func TestEnvelopeProseLang(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopeLangClear checks that a mail says its language when its
+// words do (a French word of the envelope or French prose; an English
+// command or English prose), and not when English is all herald is left
+// with: steps alone, or the game and key lines every mail copies.
+func TestEnvelopeLangClear(t *testing.T) {
+	for _, tt := range []struct {
+		body  string
+		lang  notation.Lang
+		clear bool
+	}{
+		{"Salut,\n\nje garde le village:\nkeep plain village", notation.French, true},
+		{"clé 7f3a\nplain castle e5", notation.French, true},
+		{"Hello! I'll keep the forest village, thanks\nkeep forest village", notation.English, true},
+		{"game G1\nkey 7f3a\nshow", notation.English, true},
+		{"history", notation.English, true},
+		{"game G1\nkey 7f3a\nplain castle e5", notation.English, false},
+		{"keep plain village\nMerci", notation.English, false},
+		{"Bonjour, hi\nplain castle e5", notation.English, false}, // one word each
+		{"Hi,\nplain castle e5\nMerci beaucoup, see you", notation.English, true},
+		{"", notation.English, false},
+	} {
+		env := notation.ParseEnvelope(tt.body)
+		if env.Lang != tt.lang || env.LangClear != tt.clear {
+			t.Errorf("ParseEnvelope(%q): Lang %v, LangClear %v; want %v, %v", tt.body, env.Lang, env.LangClear, tt.lang, tt.clear)
+		}
+	}
+}

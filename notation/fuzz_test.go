@@ -1,7 +1,9 @@
 package notation_test
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
@@ -105,4 +107,41 @@ func FuzzEnvelope(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzStepIn: writing a text in French changes its words alone, each to a
+// word: what is between them, and how many there are, stay; in English
+// nothing changes.
+func FuzzStepIn(f *testing.F) {
+	v := notation.Vocabulary{
+		{Name: "plain", FR: []string{"plaine"}}, {Name: "castle", FR: []string{"château"}}, {Name: "end", FR: []string{"fin"}},
+		{Name: "north", FR: []string{"nord-ouest"}},
+	}
+	for _, s := range []string{"plain castle f5", "knights north 1 2", "end", "plain-castle;end", "é castle\tplain\n", "\xff plain"} {
+		f.Add(s)
+	}
+	notWord := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := v.StepIn(s, notation.English); got != s {
+			t.Fatalf("StepIn(%q, English) = %q", s, got)
+		}
+		fr := v.StepIn(s, notation.French)
+		if a, b := strings.FieldsFunc(s, notWord), strings.FieldsFunc(fr, notWord); len(a) != len(b) {
+			t.Fatalf("StepIn(%q, French) = %q: %d words, then %d", s, fr, len(a), len(b))
+		}
+		if a, b := strings.Map(keepNotWord(notWord), s), strings.Map(keepNotWord(notWord), fr); a != b {
+			t.Fatalf("StepIn(%q, French) = %q: between the words %q, then %q", s, fr, a, b)
+		}
+	})
+}
+
+// keepNotWord maps the runes that are no part of a word to themselves,
+// and drops the others.
+func keepNotWord(notWord func(rune) bool) func(rune) rune {
+	return func(r rune) rune {
+		if notWord(r) {
+			return r
+		}
+		return -1
+	}
 }

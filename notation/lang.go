@@ -47,8 +47,10 @@ func proseWord(w string) bool {
 }
 
 // proseLang returns French when the words of lines are French more than
-// English (see above), and English otherwise.
-func proseLang(lines []string) Lang {
+// English (see above), and English otherwise; clear when the language
+// returned is said by at least two words, more than the other's (an
+// English mail that says "Hi herald, thanks"), not for want of French.
+func proseLang(lines []string) (lang Lang, clear bool) {
 	fr, en := 0, 0
 	for _, line := range lines {
 		steps, _ := Split(line)
@@ -73,7 +75,7 @@ func proseLang(lines []string) Lang {
 		}
 	}
 	if fr >= 2 && fr > en {
-		return French
+		return French, true
 	}
-	return English
+	return English, en >= 2 && en > fr
 }

@@ -252,3 +252,44 @@ func Distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// StepIn returns text, a step as a game prints it (each keyword its
+// term's canonical name, Term.Name), with its keywords in lang: in French
+// each word that is the name of a term of v becomes the term's first
+// French spelling, as Spellings gives it ("plain castle f5" is "plaine
+// château f5"). Every other word, a term without a French spelling
+// ("village"), squares, numbers, spaces and punctuation are kept as they
+// are. In English text is returned as it is.
+func (v Vocabulary) StepIn(text string, lang Lang) string {
+	if lang != French {
+		return text
+	}
+	runes := []rune(text)
+	var b strings.Builder
+	b.Grow(len(text) + 8)
+	for j := 0; j < len(runes); {
+		if !isWordRune(runes[j]) {
+			b.WriteRune(runes[j])
+			j++
+			continue
+		}
+		k := j
+		for k < len(runes) && (isWordRune(runes[k]) || isJoiner(runes, k)) {
+			k++
+		}
+		word := string(runes[j:k])
+		j = k
+		fr := ""
+		for _, t := range v {
+			if t.Name == word && len(t.FR) > 0 {
+				fr = t.FR[0]
+				break
+			}
+		}
+		if fr == "" {
+			fr = word
+		}
+		b.WriteString(fr)
+	}
+	return b.String()
+}

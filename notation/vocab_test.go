@@ -184,3 +184,31 @@ func TestSuggest(t *testing.T) {
 		})
 	}
 }
+
+// TestStepIn: a step printed with canonical names is written with each
+// term's first French spelling; squares, numbers, punctuation, a word
+// that is no term's name (an English spelling among others, a player's
+// name) and a name no term spells in French stay; English is the text
+// as it is.
+func TestStepIn(t *testing.T) {
+	v := append(append(notation.Vocabulary{{Name: "keep", FR: []string{"garde", "garder"}}, {Name: "town"}, {Name: "alice"}}, terrains...), buildings...)
+	for _, tt := range []struct{ in, want string }{
+		{"plain castle f5", "plaine château f5"},
+		{"keep forest village", "garde forêt village"},
+		{"keep plain town", "garde plaine ville"}, // the first term of the name with a French spelling
+		{"lake h9", "lac h9"},
+		{"keep alice", "garde alice"},
+		{"p c f5", "p c f5"},
+		{"keep  plain|castle, 3 (lake)", "garde  plaine|château, 3 (lac)"},
+		{"plains-castle castle-f5", "plains-castle castle-f5"}, // one word each, no term's name
+		{"Plain castle", "Plain château"},                      // names as printed, in lower case
+		{"", ""},
+	} {
+		if got := v.StepIn(tt.in, notation.French); got != tt.want {
+			t.Errorf("StepIn(%q, French) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := v.StepIn(tt.in, notation.English); got != tt.in {
+			t.Errorf("StepIn(%q, English) = %q, want it unchanged", tt.in, got)
+		}
+	}
+}

@@ -139,12 +139,12 @@ func botNews(g *Game, m *adjudicator.Match, subs []*adjudicator.Submission, view
 
 // botWhy is reasonOf for an observer: the reason of a bot's step (the
 // search's figures, which anyone may see), and none for the game's own
-// seats, whose reasons the observers were never told.
-func botWhy(g *Game, a *adjudicator.Submission, j int) string {
+// seats, whose reasons the observers were never told; in lang.
+func botWhy(g *Game, a *adjudicator.Submission, j int, lang notation.Lang) string {
 	if !isBot(g, a.Player) {
 		return ""
 	}
-	return reasonOf(g, a, j, notation.English)
+	return reasonOf(g, a, j, lang)
 }
 
 // isBot reports whether the bot plays name's seat in g.

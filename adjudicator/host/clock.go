@@ -265,7 +265,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 			if !slices.Contains(late, p.Name) {
 				continue
 			}
-			lang := playerLang(p, notation.English)
+			lang := noticeLang(p)
 			text := fmt.Sprintf("A reminder: game %s waits for your move.\nIt is due by %s, in %s.\n\n",
 				Tag(g.ID), formatTime(c.DeadlineAt()), FormatSpan(c.DeadlineAt().Sub(s.now)))
 			if lang == notation.French {
@@ -307,7 +307,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 		for _, to := range s.everyone(g) {
 			text := fmt.Sprintf("Game %s: the deadline, %s, has passed.\nStill waited for: %s.\n%s",
 				Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), then)
-			if playerLang(to, notation.English) == notation.French {
+			if noticeLang(to) == notation.French {
 				text = fmt.Sprintf("Partie %s : l'échéance, le %s, est passée.\nOn attend encore : %s.\n%s",
 					Tag(g.ID), formatTime(c.DeadlineAt()), strings.Join(late, ", "), thenFR)
 			}
@@ -550,7 +550,7 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	}
 	var notices []Notice
 	for _, p := range s.everyone(g) {
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		if p.Address == req.From {
 			lang = req.Env.Lang
 		}

@@ -114,7 +114,7 @@ func (s *Session) digest(ctx context.Context, d DueDigest) ([]Notice, string, er
 	moves := len(m.Record.Moves)
 	var notices []Notice
 	if moves > p.Told {
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		missed, err := s.catchUp(m, p.Name, p.Told, moves, lang)
 		if err != nil {
 			return nil, "", err

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/notation"
 )
 
 // TestNotify plays a three-player game where bob wants a mail only when he
 // must act and carol a daily digest (issue 19): bob's mail when his turn
 // comes lists every move since his last one, carol hears of moves only in
-// her digest, and everyone gets their own move's confirmation.
+// her digest, and everyone gets their own move's confirmation. carol asked
+// in French: her digest is French.
 func TestNotify(t *testing.T) {
 	r := newRig(t, false)
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@x.org", "carol@x.org"}})
@@ -63,7 +65,7 @@ func TestNotify(t *testing.T) {
 	r.clock = start.Add(25 * time.Hour)
 	last := len(r.game(id).Record.Moves)
 	got := r.tick()
-	if len(got) != 1 || got[0].To != carol.Address || got[0].Topic != "digest" || !strings.Contains(got[0].Text, "Your daily digest of game G1") ||
+	if len(got) != 1 || got[0].To != carol.Address || got[0].Topic != "digest" || got[0].Lang != notation.French || !strings.Contains(got[0].Text, "Votre résumé du jour de la partie G1") ||
 		!strings.Contains(got[0].Text, fmt.Sprintf("\n%3d  ", last)) {
 		t.Fatalf("carol's digest: %v\n%v", kinds(got), got)
 	}

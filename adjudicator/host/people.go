@@ -91,14 +91,23 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	// The newcomer's welcome is in the language of the player before them
 	// when the seat keeps its address (a new key), else of the host's mail.
 	// Someone new chose no language yet.
+	// Nor does herald know the language of their mails (Player.MailLang).
 	lang := req.Env.Lang
 	if old.Address == p.Address {
-		lang, p.Lang = playerLang(old, lang), old.Lang
+		if old.MailLang != "" {
+			lang = storedLang(old.MailLang)
+		}
+		lang, p.Lang, p.MailLang = playerLang(old, lang), old.Lang, old.MailLang
 	}
 	if err := s.tx.SetLang(ctx, g.ID, seat, p.Lang); err != nil {
 		return Reply{}, err
 	}
-	g.Players[seat].Lang = p.Lang
+	if p.MailLang != old.MailLang {
+		if err := s.tx.SetMailLang(ctx, g.ID, seat, p.MailLang); err != nil {
+			return Reply{}, err
+		}
+	}
+	g.Players[seat].Lang, g.Players[seat].MailLang = p.Lang, p.MailLang
 	if lang == notation.French {
 		intro = fmt.Sprintf("L'hôte vous a cédé la place de %s, jouée jusqu'ici depuis une autre\nadresse. C'est vous qui la jouez désormais, sous le nom %s.\n\n", p.Name, p.Name)
 		if old.Address == p.Address {
@@ -108,7 +117,7 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 	notices := []Notice{s.welcomeIn(g, m, game, p, intro, lang)}
 	if old.Address != p.Address {
 		text := fmt.Sprintf("The host of game %s has handed your seat (%s) to another player.\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name)
-		oldLang := playerLang(old, notation.English)
+		oldLang := noticeLang(old)
 		if oldLang == notation.French {
 			text = fmt.Sprintf("L'hôte de la partie %s a cédé votre place (%s) à un autre joueur.\nVotre clé ne marche plus pour cette partie. Merci d'avoir joué.\n", Tag(g.ID), old.Name)
 		}
@@ -120,7 +129,7 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 		if o.Address == p.Address {
 			continue
 		}
-		olang := playerLang(o, notation.English)
+		olang := noticeLang(o)
 		if o.Address == req.From {
 			olang = req.Env.Lang
 		}
@@ -189,8 +198,8 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 // unobserve not proven, to be confirmed by token), and "observe ADDRESS"
 // by a player or the host of the game (by, authenticated), which needs
 // no confirmation. The asker is answered in lang, the language of their
-// mail; herald keeps no language of an observer's, so the moves it mails
-// them are in English.
+// mail; an observer who asked themselves is mailed the moves in it, an
+// observer someone else subscribed in English.
 func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool, lang notation.Lang) (Reply, error) {
 	fr := lang == notation.French
 	address, err := ParseAddress(address)
@@ -264,6 +273,23 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	changed, err := s.tx.Observe(ctx, id, address, on)
 	if err != nil {
 		return Reply{}, err
+	}
+	if on && you == "You" {
+		// Their language, for the moves herald mails them: stored when it
+		// changes.
+		was := ""
+		if !changed {
+			langs, err := s.tx.ObserverLangs(ctx, id)
+			if err != nil {
+				return Reply{}, err
+			}
+			was = langs[address]
+		}
+		if was != langValue(lang) {
+			if err := s.tx.SetObserverLang(ctx, id, address, langValue(lang)); err != nil {
+				return Reply{}, err
+			}
+		}
 	}
 	var text string
 	switch {
@@ -398,34 +424,53 @@ func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool,
 }
 
 // observerNews is the news of a move for the observers of g: the public
-// form of every step and the public board.
+// form of every step and the public board, in each observer's language
+// (the one they observed in).
 func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Match, sub *adjudicator.Submission, seal sealNews) ([]Notice, error) {
 	obs, err := s.tx.Observers(ctx, g.ID)
 	if err != nil || len(obs) == 0 {
 		return nil, err
 	}
-	var b strings.Builder
-	played := "%s played move %d:\n"
-	if n := sub.Number - 1; n >= 0 && n < len(m.Record.Moves) && ByPolicy(m.Record.Moves[n]) {
-		played = "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n"
+	langs, err := s.tx.ObserverLangs(ctx, g.ID)
+	if err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(&b, played, sub.Player, sub.Number)
-	for j := range sub.Moves {
-		fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(m.State, sub, j, "", notation.English))
-	}
-	for _, a := range sub.Auto {
-		fmt.Fprintf(&b, "\n%s played move %d:\n", botLabel(g, a), a.Number)
-		for j := range a.Moves {
-			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, "", notation.English), botWhy(g, a, j))
-		}
-	}
-	b.WriteString(seal.reveal(notation.English))
-	b.WriteString("\n")
-	b.WriteString(stateText(g, m, "", m.State.Text("")))
 	finished := m.State.Result().Finished
-	if finished {
-		fmt.Fprintf(&b, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
-			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
+	var texts [2]string // by language: English, French; each written once
+	text := func(lang notation.Lang) string {
+		fr, i := lang == notation.French, 0
+		if fr {
+			i = 1
+		}
+		if texts[i] != "" {
+			return texts[i]
+		}
+		var b strings.Builder
+		played := pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n")
+		if n := sub.Number - 1; n >= 0 && n < len(m.Record.Moves) && ByPolicy(m.Record.Moves[n]) {
+			played = pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
+				"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n")
+		}
+		fmt.Fprintf(&b, played, sub.Player, sub.Number)
+		for j := range sub.Moves {
+			fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, "", lang))
+		}
+		for _, a := range sub.Auto {
+			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a), a.Number)
+			for j := range a.Moves {
+				fmt.Fprintf(&b, "  %s%s\n", m.StepText(a, j, "", lang), botWhy(g, a, j, lang))
+			}
+		}
+		b.WriteString(seal.reveal(lang))
+		b.WriteString("\n")
+		b.WriteString(stateTextIn(g, m, "", m.State.Text(""), lang))
+		if finished {
+			fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+				"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
+				g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
+		}
+		texts[i] = b.String()
+		return texts[i]
 	}
 	pic := s.picture(g, m)
 	topic := "move " + fmt.Sprint(sub.Number)
@@ -434,8 +479,9 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 	}
 	var out []Notice
 	for _, a := range obs {
-		n := s.notice(g, m, a, "", News, topic, b.String())
-		n.Record, n.Picture = finished, pic
+		lang := storedLang(langs[a])
+		n := s.notice(g, m, a, "", News, topic, text(lang))
+		n.Record, n.Picture, n.Lang = finished, pic, lang
 		out = append(out, n)
 	}
 	return out, nil

@@ -270,7 +270,8 @@ func TestObserverFirstMailHasPicture(t *testing.T) {
 // TestReplaceLang: a seat handed to someone new does not keep the
 // language its last player chose (lang fr): the newcomer's welcome and
 // mails are in the language of the host's mail until they choose; a seat
-// given a new key at the same address keeps its player's choice.
+// given a new key at the same address keeps its player's choice. The
+// language of the seat's last mail (Player.MailLang) goes and stays alike.
 func TestReplaceLang(t *testing.T) {
 	r := newRig(t, false)
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
@@ -280,11 +281,11 @@ func TestReplaceLang(t *testing.T) {
 		t.Fatalf("lang fr: %+v", rep)
 	}
 	rep := r.send(id, "h@x.org", "key "+g.HostKey+"\nreplace bob by bob@y.org")
-	if g = r.game(id); rep.Outcome != host.Answered || g.Players[1].Lang != host.LangFrench || !strings.Contains(rep.Notices[0].Text, "Bienvenue dans la partie") {
-		t.Errorf("bob's new key: lang %q, %+v", g.Players[1].Lang, rep.Notices[0])
+	if g = r.game(id); rep.Outcome != host.Answered || g.Players[1].Lang != host.LangFrench || g.Players[1].MailLang != host.LangFrench || !strings.Contains(rep.Notices[0].Text, "Bienvenue dans la partie") {
+		t.Errorf("bob's new key: lang %q, mail lang %q, %+v", g.Players[1].Lang, g.Players[1].MailLang, rep.Notices[0])
 	}
 	rep = r.send(id, "h@x.org", "key "+g.HostKey+"\nreplace bob by dave@z.org")
-	if g = r.game(id); rep.Outcome != host.Answered || g.Players[1].Lang != "" || !strings.Contains(rep.Notices[0].Text, "Welcome to game") {
-		t.Errorf("dave in bob's seat: lang %q, %+v", g.Players[1].Lang, rep.Notices[0])
+	if g = r.game(id); rep.Outcome != host.Answered || g.Players[1].Lang != "" || g.Players[1].MailLang != "" || !strings.Contains(rep.Notices[0].Text, "Welcome to game") {
+		t.Errorf("dave in bob's seat: lang %q, mail lang %q, %+v", g.Players[1].Lang, g.Players[1].MailLang, rep.Notices[0])
 	}
 }

@@ -125,8 +125,20 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		}
 		sg.Clock = &c
 	}
-	// The host's confirmation.
+	// The language of the mail that started the game is the host's: of
+	// their seat when they play, else of the game's host.
 	fr := req.Lang == notation.French
+	if fr {
+		if seat := slices.IndexFunc(sg.Players, func(p Player) bool { return p.Address == host }); seat >= 0 {
+			err = s.noteMailLang(ctx, sg, seat, req.Lang)
+		} else {
+			err = s.noteHostLang(ctx, sg, req.Lang)
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	// The host's confirmation.
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
 		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
 	if fr {
@@ -347,9 +359,29 @@ type Reply struct {
 func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 	if req.Env != nil && req.Seat >= 0 && req.Seat < len(req.Game.Players) {
 		// The player's chosen language, where they chose one, over the
-		// mail's (lang fr).
+		// mail's (lang fr); the mail's where it says which, remembered
+		// for the mails to come; else their last mail's that did.
 		env := *req.Env
+		if env.LangClear {
+			if err := s.noteMailLang(ctx, req.Game, req.Seat, env.Lang); err != nil {
+				return Reply{}, err
+			}
+		} else {
+			env.Lang = storedLang(req.Game.Players[req.Seat].MailLang)
+		}
 		env.Lang = playerLang(req.Game.Players[req.Seat], env.Lang)
+		req.Env = &env
+	} else if req.Env != nil && req.Seat < 0 && req.From == req.Game.Host {
+		// The host who plays no seat: the same, but they choose no
+		// language.
+		env := *req.Env
+		if env.LangClear {
+			if err := s.noteHostLang(ctx, req.Game, env.Lang); err != nil {
+				return Reply{}, err
+			}
+		} else {
+			env.Lang = storedLang(req.Game.HostLang)
+		}
 		req.Env = &env
 	}
 	parts := splitRequest(req)
@@ -749,6 +781,13 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	sub, err := m.SubmitSteps(player, steps, s.now.Format(time.RFC3339), source)
 	if err != nil {
 		lang := adjudicator.SubmissionLang(err)
+		if lang == notation.French {
+			// Steps in French say the mail's language, whatever the
+			// envelope left unsaid.
+			if err := s.noteMailLang(ctx, g, req.Seat, lang); err != nil {
+				return Reply{}, err
+			}
+		}
 		if env.Lang == notation.French {
 			lang = notation.French
 		}
@@ -759,8 +798,13 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		}
 		return s.refuse(g, m, req, player, err, lang, ignored), nil
 	}
+	if sub.Lang == notation.French {
+		if err := s.noteMailLang(ctx, g, req.Seat, sub.Lang); err != nil {
+			return Reply{}, err
+		}
+	}
 	if env.Lang == notation.French || req.Seat >= 0 && g.Players[req.Seat].Lang != "" {
-		sub.Lang = env.Lang // the mail's, or the player's choice (Handle)
+		sub.Lang = env.Lang // the mail's, the player's choice or their last mail's (Handle)
 	}
 	// The bots to move play at once, and everyone hears of their moves
 	// with this one's (RULINGS.md H-6).
@@ -869,7 +913,7 @@ func (s *Session) notice(g *Game, m *adjudicator.Match, to, seat string, kind Ki
 	for _, p := range g.Players {
 		if p.Address == to && p.Name == seat {
 			n.ReplyToken = p.Token
-			n.Lang = playerLang(p, notation.English)
+			n.Lang = noticeLang(p)
 		}
 	}
 	return n
@@ -1032,7 +1076,7 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 		fmt.Fprintf(b, pick(fr, "\nYour legal steps (%d), any one per line:\n", "\nVos étapes possibles (%d), une au choix par ligne :\n"), len(legal))
 		for _, mv := range legal[:min(len(legal), maxListedSteps)] {
 			b.WriteString("  ")
-			b.WriteString(mv.String())
+			b.WriteString(m.Game.StepIn(mv.String(), lang)) // in the reader's words, to copy
 			b.WriteByte('\n')
 		}
 		if more := len(legal) - maxListedSteps; more > 0 {
@@ -1075,7 +1119,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		if p.IsBot() {
 			continue // a bot's seat gets no mail
 		}
-		lang := playerLang(p, notation.English) // their choice; the mover's mail's for the mover
+		lang := noticeLang(p) // their choice, else their last mail's; the mover's mail's for the mover
 		if p.Name == sub.Player {
 			lang = sub.Lang
 		}
@@ -1109,19 +1153,19 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, pick(fr, "Your step did not come in time: herald played move %d for you, by\nthe host's policy (%s):\n",
 					"Votre étape n'est pas arrivée à temps : herald a joué le coup %d pour\nvous, selon le choix de l'hôte (%s) :\n"), sub.Number, policy)
 				for _, mv := range sub.Moves {
-					fmt.Fprintf(&b, "  %s\n", mv)
+					fmt.Fprintf(&b, "  %s\n", tm.Game.StepIn(mv.String(), lang))
 				}
 				b.WriteString(seal.confirmation(lang))
 			case byPolicy:
 				fmt.Fprintf(&b, pick(fr, "%s's step did not come in time: herald played move %d for them,\nby the host's policy:\n",
 					"L'étape de %s n'est pas arrivée à temps : herald a joué le coup %d\npour ce joueur, selon le choix de l'hôte :\n"), sub.Player, sub.Number)
 				for j := range sub.Moves {
-					fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(tm.State, sub, j, p.Name, notation.English))
+					fmt.Fprintf(&b, "  %s\n", tm.StepText(sub, j, p.Name, lang))
 				}
 			case p.Name == sub.Player:
 				fmt.Fprintf(&b, pick(fr, "Your move %d was applied:\n", "Votre coup %d a été appliqué :\n"), sub.Number)
-				for _, mv := range sub.Moves {
-					fmt.Fprintf(&b, "  %s\n", mv)
+				for _, mv := range sub.Moves { // in the reader's words: "plaine château f5"
+					fmt.Fprintf(&b, "  %s\n", tm.Game.StepIn(mv.String(), lang))
 				}
 				for _, st := range sub.Dropped { // an end after the turn ended by itself, as herald read it
 					if sub.Lang == notation.French {
@@ -1136,7 +1180,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				fmt.Fprintf(&b, pick(fr, "%s played move %d:\n", "%s a joué le coup %d :\n"), sub.Player, sub.Number)
 				for j := range sub.Moves {
 					// A sealed bid reads "alice has bid" to the others.
-					fmt.Fprintf(&b, "  %s\n", adjudicator.StepText(tm.State, sub, j, p.Name, notation.English))
+					fmt.Fprintf(&b, "  %s\n", tm.StepText(sub, j, p.Name, lang))
 				}
 			}
 			b.WriteString(seal.reveal(lang))
@@ -1147,7 +1191,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			for _, a := range sub.Auto {
 				fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(tg, a), a.Number)
 				for j := range a.Moves {
-					fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(tm.State, a, j, p.Name, notation.English), reasonOf(tg, a, j, lang))
+					fmt.Fprintf(&b, "  %s%s\n", tm.StepText(a, j, p.Name, lang), reasonOf(tg, a, j, lang))
 				}
 			}
 			b.WriteString("\n")
@@ -1462,25 +1506,25 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		why = fmt.Sprintf("%s forfeited", player)
 		more = fmt.Sprintf("No move came from %s by the deadline and its grace.\n", player)
 	}
+	whyFR, moreFR := player+" a abandonné", ""
+	switch how {
+	case "abandon":
+		whyFR = "l'hôte l'a annulée"
+	case "forfeit":
+		whyFR = player + " a perdu par forfait"
+		moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
+	}
 	g.Status = status
 	pic := s.picture(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		if p.Address == req.From && req.Env != nil {
 			lang = req.Env.Lang
 		}
 		body := fmt.Sprintf("Game %s has ended: %s. It has no result by the rules.\n%sScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, more, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(p.Name), g.Record.Seed, g.Record.SeedSHA256)
 		if lang == notation.French {
-			whyFR, moreFR := player+" a abandonné", ""
-			switch how {
-			case "abandon":
-				whyFR = "l'hôte l'a annulée"
-			case "forfeit":
-				whyFR = player + " a perdu par forfait"
-				moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
-			}
 			body = fmt.Sprintf("La partie %s est terminée : %s.\nElle n'a pas de résultat selon les règles.\n%sScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
 				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn(p.Name, lang), g.Record.Seed, g.Record.SeedSHA256)
 		}
@@ -1492,11 +1536,22 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 	if err != nil {
 		return Reply{}, err
 	}
-	for _, a := range obs {
+	var langs map[string]string
+	if len(obs) > 0 {
+		if langs, err = s.tx.ObserverLangs(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+	}
+	for _, a := range obs { // each in the language they observed in
+		lang := storedLang(langs[a])
 		body := fmt.Sprintf("Game %s, which you observe, has ended: %s. It has no result by the rules.\nScores as the board stands: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe record is attached.\n",
 			Tag(g.ID), why, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardText(""), g.Record.Seed, g.Record.SeedSHA256)
+		if lang == notation.French {
+			body = fmt.Sprintf("La partie %s, que vous observez, est terminée : %s.\nElle n'a pas de résultat selon les règles.\nScores selon le plateau : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement est joint.\n",
+				Tag(g.ID), whyFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn("", lang), g.Record.Seed, g.Record.SeedSHA256)
+		}
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
-		n.Record, n.Picture = true, pic
+		n.Record, n.Picture, n.Lang = true, pic, lang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil
@@ -1505,7 +1560,8 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 // LangFrench is Player.Lang for a player who chose French ("lang fr"),
 // LangEnglish for one who chose English; "" is no choice: each answer is
 // in the language of the mail it answers (notation.Envelope.Lang), the
-// other mails in English.
+// other mails in the language of their last mail that said which
+// (Player.MailLang), else English.
 const (
 	LangFrench  = "fr"
 	LangEnglish = "en"
@@ -1521,6 +1577,72 @@ func playerLang(p Player, detected notation.Lang) notation.Lang {
 		return notation.English
 	}
 	return detected
+}
+
+// noticeLang is the language of herald's mails to p that answer no mail
+// of theirs (the news of others' moves, reminders): the one they chose,
+// else the one their last mail that said which was written in
+// (Player.MailLang), else English.
+func noticeLang(p Player) notation.Lang {
+	return playerLang(p, storedLang(p.MailLang))
+}
+
+// storedLang is a language as the store keeps it: LangFrench, or "" (and
+// anything else) for English.
+func storedLang(v string) notation.Lang {
+	if v == LangFrench {
+		return notation.French
+	}
+	return notation.English
+}
+
+// langValue is lang as the store keeps it: LangFrench, or "" for English.
+func langValue(lang notation.Lang) string {
+	if lang == notation.French {
+		return LangFrench
+	}
+	return ""
+}
+
+// HostLang is the language of herald's mails to the host of g: their
+// seat's (noticeLang) when they play, else the one their mails were
+// written in (Game.HostLang: the mail that started the game, then their
+// last mail that said which).
+func HostLang(g *Game) notation.Lang {
+	for _, p := range g.Players {
+		if p.Address == g.Host {
+			return noticeLang(p)
+		}
+	}
+	return storedLang(g.HostLang)
+}
+
+// noteMailLang remembers lang as the language of the last mail of seat in
+// g that said which (Player.MailLang), for the mails to come: the store
+// is written only when it changes, never for each mail.
+func (s *Session) noteMailLang(ctx context.Context, g *Game, seat int, lang notation.Lang) error {
+	if seat < 0 || seat >= len(g.Players) || g.Players[seat].MailLang == langValue(lang) {
+		return nil
+	}
+	if err := s.tx.SetMailLang(ctx, g.ID, seat, langValue(lang)); err != nil {
+		return err
+	}
+	g.Players = slices.Clone(g.Players)
+	g.Players[seat].MailLang = langValue(lang)
+	return nil
+}
+
+// noteHostLang is noteMailLang for the host of g who plays no seat
+// (Game.HostLang).
+func (s *Session) noteHostLang(ctx context.Context, g *Game, lang notation.Lang) error {
+	if g.HostLang == langValue(lang) {
+		return nil
+	}
+	if err := s.tx.SetHostLang(ctx, g.ID, langValue(lang)); err != nil {
+		return err
+	}
+	g.HostLang = langValue(lang)
+	return nil
 }
 
 // pick is en, or frText when fr is set: a text of the mail frame in the

@@ -257,6 +257,14 @@ type Tx interface {
 	// away, and reports whether that changed anything.
 	Observe(ctx context.Context, id int64, address string, on bool) (bool, error)
 
+	// ObserverLangs returns the language of each observer of game id who
+	// has one ("fr"), by address: the others are written to in English.
+	ObserverLangs(ctx context.Context, id int64) (map[string]string, error)
+
+	// SetObserverLang records the language of address, an observer of
+	// game id: "fr", or "" for English.
+	SetObserverLang(ctx context.Context, id int64, address, lang string) error
+
 	// ObserveRequest returns the token hash (HashKey) of address's
 	// request to observe game id and when its confirmation went; "" when
 	// there is none.
@@ -278,6 +286,15 @@ type Tx interface {
 	// SetLang records the language the player of seat in game id chose
 	// for herald's mails: "fr", or "" for English.
 	SetLang(ctx context.Context, id int64, seat int, lang string) error
+
+	// SetMailLang records the language of the last mail of the player of
+	// seat in game id that said which (Player.MailLang): "fr", or "" for
+	// English.
+	SetMailLang(ctx context.Context, id int64, seat int, lang string) error
+
+	// SetHostLang records the language of game id's host (Game.HostLang):
+	// "fr", or "" for English.
+	SetHostLang(ctx context.Context, id int64, lang string) error
 
 	// SetAway records that the player of seat in game id is away until a
 	// time (zero: not away), having used so much of the game's vacation
@@ -361,8 +378,12 @@ type Player struct {
 	// clears it.
 	Undeliverable string
 	// Lang is the language they chose for herald's mails ("lang fr"):
-	// LangFrench, or "" for English.
+	// LangFrench or LangEnglish, or "" for none (MailLang).
 	Lang string
+	// MailLang is the language of their last mail that said which, by
+	// its keywords or its prose: LangFrench, or "" for English. herald
+	// writes to them in it while they chose none (Lang).
+	MailLang string
 }
 
 // Game is a stored game.
@@ -389,6 +410,10 @@ type Game struct {
 	// page ("" for a game started before pages existed); Page is whether
 	// the page is PagePublic, PageLink or PageOff.
 	PageToken, Page string
+	// HostLang is the language of the host who plays no seat: of the mail
+	// that started the game, then of their last mail that said which;
+	// LangFrench, or "" for English (HostLang).
+	HostLang string
 }
 
 // UndoRequest is a player's request to take moves back, waiting for the

@@ -92,7 +92,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			if !slices.Contains(others, p.Name) {
 				continue
 			}
-			lang := playerLang(p, notation.English)
+			lang := noticeLang(p)
 			list, err := s.catchUp(m, p.Name, last, len(m.Record.Moves), lang)
 			if err != nil {
 				return Reply{}, err
@@ -137,7 +137,7 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		var notices []Notice
 		for _, p := range g.Players {
 			text := adjudicator.Fill(fmt.Sprintf("%s refused %s's request to take moves back: nothing is taken back in game %s.", player, pending.AskedBy, Tag(g.ID)))
-			lang := playerLang(p, notation.English)
+			lang := noticeLang(p)
 			if p.Address == req.From {
 				lang = req.Env.Lang
 			}
@@ -262,7 +262,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		if p.IsBot() {
 			continue // a bot's seat gets no mail
 		}
-		lang := playerLang(p, notation.English)
+		lang := noticeLang(p)
 		if p.Address == req.From {
 			lang = req.Env.Lang
 		}
@@ -270,13 +270,21 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		n.Answer, n.Picture, n.Lang = p.Address == req.From, pic, lang
 		notices = append(notices, n)
 	}
-	head := takenBackText(g, m, u, notation.English)
 	obs, err := s.tx.Observers(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
 	}
-	for _, a := range obs {
-		notices = append(notices, s.notice(g, back, a, "", News, "moves taken back", head+stateText(g, back, "", back.State.Text(""))))
+	var langs map[string]string
+	if len(obs) > 0 {
+		if langs, err = s.tx.ObserverLangs(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+	}
+	for _, a := range obs { // each in the language they observed in
+		lang := storedLang(langs[a])
+		n := s.notice(g, back, a, "", News, "moves taken back", takenBackText(g, m, u, lang)+stateTextIn(g, back, "", back.State.Text(""), lang))
+		n.Lang = lang
+		notices = append(notices, n)
 	}
 	return Reply{Outcome: Applied, Game: g.ID, Reason: fmt.Sprintf("moves %d-%d taken back", u.Keep+1, len(m.Record.Moves)), Notices: notices}, nil
 }

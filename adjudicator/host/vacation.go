@@ -109,7 +109,7 @@ func (s *Session) vacation(ctx context.Context, g *Game, m *adjudicator.Match, r
 			continue
 		}
 		var news string
-		switch ofr := playerLang(o, notation.English) == notation.French; {
+		switch ofr := noticeLang(o) == notation.French; {
 		case back && ofr:
 			news = fmt.Sprintf("%s est de retour dans la partie %s : ses délais courent de nouveau.\n", p.Name, Tag(g.ID))
 		case back:

@@ -123,6 +123,9 @@ func TestClearKeysMigrated(t *testing.T) {
 		`DROP INDEX outbox_shared_ref`,                  // migration 17
 		`ALTER TABLE outbox DROP COLUMN shared_id`,      // migration 16
 		`DROP TABLE outbox_shared`,
+		`ALTER TABLE players DROP COLUMN mail_lang`, // migration 18
+		`ALTER TABLE games DROP COLUMN host_lang`,
+		`ALTER TABLE observers DROP COLUMN lang`,
 		`UPDATE schema_version SET version = 11`,
 	} {
 		if _, err := db.Exec(q); err != nil {
@@ -281,7 +284,9 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`, `UPDATE schema_version SET version = 15`} {
+	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`,
+		`ALTER TABLE players DROP COLUMN mail_lang`, `ALTER TABLE games DROP COLUMN host_lang`, `ALTER TABLE observers DROP COLUMN lang`, // migration 18
+		`UPDATE schema_version SET version = 15`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}

@@ -246,6 +246,13 @@ var migrations = []migration{
 	// it finds those past their token's validity.
 	{sql: `CREATE INDEX outbox_shared_ref ON outbox(shared_id);
 	CREATE INDEX observe_requests_asked ON observe_requests(asked);`},
+	// 18: the languages herald writes in where no one chose one: a
+	// player's last mail's that said which (host.Player.MailLang), the
+	// host's (host.Game.HostLang), an observer's when they observed;
+	// "fr", or '' for English.
+	{sql: `ALTER TABLE players ADD COLUMN mail_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN host_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE observers ADD COLUMN lang TEXT NOT NULL DEFAULT '';`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -1527,6 +1534,37 @@ func (t *Tx) Observers(ctx context.Context, id int64) ([]string, error) {
 	return out, rows.Err()
 }
 
+// ObserverLangs returns the language of each observer of game id who has
+// one ("fr"), by address.
+func (t *Tx) ObserverLangs(ctx context.Context, id int64) (map[string]string, error) {
+	if k, ok := t.known[id]; ok && !k.observers {
+		return nil, nil
+	}
+	rows, err := t.b.stmts.QueryContext(ctx, `SELECT address, lang FROM observers WHERE game_id = ? AND lang <> ''`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var a, l string
+		if err := rows.Scan(&a, &l); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out[a] = l
+	}
+	return out, rows.Err()
+}
+
+// SetObserverLang records the language of address, an observer of game
+// id: "fr", or "" for English.
+func (t *Tx) SetObserverLang(ctx context.Context, id int64, address, lang string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE observers SET lang = ? WHERE game_id = ? AND address = ?`, lang, id, strings.ToLower(address)); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // Observe adds address to the observers of game id, or takes it away;
 // it reports whether that changed anything.
 func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bool, error) {
@@ -1612,6 +1650,24 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 // herald's mails: "fr", or "" for English.
 func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// SetMailLang records the language of the last mail of the player of
+// seat in game id that said which: "fr", or "" for English.
+func (t *Tx) SetMailLang(ctx context.Context, id int64, seat int, lang string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET mail_lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// SetHostLang records the language of game id's host: "fr", or "" for
+// English.
+func (t *Tx) SetHostLang(ctx context.Context, id int64, lang string) error {
+	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET host_lang = ? WHERE id = ?`, lang, id); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
@@ -1816,9 +1872,9 @@ func readGame(ctx context.Context, q querier, id int64, withRecord bool) (*host.
 	var p host.Player
 	var next, away sql.NullString
 	var used int64
-	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
+	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page, &g.HostLang,
 		&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
-		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang}
+		&flags.observers, &flags.undo, &p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang, &p.MailLang}
 	query := readGameQuery
 	if withRecord {
 		query = readGameRecordQuery
@@ -1906,10 +1962,10 @@ type gameFlags struct {
 
 // The columns of readGame's query, and of readGameAlone's.
 const (
-	gameColumns  = `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page`
+	gameColumns  = `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, g.host_lang`
 	clockColumns = `c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
 	flagColumns  = `EXISTS (SELECT 1 FROM observers o WHERE o.game_id = g.id), EXISTS (SELECT 1 FROM undo_requests u WHERE u.game_id = g.id)`
-	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable, p.lang`
+	playerCols   = `p.name, p.address, p.secret, p.token, p.notify, p.told, p.digest_next, p.away_until, p.away_used, p.undeliverable, p.lang, p.mail_lang`
 	readGameFrom = ` FROM games g LEFT JOIN clocks c ON c.game_id = g.id JOIN players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat`
 
 	readGameQuery       = `SELECT ` + gameColumns + `, ` + clockColumns + `, ` + flagColumns + `, ` + playerCols + readGameFrom
@@ -1926,7 +1982,7 @@ func readGameAlone(ctx context.Context, q querier, id int64, withRecord bool) (*
 	var c clockScan
 	err := q.QueryRowContext(ctx, `SELECT `+gameColumns+`, `+clockColumns+`, `+flagColumns+`, g.record
 		FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.id = ?`, id).
-		Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
+		Scan(&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page, &g.HostLang,
 			&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation,
 			&flags.observers, &flags.undo, &data)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -179,6 +179,7 @@ var Game = &adjudicator.Game{
 	// "go" (move) and "use" (camp) begin prose lines too often to mark a
 	// step.
 	Keywords:     slices.Concat(verbs.Without("go", "use"), buildingVocab, troopWords),
+	Words:        slices.Concat(verbs, payWords, nothing, troopWords), // the buildings' names are French already
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

@@ -132,6 +132,7 @@ var Game = &adjudicator.Game{
 	Help:         helpEN,
 	HelpFR:       helpFR,
 	Keywords:     slices.Concat(verbs, cardWords),
+	Words:        slices.Concat(shownFR, verbs, cardWords, orWords, asWords, domainWord, directions),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

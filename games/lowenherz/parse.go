@@ -45,6 +45,11 @@ var (
 	}
 )
 
+// shownFR are the French spellings of a step shown in French where the
+// first of their terms' would not do, first in the game's Words: the words
+// of a card that French writes the same (cardNamesFR).
+var shownFR = notation.Vocabulary{{Name: "extension", FR: []string{"extension"}}, {Name: "alliance", FR: []string{"alliance"}}}
+
 var stepNoun = notation.Noun{EN: "step", FR: "étape", Feminine: true}
 
 // Parse reads one step. The grammar, with the French in brackets:

@@ -175,6 +175,7 @@ var Game = &adjudicator.Game{
 	// "yes", "no", "oui", "non" (accept, refuse) and "see" (look) begin
 	// prose lines too often to mark a step.
 	Keywords:     slices.Concat(verbs.Without("yes", "no", "oui", "non", "see"), politicals),
+	Words:        slices.Concat(shownFR, verbs, politicals, knightWord, fillers, fromWord, pileWord),
 	New:          newGame,
 	LoadPosition: loadPosition,
 }

@@ -43,6 +43,12 @@ var (
 	pileWord   = notation.Vocabulary{{Name: "pile", EN: []string{"stack"}, FR: []string{"pile", "tas"}}}
 )
 
+// shownFR are the French spellings of a step shown in French where the
+// first of their terms' would not do, first in the game's Words: the
+// political cards French writes the same (polNamesFR), and "céder", since
+// "cède" folds to the English "cede".
+var shownFR = notation.Vocabulary{{Name: "alliance", FR: []string{"alliance"}}, {Name: "fief", FR: []string{"fief"}}, {Name: "yield", FR: []string{"céder"}}}
+
 var board = grid.New(width, height)
 
 // Place is a setup step: a castle and the knight beside it, of the player's

@@ -25,19 +25,19 @@ type copyTable struct {
 	order string
 }
 
-// copyTables are the SQLite store's tables at its schema version 17 (the
-// columns of version 16: 17 added indexes only), in an order that
-// respects their references. Every column is copied, ids included, so
-// that game tags (G12), tokens and threads stay the same.
+// copyTables are the SQLite store's tables at its schema version 18 (17
+// added indexes only), in an order that respects their references. Every
+// column is copied, ids included, so that game tags (G12), tokens and
+// threads stay the same.
 var copyTables = []copyTable{
-	{"games", []string{"id", "game", "host", "host_key", "record", "status", "created", "updated", "rev", "moves", "observers_off", "page_token", "page"}, "itttbtttiiott", "id"},
-	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable", "lang"}, "iitttttittitt", "game_id, seat"},
+	{"games", []string{"id", "game", "host", "host_key", "record", "status", "created", "updated", "rev", "moves", "observers_off", "page_token", "page", "host_lang"}, "itttbtttiiottt", "id"},
+	{"players", []string{"game_id", "seat", "name", "address", "secret", "token", "notify", "told", "digest_next", "away_until", "away_used", "undeliverable", "lang", "mail_lang"}, "iitttttittittt", "game_id, seat"},
 	{"moves", []string{"game_id", "n", "player", "text", "time", "source"}, "iitttt", "game_id, n"},
 	{"messages", []string{"message_id", "body_hash", "sender", "game_id", "outcome", "received"}, "tttitt", "message_id"},
 	{"outbox_shared", []string{"id", "data"}, "ib", "id"},
 	{"outbox", []string{"id", "game_id", "recipient", "raw", "draft", "reply", "created", "attempts", "next_attempt", "sent", "last_error", "claimed_by", "claimed_until", "shared_id"}, "iitBbitittttti", "id"},
 	{"clocks", []string{"game_id", "deadline", "grace", "remind", "policy", "since", "to_move", "stage", "next", "vacation"}, "iiiitttiti", "game_id"},
-	{"observers", []string{"game_id", "address"}, "it", "game_id, address"},
+	{"observers", []string{"game_id", "address", "lang"}, "itt", "game_id, address"},
 	{"undo_requests", []string{"game_id", "asked_by", "keep", "moves", "accepted", "until", "source"}, "itiittt", "game_id"},
 	{"observe_requests", []string{"game_id", "address", "token", "asked"}, "ittt", "game_id, address"},
 	{"failures", []string{"id", "kind", "ref", "party", "subject", "reason", "attempts", "first", "last", "set_aside"}, "itttttittt", "id"},

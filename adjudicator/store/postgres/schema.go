@@ -180,6 +180,12 @@ var migrations = []string{
 	// store's version 17.
 	`CREATE INDEX outbox_shared_ref ON outbox(shared_id);
 	CREATE INDEX observe_requests_asked ON observe_requests(asked);`,
+	// 8: the languages herald writes in where no one chose one (a
+	// player's last mail's, the host's, an observer's), as the SQLite
+	// store's version 18.
+	`ALTER TABLE players ADD COLUMN mail_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN host_lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE observers ADD COLUMN lang TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that

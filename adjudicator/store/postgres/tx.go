@@ -106,9 +106,9 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 		policy, since, toMove     *string
 		next                      *string
 	}
-	cols := `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page,
+	cols := `g.host, g.host_key, g.status, g.updated, g.rev, g.moves, g.observers_off, g.page_token, g.page, g.host_lang,
 		c.deadline, c.grace, c.remind, c.policy, c.since, c.to_move, c.stage, c.next, c.vacation`
-	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page,
+	dest := []any{&g.Host, &g.HostKey, &g.Status, &updated, &g.Rev, &g.Moves, &g.ObserversOff, &g.PageToken, &g.Page, &g.HostLang,
 		&c.deadline, &c.grace, &c.remind, &c.policy, &c.since, &c.toMove, &c.stage, &c.next, &c.vacation}
 	if withRecord {
 		cols += `, g.record`
@@ -139,7 +139,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 			return nil, err
 		}
 	}
-	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable, lang FROM players WHERE game_id = $1 ORDER BY seat`, id)
+	rows, err := q.Query(ctx, `SELECT name, address, secret, token, notify, told, digest_next, away_until, away_used, undeliverable, lang, mail_lang FROM players WHERE game_id = $1 ORDER BY seat`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -148,7 +148,7 @@ func readGame(ctx context.Context, q querier, id int64, withRecord, lock bool) (
 		var p host.Player
 		var next, away *string
 		var used int64
-		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang); err != nil {
+		if err := rows.Scan(&p.Name, &p.Address, &p.Secret, &p.Token, &p.Notify, &p.Told, &next, &away, &used, &p.Undeliverable, &p.Lang, &p.MailLang); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		p.AwayUsed = time.Duration(used) * time.Second
@@ -355,6 +355,32 @@ func (t *Tx) Observers(ctx context.Context, id int64) ([]string, error) {
 	return out, nil
 }
 
+// ObserverLangs returns the language of each observer of game id who has
+// one ("fr"), by address.
+func (t *Tx) ObserverLangs(ctx context.Context, id int64) (map[string]string, error) {
+	rows, err := t.q().Query(context.WithoutCancel(ctx), `SELECT address, lang FROM observers WHERE game_id = $1 AND lang <> ''`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var a, l string
+		if err := rows.Scan(&a, &l); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out[a] = l
+	}
+	return out, rows.Err()
+}
+
+// SetObserverLang records the language of address, an observer of game
+// id: "fr", or "" for English.
+func (t *Tx) SetObserverLang(ctx context.Context, id int64, address, lang string) error {
+	_, err := t.exec(ctx, `UPDATE observers SET lang = $1 WHERE game_id = $2 AND address = $3`, lang, id, strings.ToLower(address))
+	return err
+}
+
 // Observe adds address to the observers of game id, or takes it away, and
 // reports whether that changed anything.
 func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bool, error) {
@@ -426,6 +452,20 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 // herald's mails: "fr", or "" for English.
 func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
 	_, err := t.exec(ctx, `UPDATE players SET lang = $1 WHERE game_id = $2 AND seat = $3`, lang, id, seat)
+	return err
+}
+
+// SetMailLang records the language of the last mail of the player of
+// seat in game id that said which: "fr", or "" for English.
+func (t *Tx) SetMailLang(ctx context.Context, id int64, seat int, lang string) error {
+	_, err := t.exec(ctx, `UPDATE players SET mail_lang = $1 WHERE game_id = $2 AND seat = $3`, lang, id, seat)
+	return err
+}
+
+// SetHostLang records the language of game id's host: "fr", or "" for
+// English.
+func (t *Tx) SetHostLang(ctx context.Context, id int64, lang string) error {
+	_, err := t.exec(ctx, `UPDATE games SET host_lang = $1 WHERE id = $2`, lang, id)
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,7 @@ var tests = []struct {
 	{"KeysHashed", testKeysHashed},
 	{"GamesStartedSince", testGamesStartedSince},
 	{"PlayerLang", testPlayerLang},
+	{"MailLangs", testMailLangs},
 }
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -1120,6 +1122,52 @@ func testPlayerLang(t *testing.T, db DB) {
 		}
 		if g.Players[0].Lang != "" || g.Players[1].Lang != lang {
 			t.Errorf("after SetLang(seat 1, %q): alice %q, bob %q", lang, g.Players[0].Lang, g.Players[1].Lang)
+		}
+	}
+}
+
+// testMailLangs: the languages herald writes in where no one chose one (a
+// player's last mail's, the host's, an observer's) are kept apart from
+// the language a player chose, read back with the game and its
+// observers, and set back to none.
+func testMailLangs(t *testing.T, db DB) {
+	s := db.Open(t)
+	ctx := context.Background()
+	gid := NewGame(t, s, "<m1@x>")
+	for i, lang := range []string{"fr", ""} {
+		if err := s.Process(ctx, host.Intake{MessageID: fmt.Sprintf("<m%d@x>", i+2), BodyHash: "m", Sender: "bob@y", Received: t0}, func(tx host.Tx) error {
+			if err := tx.SetMailLang(ctx, gid, 1, lang); err != nil {
+				return err
+			}
+			if err := tx.SetHostLang(ctx, gid, lang); err != nil {
+				return err
+			}
+			if _, err := tx.Observe(ctx, gid, "carol@z", true); err != nil {
+				return err
+			}
+			if _, err := tx.Observe(ctx, gid, "dave@z", true); err != nil {
+				return err
+			}
+			if err := tx.SetObserverLang(ctx, gid, "Carol@Z", lang); err != nil {
+				return err
+			}
+			langs, err := tx.ObserverLangs(ctx, gid)
+			if err != nil {
+				return err
+			}
+			if want := map[string]string{"carol@z": lang}; lang == "" && len(langs) != 0 || lang != "" && !maps.Equal(langs, want) {
+				t.Errorf("after SetObserverLang(carol, %q): %v", lang, langs)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := s.Game(ctx, gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Players[0].MailLang != "" || g.Players[1].MailLang != lang || g.Players[1].Lang != "" || g.HostLang != lang {
+			t.Errorf("after SetMailLang(seat 1, %q) and SetHostLang: alice %q, bob %q (chosen %q), host %q", lang, g.Players[0].MailLang, g.Players[1].MailLang, g.Players[1].Lang, g.HostLang)
 		}
 	}
 }

@@ -1,0 +1,133 @@
+package host_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/notation"
+)
+
+// turnIn is the whole turn of the player to move in game id, their first
+// legal steps, written in lang as herald shows them (Game.StepIn), and
+// that player.
+func (r *rig) turnIn(id int64, lang notation.Lang) (string, host.Player) {
+	r.t.Helper()
+	g := r.game(id)
+	m, err := adjudicator.Start(r.h.Registry(), g.Record)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	who := m.State.ToMove()[0]
+	var steps []string
+	for slices.Contains(m.State.ToMove(), who) {
+		st := m.State.Legal(who)[0].String()
+		if _, err := m.Submit(who, st, "", ""); err != nil {
+			r.t.Fatal(err)
+		}
+		steps = append(steps, m.Game.StepIn(st, lang))
+	}
+	return strings.Join(steps, "\n"), g.Players[slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })]
+}
+
+// TestMailLangRemembered: a player who chose no language (lang) and wrote
+// a move in French with nothing else French in the mail gets every later
+// mail in French, the other's moves and the reminders too, until a mail of
+// theirs says English; a mail that says nothing (English steps alone)
+// changes nothing; a language chosen with lang wins over the mails'. The
+// move's echo is in the mover's words ("plaine château f5").
+func TestMailLangRemembered(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"},
+		Timing: host.Timing{Deadline: 48 * time.Hour}})
+	steps, a := r.turnIn(id, notation.French)
+	if !strings.Contains(steps, "plaine") && !strings.Contains(steps, "forêt") && !strings.Contains(steps, "montagnes") && !strings.Contains(steps, "lac") {
+		t.Fatalf("the first turn in French: %q", steps)
+	}
+	rep := r.send(id, a.Address, "key "+a.Secret+"\n"+steps)
+	if g := r.game(id); rep.Outcome != host.Applied || g.Players[0].MailLang != host.LangFrench || g.Players[0].Lang != "" || g.Players[1].MailLang != "" {
+		t.Fatalf("alice's move in French: %s, mail langs %q %q", rep.Outcome, g.Players[0].MailLang, g.Players[1].MailLang)
+	}
+	echo := to(rep.Notices, a.Address)[0]
+	if echo.Lang != notation.French || !strings.Contains(echo.Text, "Votre coup 1 a été appliqué :\n  "+strings.ReplaceAll(steps, "\n", "\n  ")+"\n") {
+		t.Errorf("alice's echo, not in her words:\n%s", echo.Text)
+	}
+	// bob's move: alice hears of it in French.
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "bob a joué le coup 2 :\n  ") {
+		t.Fatalf("alice's news of bob's move: %+v", n)
+	} else if bobs := r.game(id).Record.Moves[1].Text; !strings.Contains(n[0].Text, raubritter.Game.StepIn(strings.Split(bobs, "\n")[0], notation.French)) {
+		t.Errorf("bob's steps not in French for alice:\n%s", n[0].Text)
+	}
+	// Her reminder too.
+	r.clock = r.clock.Add(37 * time.Hour)
+	if got := r.tick(); len(got) != 1 || got[0].To != a.Address || got[0].Lang != notation.French || !strings.Contains(got[0].Text, "Partie G1") {
+		t.Errorf("alice's reminder: %v", got)
+	}
+	// English steps alone say nothing: still French.
+	steps, _ = r.turnIn(id, notation.English)
+	rep = r.send(id, a.Address, "key "+a.Secret+"\n"+steps)
+	if echo := to(rep.Notices, a.Address); rep.Outcome != host.Applied || echo[0].Lang != notation.French || r.game(id).Players[0].MailLang != host.LangFrench {
+		t.Errorf("alice's move in English steps alone: %s, %+v", rep.Outcome, echo)
+	}
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.French {
+		t.Errorf("alice's news of bob's second move: %+v", n)
+	}
+	// An English mail: English from now on.
+	rep = r.send(id, a.Address, "Hi herald, thanks for the game\nkey "+a.Secret+"\nshow")
+	if g := r.game(id); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.English || g.Players[0].MailLang != "" {
+		t.Errorf("alice's English mail: %s, lang %v, mail lang %q", rep.Outcome, rep.Notices[0].Lang, g.Players[0].MailLang)
+	}
+	steps, _ = r.turnIn(id, notation.English)
+	r.send(id, a.Address, "key "+a.Secret+"\n"+steps)
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "bob played move") {
+		t.Errorf("alice's news after her English mail: %+v", n)
+	}
+	// A language chosen wins over the mails'.
+	r.send(id, a.Address, "key "+a.Secret+"\nlang en")
+	steps, _ = r.turnIn(id, notation.French)
+	rep = r.send(id, a.Address, "Bonjour, voici mon coup\nclé "+a.Secret+"\n"+steps)
+	if g := r.game(id); rep.Outcome != host.Applied || to(rep.Notices, a.Address)[0].Lang != notation.English || g.Players[0].MailLang != host.LangFrench || g.Players[0].Lang != host.LangEnglish {
+		t.Errorf("alice's French mail after lang en: %s, lang %q, mail lang %q", rep.Outcome, g.Players[0].Lang, g.Players[0].MailLang)
+	}
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.English {
+		t.Errorf("alice's news after lang en: %+v", n)
+	}
+}
+
+// TestObserverLang: an observer gets the moves in the language they
+// observed in (the host who plays no seat, in French), one that a player
+// subscribed in English; observing again in English makes it English.
+func TestObserverLang(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	g := r.game(id)
+	a := g.Players[0]
+	if rep := r.send(id, "h@x.org", "clé "+g.HostKey+"\nobserver"); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.French {
+		t.Fatalf("the host's observer: %+v", rep)
+	}
+	if rep := r.send(id, a.Address, "key "+a.Secret+"\nobserve dave@z.org"); rep.Outcome != host.Answered {
+		t.Fatalf("alice's observe dave: %+v", rep)
+	}
+	rep := r.playTurn(id)
+	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "a joué le coup 1 :") {
+		t.Errorf("the host's news, in French: %+v", n)
+	}
+	if n := to(rep.Notices, "dave@z.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "played move 1:") {
+		t.Errorf("dave's news, in English: %+v", n)
+	}
+	if rep := r.send(id, "h@x.org", "key "+g.HostKey+"\nobserve"); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.English {
+		t.Fatalf("the host observes again in English: %+v", rep)
+	}
+	rep = r.playTurn(id)
+	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "played move 2:") {
+		t.Errorf("the host's news, in English now: %+v", n)
+	}
+}
