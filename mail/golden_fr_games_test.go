@@ -58,3 +58,68 @@ func TestGoldenMailsFRGames(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenGameOverHostFR plays a game of Raubritter to its end, started
+// by a host who does not play and wrote "nouvelle": the host's mail of
+// the end is in French, the board's words too, and is compared with
+// testdata/golden/fr/game-over-host.txt (-update rewrites it).
+func TestGoldenGameOverHostFR(t *testing.T) {
+	f := newFixture(t)
+	text := func(raw string) string { return unwrap(strings.ReplaceAll(raw, "\r\n", "\n")) }
+	f.handle(f.mail("host@herald.test", "nouvelle partie", "nouvelle raubritter joueurs alice@herald.test bob@herald.test"), Created)
+	got := f.sent()
+	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
+	keys := map[string]string{}
+	for _, addr := range players {
+		keys[addr] = keyLineFR.FindStringSubmatch(text(got[addr][0]))[1]
+	}
+	rng := adjudicator.NewRNG("game-over-host-fr")
+	for i := 0; ; i++ {
+		g, err := f.st.Game(t.Context(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			break
+		}
+		if i > 500 {
+			t.Fatal("the game does not end")
+		}
+		who := m.State.ToMove()[0]
+		legal := m.State.Legal(who)
+		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
+	}
+	mails := f.sent()["host@herald.test"]
+	if len(mails) == 0 {
+		t.Fatal("the host was not told of the end")
+	}
+	subject, mime, _ := strings.Cut(mails[len(mails)-1], "\n")
+	msg, err := Extract(strings.NewReader(mime), &ExtractOptions{MaxAttachment: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("Subject: " + subject + "\n")
+	for _, a := range msg.Attachments {
+		b.WriteString("Attachment: " + a.Name + "\n")
+	}
+	b.WriteString("\n" + msg.Body)
+	path := filepath.Join("testdata", "golden", "fr", "game-over-host.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(want, []byte(b.String())) {
+		t.Errorf("differs from %s at line %d; got:\n%s", path, firstDiffLine(string(want), b.String()), b.String())
+	}
+}

@@ -1225,11 +1225,13 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	// The host who does not play gets the end too: the public board, the
 	// revealed seed and the record.
 	if finished && g.Host != "" && seatOf(g, g.Host) == "" {
-		body := fmt.Sprintf("Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
-			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), m.State.Text(""),
+		lang := HostLang(g) // the language of the mail that started the game, or of their last
+		body := fmt.Sprintf(pick(lang == notation.French, "Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
+			"La partie %s, dont vous êtes l'hôte, est finie : %s.\nScores : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
+			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), adjudicator.TextIn(m.State, "", lang),
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		n := s.notice(g, m, g.Host, "", GameOver, "game over", body)
-		n.Record, n.Picture = true, pic
+		n.Record, n.Picture, n.Lang = true, pic, lang
 		notices = append(notices, n)
 	}
 	return notices, nil
