@@ -46,6 +46,20 @@ func (h *Host) Later(write func() ([]byte, error)) *Pending {
 	return p
 }
 
+// Written waits for m's draft written apart (Pending), if any, and puts
+// it in Draft: what a store does before it inserts m.
+func (m *Mail) Written() error {
+	if m.Pending == nil {
+		return nil
+	}
+	d, err := m.Pending.Wait()
+	if err != nil {
+		return err
+	}
+	m.Draft, m.Pending = d, nil
+	return nil
+}
+
 // newWriters returns the semaphore of Host.Later's writers.
 func newWriters() chan struct{} {
 	return make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))

@@ -1412,12 +1412,10 @@ func (b *Batch) flush(ctx context.Context) error {
 	for ms := range slices.Chunk(b.queue, queueChunk) {
 		args := make([]any, 0, 8*len(ms))
 		for i := range ms {
-			if p := ms[i].Pending; p != nil { // a draft written apart
-				d, err := p.Wait()
-				if err != nil {
+			if ms[i].Pending != nil { // a draft written apart
+				if err := ms[i].Written(); err != nil {
 					return err
 				}
-				ms[i].Draft, ms[i].Pending = d, nil
 				if err := sqlform.CheckMail(ms[i].Mail); err != nil {
 					return err
 				}

@@ -282,12 +282,8 @@ func (t *Tx) insertMoves(ctx context.Context, id int64, moves []adjudicator.Reco
 // (host.Mail.Pending) is waited for here: each statement of a request is a
 // round trip to the server, which costs more than the waiting.
 func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
-	if m.Pending != nil {
-		d, err := m.Pending.Wait()
-		if err != nil {
-			return err
-		}
-		m.Draft, m.Pending = d, nil
+	if err := m.Written(); err != nil {
+		return err
 	}
 	if err := sqlform.CheckMail(m); err != nil {
 		return err
