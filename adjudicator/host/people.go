@@ -423,16 +423,23 @@ func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool,
 	return s.observe(ctx, g.ID, address, on, "", req.From, false, req.Env.Lang)
 }
 
+// observers returns the observers of game id, and the language each
+// observed in where it is not English (Tx.ObserverLangs: "fr").
+func (s *Session) observers(ctx context.Context, id int64) ([]string, map[string]string, error) {
+	obs, err := s.tx.Observers(ctx, id)
+	if err != nil || len(obs) == 0 {
+		return nil, nil, err
+	}
+	langs, err := s.tx.ObserverLangs(ctx, id)
+	return obs, langs, err
+}
+
 // observerNews is the news of a move for the observers of g: the public
 // form of every step and the public board, in each observer's language
 // (the one they observed in).
 func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Match, sub *adjudicator.Submission, seal sealNews) ([]Notice, error) {
-	obs, err := s.tx.Observers(ctx, g.ID)
+	obs, langs, err := s.observers(ctx, g.ID)
 	if err != nil || len(obs) == 0 {
-		return nil, err
-	}
-	langs, err := s.tx.ObserverLangs(ctx, g.ID)
-	if err != nil {
 		return nil, err
 	}
 	finished := m.State.Result().Finished

@@ -1534,15 +1534,9 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		n.Record, n.Picture, n.Lang = true, pic, lang
 		notices = append(notices, n)
 	}
-	obs, err := s.tx.Observers(ctx, g.ID)
+	obs, langs, err := s.observers(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
-	}
-	var langs map[string]string
-	if len(obs) > 0 {
-		if langs, err = s.tx.ObserverLangs(ctx, g.ID); err != nil {
-			return Reply{}, err
-		}
 	}
 	for _, a := range obs { // each in the language they observed in
 		lang := storedLang(langs[a])

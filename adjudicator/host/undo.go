@@ -270,15 +270,9 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		n.Answer, n.Picture, n.Lang = p.Address == req.From, pic, lang
 		notices = append(notices, n)
 	}
-	obs, err := s.tx.Observers(ctx, g.ID)
+	obs, langs, err := s.observers(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
-	}
-	var langs map[string]string
-	if len(obs) > 0 {
-		if langs, err = s.tx.ObserverLangs(ctx, g.ID); err != nil {
-			return Reply{}, err
-		}
 	}
 	for _, a := range obs { // each in the language they observed in
 		lang := storedLang(langs[a])
