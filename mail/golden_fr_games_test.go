@@ -69,30 +69,10 @@ func TestGoldenGameOverHostFR(t *testing.T) {
 	f.handle(f.mail("host@herald.test", "nouvelle partie", "nouvelle raubritter joueurs alice@herald.test bob@herald.test"), Created)
 	got := f.sent()
 	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
-	keys := map[string]string{}
 	for _, addr := range players {
-		keys[addr] = keyLineFR.FindStringSubmatch(text(got[addr][0]))[1]
+		f.keys[addr] = keyLineFR.FindStringSubmatch(text(got[addr][0]))[1]
 	}
-	rng := adjudicator.NewRNG("game-over-host-fr")
-	for i := 0; ; i++ {
-		g, err := f.st.Game(t.Context(), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.State.Result().Finished {
-			break
-		}
-		if i > 500 {
-			t.Fatal("the game does not end")
-		}
-		who := m.State.ToMove()[0]
-		legal := m.State.Legal(who)
-		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
-	}
+	f.playToEnd(adjudicator.NewRNG("game-over-host-fr"), players, nil)
 	mails := f.sent()["host@herald.test"]
 	if len(mails) == 0 {
 		t.Fatal("the host was not told of the end")

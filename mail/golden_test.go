@@ -79,26 +79,11 @@ func TestGoldenMails(t *testing.T) {
 	f.handle(f.mail("carol@herald.test", "Re: [herald G1] confirm observe", "observe G1 "+token[1]), Answered)
 	keep("observe", f.sent()["carol@herald.test"][0])
 	players := map[string]string{"alice": "alice@herald.test", "bob": "bob@herald.test"}
-	rng := adjudicator.NewRNG("golden")
-	for i := range 400 {
-		g, err := f.st.Game(t.Context(), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.State.Result().Finished {
-			break
-		}
-		who := m.State.ToMove()[0]
-		legal := m.State.Legal(who)
-		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+f.keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
+	f.playToEnd(adjudicator.NewRNG("golden"), players, func(i int) {
 		if i == 0 {
 			keep("observer-news", f.sent()["carol@herald.test"][0])
 		}
-	}
+	})
 	got = f.sent()
 	keep("game-over", last(got["alice@herald.test"]))
 	keep("game-over-host", last(got["host@herald.test"]))

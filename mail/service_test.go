@@ -64,6 +64,35 @@ func newFixtureOf(t testing.TB, reg *adjudicator.Registry) *fixture {
 	return f
 }
 
+// playToEnd plays game G1 to its end by mail: each mail from the player
+// to move (players: their addresses by name), with their key line
+// (f.keys) and one legal step drawn by rng; after, when not nil, runs
+// after move i. It fails the test when the game has not ended after 400
+// moves.
+func (f *fixture) playToEnd(rng *adjudicator.RNG, players map[string]string, after func(i int)) {
+	f.t.Helper()
+	for i := range 400 {
+		g, err := f.st.Game(context.Background(), 1)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		m, err := adjudicator.Start(f.svc.cfg.Registry, g.Record)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			return
+		}
+		who := m.State.ToMove()[0]
+		legal := m.State.Legal(who)
+		f.handle(f.mail(players[who], "Re: [herald G1]", "key "+f.keys[players[who]]+"\n"+legal[rng.IntN(len(legal))].String()), Applied)
+		if after != nil {
+			after(i)
+		}
+	}
+	f.t.Fatal("the game did not end in 400 moves")
+}
+
 // mail builds a raw mail.
 func (f *fixture) mail(from, subject, body string, headers ...string) []byte {
 	f.n++
