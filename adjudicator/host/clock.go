@@ -499,9 +499,10 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 			return s.answer(g, m, req, Refusal, "set refused", fmt.Sprintf(pick(fr, "Observers are on or off, not %q.\n\n%s", "Les observateurs sont oui ou non, pas « %s ».\n\n%s"), args[1], usage), "bad set"), nil
 		}
 		var dropped []string
+		var langs map[string]string // the languages they observed in
 		if off {
 			var err error
-			if dropped, err = s.tx.Observers(ctx, g.ID); err != nil {
+			if dropped, langs, err = s.observers(ctx, g.ID); err != nil {
 				return Reply{}, err
 			}
 		}
@@ -517,8 +518,12 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		}
 		rep := s.answer(g, m, req, Answer, "settings", text, "set observers")
 		for _, a := range dropped {
-			rep.Notices = append(rep.Notices, s.notice(g, m, a, "", News, "no longer observed",
-				fmt.Sprintf("The host of game %s now allows no observers: herald no longer mails you\nits moves.\n", Tag(g.ID))))
+			lang := storedLang(langs[a])
+			n := s.notice(g, m, a, "", News, "no longer observed",
+				fmt.Sprintf(pick(lang == notation.French, "The host of game %s now allows no observers: herald no longer mails you\nits moves.\n",
+					"L'hôte de la partie %s n'accepte plus d'observateurs : herald ne vous\nenvoie plus ses coups.\n"), Tag(g.ID)))
+			n.Lang = lang
+			rep.Notices = append(rep.Notices, n)
 		}
 		return rep, nil
 	default:

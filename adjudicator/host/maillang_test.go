@@ -130,4 +130,25 @@ func TestObserverLang(t *testing.T) {
 	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "played move 2:") {
 		t.Errorf("the host's news, in English now: %+v", n)
 	}
+	// The host observes in French again, then allows no observers (in
+	// English): each observer is told in the language they observed in.
+	if rep := r.send(id, "h@x.org", "clé "+g.HostKey+"\nobserver"); rep.Outcome != host.Answered {
+		t.Fatalf("the host's observer: %+v", rep)
+	}
+	rep = r.send(id, "h@x.org", "key "+g.HostKey+"\nset observers off")
+	dropped := func(addr string) *host.Notice {
+		for i, n := range rep.Notices {
+			if n.To == addr && n.Topic == "no longer observed" {
+				return &rep.Notices[i]
+			}
+		}
+		t.Fatalf("%s is not told they no longer observe: %+v", addr, rep)
+		return nil
+	}
+	if n := dropped("h@x.org"); n.Lang != notation.French || !strings.Contains(n.Text, "n'accepte plus d'observateurs") {
+		t.Errorf("the host, who observed in French: %+v", n)
+	}
+	if n := dropped("dave@z.org"); n.Lang != notation.English || !strings.Contains(n.Text, "now allows no observers") {
+		t.Errorf("dave, who observes in English: %+v", n)
+	}
 }
