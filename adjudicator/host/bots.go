@@ -95,15 +95,15 @@ func (s *Session) playBots(g *Game, m *adjudicator.Match) ([]*adjudicator.Submis
 	return out, nil
 }
 
-// botLabel is how a notice names who played a: "bot (bot:2)" for the
-// bot's seat, "henri (played by the game)" for the game's own.
-func botLabel(g *Game, a *adjudicator.Submission) string {
+// botLabel is how a notice in lang names who played a: "bot (bot:2)" for
+// the bot's seat, "henri (played by the game)" for the game's own.
+func botLabel(g *Game, a *adjudicator.Submission, lang notation.Lang) string {
 	for _, p := range g.Players {
 		if p.Name == a.Player && p.IsBot() {
 			return fmt.Sprintf("%s (%s)", a.Player, p.Address)
 		}
 	}
-	return a.Player + " (played by the game)"
+	return a.Player + pick(lang == notation.French, " (played by the game)", " (joué par le jeu)")
 }
 
 // whyOf is "  (the reason)" of step j of a, in lang, or "".
@@ -120,15 +120,15 @@ func whyOf(a *adjudicator.Submission, j int, lang notation.Lang) string {
 	return ""
 }
 
-// botNews is what viewer is told of the bots' moves subs, played at the
-// start of a game or after the host handed a seat to the bot: "" when
-// there are none.
-func botNews(g *Game, m *adjudicator.Match, subs []*adjudicator.Submission, viewer string) string {
+// botNews is what viewer is told, in lang, of the bots' moves subs,
+// played at the start of a game or after the host handed a seat to the
+// bot: "" when there are none.
+func botNews(g *Game, m *adjudicator.Match, subs []*adjudicator.Submission, viewer string, lang notation.Lang) string {
 	var b strings.Builder
 	for _, a := range subs {
-		fmt.Fprintf(&b, "%s played move %d:\n", botLabel(g, a), a.Number)
+		fmt.Fprintf(&b, pick(lang == notation.French, "%s played move %d:\n", "%s a joué le coup %d :\n"), botLabel(g, a, lang), a.Number)
 		for j := range a.Moves {
-			fmt.Fprintf(&b, "  %s%s\n", adjudicator.StepText(m.State, a, j, viewer, notation.English), reasonOf(g, a, j, notation.English))
+			fmt.Fprintf(&b, "  %s%s\n", m.StepText(a, j, viewer, lang), reasonOf(g, a, j, lang))
 		}
 	}
 	if b.Len() > 0 {
@@ -208,7 +208,7 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 		}
 		text := news
 		if len(subs) > 0 {
-			text += "\n" + botNews(g, m, subs, o.Name) + stateText(g, m, o.Name, m.State.Text(o.Name))
+			text += "\n" + botNews(g, m, subs, o.Name, notation.English) + stateText(g, m, o.Name, m.State.Text(o.Name))
 		}
 		n := s.notice(g, m, o.Address, o.Name, News, "seat handed over", text)
 		n.Answer = o.Address == req.From

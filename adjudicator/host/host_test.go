@@ -333,7 +333,14 @@ func TestAutomatonPlaysThroughHost(t *testing.T) {
 	id, _ := r.create(host.CreateRequest{Host: "solo@x.org", Game: "heritiers", Players: []string{"solo@x.org"}})
 	g := r.game(id)
 	p := g.Players[0]
-	for range 3 {
+	for i := range 4 {
+		played := "henri (played by the game) played move"
+		if i == 3 { // the same in French, for a player who chose it
+			if rep := r.send(id, p.Address, "key "+p.Secret+"\nlang fr"); rep.Outcome != host.Answered {
+				t.Fatalf("lang fr: %+v", rep)
+			}
+			played = "henri (joué par le jeu) a joué le coup"
+		}
 		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
 		if err != nil {
 			t.Fatal(err)
@@ -354,8 +361,8 @@ func TestAutomatonPlaysThroughHost(t *testing.T) {
 		if rep.Outcome != host.Applied || len(rep.Notices) != 1 {
 			t.Fatalf("the solo move: %+v", rep)
 		}
-		if text := rep.Notices[0].Text; !strings.Contains(text, "henri (played by the game) played move") || !strings.Contains(text, "(rule ") {
-			t.Errorf("the news does not say what Henri played and why:\n%s", text)
+		if text := rep.Notices[0].Text; !strings.Contains(text, played) || !strings.Contains(text, "(rule ") && !strings.Contains(text, "(règle ") {
+			t.Errorf("the news does not say what Henri played and why (%q):\n%s", played, text)
 		}
 	}
 }

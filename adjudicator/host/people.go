@@ -463,7 +463,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 			fmt.Fprintf(&b, "  %s\n", m.StepText(sub, j, "", lang))
 		}
 		for _, a := range sub.Auto {
-			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a), a.Number)
+			fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(g, a, lang), a.Number)
 			for j := range a.Moves {
 				fmt.Fprintf(&b, "  %s%s\n", m.StepText(a, j, "", lang), botWhy(g, a, j, lang))
 			}

@@ -160,7 +160,7 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	notices := []Notice{started}
 	for _, p := range players {
 		if !p.IsBot() {
-			notices = append(notices, s.welcomeIn(sg, m, g, p, botNews(sg, m, botSubs, p.Name), req.Lang))
+			notices = append(notices, s.welcomeIn(sg, m, g, p, botNews(sg, m, botSubs, p.Name, req.Lang), req.Lang))
 		}
 	}
 	return id, notices, nil
@@ -1189,7 +1189,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			// The bots' moves after it too (RULINGS.md H-6), each step with
 			// the search's reason.
 			for _, a := range sub.Auto {
-				fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(tg, a), a.Number)
+				fmt.Fprintf(&b, pick(fr, "\n%s played move %d:\n", "\n%s a joué le coup %d :\n"), botLabel(tg, a, lang), a.Number)
 				for j := range a.Moves {
 					fmt.Fprintf(&b, "  %s%s\n", tm.StepText(a, j, p.Name, lang), reasonOf(tg, a, j, lang))
 				}

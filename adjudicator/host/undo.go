@@ -266,7 +266,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		if p.Address == req.From {
 			lang = req.Env.Lang
 		}
-		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name)+stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
+		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name, lang)+stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
 		n.Answer, n.Picture, n.Lang = p.Address == req.From, pic, lang
 		notices = append(notices, n)
 	}
