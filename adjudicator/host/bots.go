@@ -180,8 +180,19 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 	if err != nil {
 		return Reply{}, err
 	}
+	// Each is told in their language: the host who asked in their mail's,
+	// a host who does not play as HostLang says, a player in theirs.
+	langOf := func(o Player) notation.Lang {
+		switch {
+		case o.Address == req.From && req.Env != nil:
+			return req.Env.Lang
+		case o.Name == "":
+			return HostLang(g)
+		}
+		return noticeLang(o)
+	}
 	var notices []Notice
-	var news string
+	var news func(fr bool) string
 	var subs []*adjudicator.Submission
 	if p.IsBot() {
 		if subs, err = s.playBots(g, m); err != nil {
@@ -192,26 +203,37 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 				return Reply{}, err
 			}
 		}
-		news = fmt.Sprintf("The host of game %s has handed the seat of %s to the bot (%s):\nit plays that seat from here on, and its moves are checked like\nanyone's (RULINGS.md H-6).\n", Tag(g.ID), p.Name, p.Address)
+		news = func(fr bool) string {
+			return fmt.Sprintf(pick(fr, "The host of game %s has handed the seat of %s to the bot (%s):\nit plays that seat from here on, and its moves are checked like\nanyone's (RULINGS.md H-6).\n",
+				"L'hôte de la partie %s a confié la place de %s au bot (%s) :\nil joue cette place désormais, et ses coups sont vérifiés comme\nceux de chacun (RULINGS.md H-6).\n"), Tag(g.ID), p.Name, p.Address)
+		}
 		if !old.IsBot() {
-			notices = append(notices, s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
-				fmt.Sprintf("The host of game %s has handed your seat (%s) to the bot (%s).\nYour key no longer works for this game. Thank you for playing.\n", Tag(g.ID), old.Name, p.Address)))
+			lang := langOf(old)
+			n := s.notice(g, m, old.Address, "", EndedBy, "seat handed over",
+				fmt.Sprintf(pick(lang == notation.French, "The host of game %s has handed your seat (%s) to the bot (%s).\nYour key no longer works for this game. Thank you for playing.\n",
+					"L'hôte de la partie %s a confié votre place (%s) au bot (%s).\nVotre clé ne marche plus pour cette partie. Merci d'avoir joué.\n"), Tag(g.ID), old.Name, p.Address))
+			n.Lang = lang
+			notices = append(notices, n)
 		}
 	} else {
 		intro := fmt.Sprintf("The host has handed you the seat of %s, played until now by the\nbot (%s). You play it from here on, as %s.\n\n", p.Name, old.Address, p.Name)
 		notices = append(notices, s.welcome(g, m, game, p, intro))
-		news = fmt.Sprintf("The host of game %s has handed the seat of %s, played by the bot\n(%s) until now, to %s.\n", Tag(g.ID), p.Name, old.Address, p.Address)
+		news = func(fr bool) string {
+			return fmt.Sprintf(pick(fr, "The host of game %s has handed the seat of %s, played by the bot\n(%s) until now, to %s.\n",
+				"L'hôte de la partie %s a confié la place de %s, jouée par le bot\n(%s) jusqu'ici, à %s.\n"), Tag(g.ID), p.Name, old.Address, p.Address)
+		}
 	}
 	for _, o := range s.everyone(g) {
 		if o.Address == p.Address {
 			continue
 		}
-		text := news
+		lang := langOf(o)
+		text := news(lang == notation.French)
 		if len(subs) > 0 {
-			text += "\n" + botNews(g, m, subs, o.Name, notation.English) + stateText(g, m, o.Name, m.State.Text(o.Name))
+			text += "\n" + botNews(g, m, subs, o.Name, lang) + stateTextIn(g, m, o.Name, m.State.Text(o.Name), lang)
 		}
 		n := s.notice(g, m, o.Address, o.Name, News, "seat handed over", text)
-		n.Answer = o.Address == req.From
+		n.Answer, n.Lang = o.Address == req.From, lang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Answered, Game: g.ID, Reason: fmt.Sprintf("%s replaced by %s", old.Address, p.Address), Notices: notices}, nil

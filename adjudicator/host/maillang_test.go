@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/adjudicator/bot"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/games/raubritter"
 	"github.com/heraldgames/herald/notation"
@@ -150,5 +151,34 @@ func TestObserverLang(t *testing.T) {
 	}
 	if n := dropped("dave@z.org"); n.Lang != notation.English || !strings.Contains(n.Text, "now allows no observers") {
 		t.Errorf("dave, who observes in English: %+v", n)
+	}
+}
+
+// TestReplaceByBotLang: the host hands bob's seat to the bot, in French:
+// the host's answer and alice's news (she chose French) say so in French,
+// with the bot's moves and the board in her words; bob, who chose nothing
+// and wrote nothing, is told in English.
+func TestReplaceByBotLang(t *testing.T) {
+	r := newRigOf(t, false, adjudicator.NewRegistry(raubritter.Game).WithRobot(bot.Robot{}))
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}, Lang: notation.French})
+	g := r.game(id)
+	a := g.Players[0]
+	if rep := r.send(id, a.Address, "key "+a.Secret+"\nlang fr"); rep.Outcome != host.Answered {
+		t.Fatalf("lang fr: %+v", rep)
+	}
+	rep := r.send(id, "h@x.org", "clé "+g.HostKey+"\nremplace bob par bot:1")
+	if rep.Outcome != host.Answered {
+		t.Fatalf("replace: %+v", rep)
+	}
+	if n := to(rep.Notices, "h@x.org"); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "a confié la place de bob au bot (bot:1)") {
+		t.Errorf("the host's answer, in French: %+v", n)
+	}
+	if n := to(rep.Notices, "alice@x.org"); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "a confié la place de bob au bot (bot:1)") {
+		t.Errorf("alice's news, in French: %+v", n)
+	} else if strings.Contains(n[0].Text, "played move") {
+		t.Errorf("alice's news has English in it:\n%s", n[0].Text)
+	}
+	if n := to(rep.Notices, "bob@y.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "has handed your seat (bob) to the bot (bot:1)") {
+		t.Errorf("bob's notice, in English: %+v", n)
 	}
 }
