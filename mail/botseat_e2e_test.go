@@ -227,6 +227,12 @@ func TestMailHint(t *testing.T) {
 		if again := unwrap(r.await(mover, "")); !strings.Contains(again, hint[0]) {
 			t.Errorf("the hint changed with nothing played:\n%s\n---\n%s", got, again)
 		}
+		// In French: the same hint, its words and reason in French.
+		r.send(mover, "", "Re: [herald G1]", "clé "+key[1]+"\nconseil")
+		fr := unwrap(r.await(mover, ""))
+		if !strings.Contains(fr, "Le bot suggère, d'après ce que vous seul voyez") || !strings.Contains(fr, "Rien n'a été joué") || strings.Contains(fr, "The bot suggests") || strings.Contains(fr, "chosen in") {
+			t.Errorf("the hint in French:\n%s", fr)
+		}
 		g, err := r.svc.host.Store().Game(context.Background(), 1)
 		if err != nil {
 			t.Fatal(err)

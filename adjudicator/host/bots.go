@@ -242,26 +242,35 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 // hint answers player's hint command (RULINGS.md H-6): the bot's steps
 // for player's seat, from player's view only, each with its reason, when
 // this herald allows hints; else why there is none.
-func (s *Session) hint(g *Game, m *adjudicator.Match, player string) string {
+func (s *Session) hint(g *Game, m *adjudicator.Match, player string, lang notation.Lang) string {
+	fr := lang == notation.French
 	switch {
 	case !s.h.cfg.Hints:
-		return "Hints are off on this herald: whoever runs it may allow them\n(herald serve --hints on), and every player then may ask for one.\n"
+		return pick(fr, "Hints are off on this herald: whoever runs it may allow them\n(herald serve --hints on), and every player then may ask for one.\n",
+			"Les conseils sont désactivés sur ce herald : qui le fait tourner peut\nles permettre (herald serve --hints on), et chaque joueur peut alors\nen demander un.\n")
 	case player == "":
-		return "You host this game but do not play in it: there is no seat to hint.\n"
+		return pick(fr, "You host this game but do not play in it: there is no seat to hint.\n",
+			"Vous êtes l'hôte de cette partie sans y jouer : il n'y a pas de place\nà conseiller.\n")
 	}
-	text, why, _, err := bot.Hint(m, player, bot.DefaultLevel)
+	text, why, whyFR, err := bot.Hint(m, player, bot.DefaultLevel)
 	if err != nil {
 		if re := adjudicator.CanAct(m.State, player); re != nil {
-			return "No hint: " + adjudicator.Localize(re, notation.English) + ".\n"
+			return pick(fr, "No hint: ", "Pas de conseil : ") + adjudicator.Localize(re, lang) + ".\n"
 		}
-		return fmt.Sprintf("No hint: %v.\n", err)
+		return fmt.Sprintf(pick(fr, "No hint: %v.\n", "Pas de conseil : %v.\n"), err)
 	}
 	var b strings.Builder
-	b.WriteString("The bot suggests, from what you see alone (your steps, one per line):\n")
+	b.WriteString(pick(fr, "The bot suggests, from what you see alone (your steps, one per line):\n",
+		"Le bot suggère, d'après ce que vous seul voyez (vos étapes, une par\nligne) :\n"))
 	for i, step := range strings.Split(text, "\n") {
-		fmt.Fprintf(&b, "  %s\n      (%s)\n", step, why[i])
+		reason := why[i]
+		if fr && i < len(whyFR) && whyFR[i] != "" {
+			reason = whyFR[i]
+		}
+		fmt.Fprintf(&b, "  %s\n      (%s)\n", m.Game.StepIn(step, lang), reason)
 	}
-	b.WriteString("Nothing was played: send the steps you choose, as always.\n")
+	b.WriteString(pick(fr, "Nothing was played: send the steps you choose, as always.\n",
+		"Rien n'a été joué : envoyez les étapes que vous choisissez, comme\ntoujours.\n"))
 	return b.String()
 }
 

@@ -1448,7 +1448,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		case "abandon":
 			b.WriteString(pick(fr, "Only the host may abandon a game; a player may resign.\n", "Seul l'hôte peut annuler une partie ; un joueur peut abandonner.\n"))
 		case "hint":
-			b.WriteString(s.hint(g, m, player))
+			b.WriteString(s.hint(g, m, player, env.Lang))
 		default:
 			b.WriteString(Help(env.Lang))
 			// And the game's own notation, in the mail's language.
