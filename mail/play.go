@@ -230,7 +230,7 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 			if page && !strings.Contains(text, n.Page) {
 				// Every mail with the board gives the game's page (issue 28).
 				if n.Lang == notation.French {
-					b += "\nLa page de la partie, avec sa relecture : " + n.Page + "\n"
+					b += "\nLa page de la partie, avec sa relecture : " + n.Page + "?lang=fr\n"
 				} else {
 					b += "\nThe game's page, with its replay: " + n.Page + "\n"
 				}

@@ -10,7 +10,9 @@
 // after move N (0: the start), the squares that move changed marked, with
 // links to the first, previous, next and last moves. The history groups
 // the moves by turn, each with its time, every move a link to its replay,
-// and says which moves were taken back.
+// and says which moves were taken back. A page is in French for a
+// browser that asks for French first, or at ?lang=fr (the address French
+// mails give), its board and history in the game's French words.
 //
 // The pages are plain server-rendered HTML (html/template), with no
 // script and no form, and fit a phone's width. A game in play reloads
@@ -121,6 +123,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // view is what a game's page shows.
 type view struct {
+	W                  words // the page's own words, in its language
 	Tag, Title, Status string
 	Move               int
 	ToMove             string
@@ -141,6 +144,56 @@ type view struct {
 	At, Of             int    // the move shown, and the moves played
 	Nav                []link // first, previous, next, last
 	Live               string // the game as it stands
+	StatusLine         string // where the game stands (or stood, in a replay)
+}
+
+// words are a page's own words, in English or in French: the page of a
+// game is in French for a browser that asks for French first
+// (Accept-Language) or for ?lang=fr, the address herald's French mails
+// give; its board and history are the game's French ones
+// (adjudicator.LangTexter, Game.StepIn).
+type words struct {
+	Lang, AllGames, AsItStands, Player, Points, BoardOf, AfterMove, History, NoMove, TakenBack string
+	MoveN, MovesN, By, AtRequestOf, Record, WithSeed, WithoutSeed, CheckIt, Updated, Reloads   string
+	Query                                                                                      string // "?lang=fr" on the links of a page asked for so, else ""
+}
+
+var english = words{Lang: "en", AllGames: "All public games", AsItStands: "as it stands", Player: "Player", Points: "Points",
+	BoardOf: "the board of", AfterMove: "after move", History: "History", NoMove: "No move yet.", TakenBack: "Taken back",
+	MoveN: "move", MovesN: "moves", By: "by", AtRequestOf: "taken back at the request of", Record: "The record",
+	WithSeed: "with the seed, revealed", WithoutSeed: "without the seed, secret until the end", CheckIt: "check it with",
+	Updated: "Updated", Reloads: "This page reloads itself every %d seconds while the game is in play."}
+
+var french = words{Lang: "fr", AllGames: "Toutes les parties publiques", AsItStands: "telle qu'elle est", Player: "Joueur", Points: "Points",
+	BoardOf: "le plateau de", AfterMove: "après le coup", History: "Historique", NoMove: "Aucun coup encore.", TakenBack: "Repris",
+	MoveN: "coup", MovesN: "coups", By: "de", AtRequestOf: "repris à la demande de", Record: "L'enregistrement",
+	WithSeed: "avec la graine, révélée", WithoutSeed: "sans la graine, secrète jusqu'à la fin", CheckIt: "vérifiez-le avec",
+	Updated: "Mis à jour le", Reloads: "Cette page se recharge toutes les %d secondes tant que la partie se joue."}
+
+// pageLang is the language a request asks a page in: ?lang=fr or ?lang=en,
+// else French when the browser names French before English
+// (Accept-Language), else English. query says it came from the address,
+// whose links then keep it.
+func pageLang(r *http.Request) (lang notation.Lang, query bool) {
+	switch r.URL.Query().Get("lang") {
+	case "fr":
+		return notation.French, true
+	case "en":
+		return notation.English, true
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(q) == "q=0" {
+			continue
+		}
+		switch tag = strings.ToLower(strings.TrimSpace(tag)); {
+		case tag == "fr" || strings.HasPrefix(tag, "fr-"):
+			return notation.French, false
+		case tag == "en" || strings.HasPrefix(tag, "en-"):
+			return notation.English, false
+		}
+	}
+	return notation.English, false
 }
 
 type score struct {
@@ -230,6 +283,10 @@ func etag(g *host.Game) string {
 // cache.
 func fresh(w http.ResponseWriter, r *http.Request, g *host.Game) bool {
 	tag, updated := etag(g), g.Updated
+	if lang, _ := pageLang(r); lang == notation.French {
+		tag = strings.TrimSuffix(tag, `"`) + `-fr"` // the same game, other words
+	}
+	w.Header().Set("Vary", "Accept-Language")
 	w.Header().Set("ETag", tag)
 	w.Header().Set("Last-Modified", updated.UTC().Format(http.TimeFormat))
 	w.Header().Set("Cache-Control", "no-cache")
@@ -289,7 +346,8 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at i
 	if m == nil {
 		return
 	}
-	v, err := s.view(g, m, token)
+	lang, query := pageLang(r)
+	v, err := s.view(g, m, token, lang, query)
 	if err == nil && at >= 0 {
 		err = s.replay(v, m, token, at)
 	}
@@ -306,41 +364,59 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at i
 	w.Write(buf.Bytes())
 }
 
-// view builds what the page of g shows: the public view alone.
-func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, error) {
+// view builds what the page of g shows, in lang: the public view alone.
+// query keeps ?lang= on the page's links.
+func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang notation.Lang, query bool) (*view, error) {
+	fr := lang == notation.French
+	w := english
+	if fr {
+		w = french
+	}
+	if query {
+		w.Query = "?lang=" + w.Lang
+	}
 	st := m.State
 	res := st.Result()
 	n := len(m.Record.Moves)
-	v := &view{Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: m.BoardText(""), Picture: picturePath(m, token, -1),
+	v := &view{W: w, Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: m.BoardTextIn("", lang), Picture: picturePath(m, token, -1),
 		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC"),
-		At: n, Of: n, Live: PagePath(token)}
+		At: n, Of: n, Live: PagePath(token) + w.Query}
+	if fr && m.Game.TitleFR != "" {
+		v.Title = m.Game.TitleFR
+	}
 	switch {
 	case m.Record.Ended != nil && m.Record.Ended.How == adjudicator.EndAbandoned:
-		v.Result = "ended early: abandoned by the host" // never the host's address
+		v.Result = pick(fr, "ended early: abandoned by the host", "finie avant la fin : annulée par l'hôte") // never the host's address
 	case m.Record.Ended != nil:
-		v.Result = "ended early: " + m.Record.Ended.By + " " + m.Record.Ended.How
+		v.Result = pick(fr, "ended early: ", "finie avant la fin : ") + m.Record.Ended.By + " " + m.Record.Ended.How
 	case res.Finished:
 		v.Result = res.Summary
 	default:
 		v.ToMove = adjudicator.WaitingFor(st)
 		if g.Clock != nil {
-			v.Deadline = g.Clock.DeadlineAt().UTC().Format("2006-01-02 15:04 UTC")
+			v.Deadline = pick(fr, "Due by ", "Attendu avant le ") + g.Clock.DeadlineAt().UTC().Format("2006-01-02 15:04 UTC")
 		}
+	}
+	switch {
+	case v.Over:
+		v.StatusLine = pick(fr, "Over: ", "Finie : ") + v.Result
+	default:
+		v.StatusLine = fmt.Sprintf(pick(fr, "Move %d: waiting for %s", "Coup %d : on attend %s"), v.Move, v.ToMove)
 	}
 	if !v.Over {
 		v.Refresh = refresh
 	}
 	v.Scores = scores(m, st)
-	public, err := m.TurnHistory(s.reg, "", notation.English)
+	public, err := m.TurnHistory(s.reg, "", lang)
 	if err != nil {
 		return nil, err
 	}
 	for i, rm := range m.Record.Moves {
 		text := public[i]
 		if host.ByPolicy(rm) {
-			text += " (played for them by the host's policy)"
+			text += pick(fr, " (played for them by the host's policy)", " (joué pour ce joueur selon le choix de l'hôte)")
 		}
-		mv := move{N: i + 1, Text: text, Href: MovePath(token, i+1)}
+		mv := move{N: i + 1, Text: text, Href: MovePath(token, i+1) + w.Query}
 		if k := len(v.Turns) - 1; k >= 0 && v.Turns[k].Player == rm.Player {
 			v.Turns[k].Moves = append(v.Turns[k].Moves, mv)
 			v.Turns[k].Time = cmpOr(stamp(rm.Time), v.Turns[k].Time)
@@ -357,22 +433,31 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string) (*view, 
 		}
 		by := u.By
 		if !slices.Contains(m.Record.Players, by) {
-			by = "the host" // never an address
+			by = pick(fr, "the host", "l'hôte") // never an address
 		}
 		v.Undone = append(v.Undone, undone{From: u.After + 1, To: u.After + len(u.Moves), Players: strings.Join(who, ", "), By: by, Time: stamp(u.Time)})
 	}
-	v.Nav = nav(token, n, n)
+	v.Nav = nav(token, n, n, w)
 	// A step the public may not see yet (a sealed bid, a political card,
 	// a sealed step taken back) is in the record as written: the record
 	// waits for what the step waits for.
 	v.Record = true
 	var sealed *adjudicator.SealedRecordError
 	if _, err := m.PublicRecord(s.reg); errors.As(err, &sealed) {
-		v.Record, v.RecordNote = false, "The record can be downloaded once "+sealed.Until+": a step of it is sealed until then."
+		v.Record, v.RecordNote = false, pick(fr, "The record can be downloaded once "+sealed.Until+": a step of it is sealed until then.",
+			"L'enregistrement pourra être téléchargé une fois ceci fait : "+sealed.Until+" ; une étape en est scellée jusque-là.")
 	} else if err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// pick is en, or frText when fr is set.
+func pick(fr bool, en, frText string) string {
+	if fr {
+		return frText
+	}
+	return en
 }
 
 // replay makes v, the page of the game as it stands, the replay of move
@@ -386,32 +471,46 @@ func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) err
 		return fmt.Errorf("move %d does not replay: %w", at, err)
 	}
 	st := old.State
+	fr := v.W.Lang == "fr"
+	lang := notation.English
+	if fr {
+		lang = notation.French
+	}
 	v.Replay, v.At, v.Refresh = true, at, 0
-	v.Board, v.Scores, v.Picture = st.Text(""), scores(old, st), picturePath(m, token, at)
+	v.Board, v.Scores, v.Picture = adjudicator.TextIn(st, "", lang), scores(old, st), picturePath(m, token, at)
 	v.ToMove, v.Result, v.Deadline = "", "", ""
+	where := fmt.Sprintf(pick(fr, "After move %d of %d", "Après le coup %d sur %d"), at, v.Of)
+	if at == 0 {
+		where = pick(fr, "The start", "Le début")
+	}
 	if res := st.Result(); res.Finished {
 		v.Result = res.Summary
+		v.StatusLine = where + pick(fr, ": over: ", " : finie : ") + v.Result
 	} else {
 		v.ToMove = adjudicator.WaitingFor(st)
+		v.StatusLine = where + pick(fr, ": waiting for ", " : on attend ") + v.ToMove
 	}
 	for i := range v.Turns {
 		for j := range v.Turns[i].Moves {
 			v.Turns[i].Moves[j].Now = v.Turns[i].Moves[j].N == at
 		}
 	}
-	v.Nav = nav(token, at, v.Of)
+	v.Nav = nav(token, at, v.Of, v.W)
 	return nil
 }
 
 // nav is the links from move at of a game of n moves: to the start, the
 // previous move, the next and the game as it stands.
-func nav(token string, at, n int) []link {
+func nav(token string, at, n int, w words) []link {
 	l := []link{{Text: "first"}, {Text: "previous"}, {Text: "next"}, {Text: "last"}}
+	if w.Lang == "fr" {
+		l = []link{{Text: "début"}, {Text: "précédent"}, {Text: "suivant"}, {Text: "dernier"}}
+	}
 	if at > 0 {
-		l[0].Href, l[1].Href = MovePath(token, 0), MovePath(token, at-1)
+		l[0].Href, l[1].Href = MovePath(token, 0)+w.Query, MovePath(token, at-1)+w.Query
 	}
 	if at < n {
-		l[2].Href, l[3].Href = MovePath(token, at+1), PagePath(token)
+		l[2].Href, l[3].Href = MovePath(token, at+1)+w.Query, PagePath(token)+w.Query
 	}
 	return l
 }
@@ -487,7 +586,8 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, token string) {
 	if fresh(w, r, g) {
 		return
 	}
-	v, err := s.view(g, m, token)
+	lang, query := pageLang(r)
+	v, err := s.view(g, m, token, lang, query)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -555,35 +655,33 @@ ul.turns{list-style:none;padding-left:0}ul.turns ol{margin:.1em 0 .4em;padding-l
 @media (max-width:30em){body{padding:.5em}pre{font-size:11px}td,th{padding:.2em .4em}}`
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{{.W.Lang}}"><head><meta charset="utf-8">
 {{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">
 {{end}}<meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>herald {{.Tag}}: {{.Title}}{{if .Replay}}, move {{.At}}{{end}}</title>
+<title>herald {{.Tag}}: {{.Title}}{{if .Replay}}, {{.W.MoveN}} {{.At}}{{end}}</title>
 <style>` + style + `</style></head>
 <body>
-<p><a href="/">All public games</a>{{if .Replay}} · <a href="{{.Live}}">{{.Tag}} as it stands</a>{{end}}</p>
+<p><a href="/">{{.W.AllGames}}</a>{{if .Replay}} · <a href="{{.Live}}">{{.Tag}} {{.W.AsItStands}}</a>{{end}}</p>
 <h1>{{.Tag}}: {{.Title}}</h1>
-{{if .Replay}}<p class="turn" id="status">{{if eq .At 0}}The start{{else}}After move {{.At}} of {{.Of}}{{end}}: {{if .Result}}over: {{.Result}}{{else}}waiting for {{.ToMove}}{{end}}</p>
-{{else if .Over}}<p class="turn" id="status">Over: {{.Result}}</p>
-{{else}}<p class="turn" id="status">Move {{.Move}}: waiting for {{.ToMove}}</p>
-{{if .Deadline}}<p id="deadline">Due by {{.Deadline}}</p>{{end}}{{end}}
-<nav id="replay" aria-label="replay">{{range .Nav}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}<span>{{.Text}}</span>{{end}} {{end}}</nav>
-<table id="scores"><tr><th>Player</th><th>Points</th></tr>
+<p class="turn" id="status">{{.StatusLine}}</p>
+{{if and (not .Replay) (not .Over) .Deadline}}<p id="deadline">{{.Deadline}}</p>
+{{end}}<nav id="replay" aria-label="replay">{{range .Nav}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}<span>{{.Text}}</span>{{end}} {{end}}</nav>
+<table id="scores"><tr><th>{{.W.Player}}</th><th>{{.W.Points}}</th></tr>
 {{range .Scores}}<tr><td>{{.Name}}</td><td>{{.Points}}</td></tr>
 {{end}}</table>
-{{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="the board of {{.Tag}}{{if .Replay}} after move {{.At}}{{end}}"></p>{{end}}
+{{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="{{.W.BoardOf}} {{.Tag}}{{if .Replay}} {{.W.AfterMove}} {{.At}}{{end}}"></p>{{end}}
 <pre id="board">{{.Board}}</pre>
-<h2>History</h2>
+<h2>{{.W.History}}</h2>
 {{if .Turns}}<ul class="turns" id="moves">{{range .Turns}}<li><span class="who">{{.Player}}</span>{{if .Time}} <small>{{.Time}}</small>{{end}}
 <ol>{{range .Moves}}<li value="{{.N}}"{{if .Now}} class="now"{{end}}><a href="{{.Href}}"{{if .Now}} aria-current="step"{{end}}>{{.Text}}</a></li>
 {{end}}</ol></li>
-{{end}}</ul>{{else}}<p id="moves">No move yet.</p>{{end}}
-{{if .Undone}}<h3>Taken back</h3>
-<ul id="undone">{{range .Undone}}<li><span class="undone">{{if eq .From .To}}move {{.From}}{{else}}moves {{.From}}-{{.To}}{{end}} by {{.Players}}</span>, taken back at the request of {{.By}}{{if .Time}}, {{.Time}}{{end}}</li>
+{{end}}</ul>{{else}}<p id="moves">{{.W.NoMove}}</p>{{end}}
+{{if .Undone}}<h3>{{.W.TakenBack}}</h3>
+<ul id="undone">{{range .Undone}}<li><span class="undone">{{if eq .From .To}}{{$.W.MoveN}} {{.From}}{{else}}{{$.W.MovesN}} {{.From}}-{{.To}}{{end}} {{$.W.By}} {{.Players}}</span>, {{$.W.AtRequestOf}} {{.By}}{{if .Time}}, {{.Time}}{{end}}</li>
 {{end}}</ul>{{end}}
-<p>{{if .Record}}<a href="{{.RecordHref}}" download>The record</a> ({{if .Over}}with the seed, revealed{{else}}without the seed, secret until the end{{end}}): check it with <code>herald adjudicate</code>.{{else}}{{.RecordNote}}{{end}}</p>
-<p><small>Updated {{.Updated}}.{{if .Refresh}} This page reloads itself every {{.Refresh}} seconds while the game is in play.{{end}}</small></p>
+<p>{{if .Record}}<a href="{{.RecordHref}}" download>{{.W.Record}}</a> ({{if .Over}}{{.W.WithSeed}}{{else}}{{.W.WithoutSeed}}{{end}}): {{.W.CheckIt}} <code>herald adjudicate</code>.{{else}}{{.RecordNote}}{{end}}</p>
+<p><small>{{.W.Updated}} {{.Updated}}.{{if .Refresh}} {{printf .W.Reloads .Refresh}}{{end}}</small></p>
 </body></html>
 `))
 

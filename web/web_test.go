@@ -500,3 +500,63 @@ func TestHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestPageInFrench: a browser that asks for French first gets the page in
+// French, its board and history the game's French ones, under an ETag of
+// its own (Vary: Accept-Language); ?lang=fr, the address French mails
+// give, does the same and keeps itself on the page's links; ?lang=en wins
+// over the browser. The French page shows nothing private either.
+func TestPageInFrench(t *testing.T) {
+	r := newRig(t)
+	g := r.create("lowenherz97", "a@x.org", "b@x.org", "c@x.org", "d@x.org")
+	path := web.PagePath(g.PageToken)
+	for i := range 12 {
+		r.play(g.ID, i)
+	}
+	full, _ := r.st.Game(context.Background(), g.ID)
+	m, err := adjudicator.Start(r.h.Registry(), full.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const browserFR = "fr-FR,fr;q=0.9,en;q=0.8"
+	respEN, en := r.get(path)
+	resp, body := r.get(path, "Accept-Language", browserFR)
+	page := html.UnescapeString(body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(page, `<html lang="fr">`) || !strings.Contains(page, "<h2>Historique</h2>") || !strings.Contains(page, "Coup 13 : on attend") {
+		t.Fatalf("the French page: %d\n%s", resp.StatusCode, page)
+	}
+	if board := m.BoardTextIn("", notation.French); board == m.BoardText("") || !strings.Contains(page, board) {
+		t.Errorf("the French page does not show the French public board:\n%s", board)
+	}
+	for _, p := range full.Players {
+		if private := adjudicator.TextIn(m.State, p.Name, notation.French); strings.Contains(page, private) {
+			t.Errorf("the French page shows %s's own view", p.Name)
+		}
+	}
+	texts, err := m.TurnHistory(r.h.Registry(), "", notation.French)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, text := range texts {
+		if !strings.Contains(page, fmt.Sprintf(`<li value="%d"><a href="%s">%s</a></li>`, j+1, web.MovePath(g.PageToken, j+1), text)) {
+			t.Errorf("the French page does not show move %d as %q", j+1, text)
+		}
+	}
+	if tag := resp.Header.Get("ETag"); tag == respEN.Header.Get("ETag") || resp.Header.Get("Vary") != "Accept-Language" {
+		t.Errorf("the French page's ETag %s (English %s), Vary %q", tag, respEN.Header.Get("ETag"), resp.Header.Get("Vary"))
+	}
+	if resp, _ := r.get(path, "Accept-Language", browserFR, "If-None-Match", respEN.Header.Get("ETag")); resp.StatusCode != http.StatusOK {
+		t.Errorf("the French page with the English page's ETag: %d, want 200", resp.StatusCode)
+	}
+	_, q := r.get(path + "?lang=fr")
+	if !strings.Contains(q, `<html lang="fr">`) || !strings.Contains(q, `href="`+web.MovePath(g.PageToken, 1)+`?lang=fr"`) || !strings.Contains(q, `href="`+web.MovePath(g.PageToken, 11)+`?lang=fr">précédent</a>`) {
+		t.Errorf("?lang=fr does not keep itself on the links:\n%s", q)
+	}
+	_, replay := r.get(web.MovePath(g.PageToken, 3) + "?lang=fr")
+	if !strings.Contains(replay, "Après le coup 3 sur 12 : on attend") || !strings.Contains(replay, `href="`+path+`?lang=fr"`) {
+		t.Errorf("the French replay of move 3:\n%s", replay)
+	}
+	if _, back := r.get(path+"?lang=en", "Accept-Language", browserFR); !strings.Contains(back, `<html lang="en">`) || !strings.Contains(back, "<h2>History</h2>") || !strings.Contains(en, "<h2>History</h2>") {
+		t.Errorf("?lang=en with a French browser is not the English page:\n%s", back)
+	}
+}

@@ -2,10 +2,12 @@ package host_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator/host"
+	"github.com/heraldgames/herald/notation"
 )
 
 // TestNoticesGivePage checks that every notice that shows the board gives
@@ -63,4 +65,14 @@ func TestNoticesGivePage(t *testing.T) {
 	check("show", r.send(id, "bob@y.org", key("bob@y.org")+"show").Notices, want)
 	r.send(id, "alice@x.org", key("alice@x.org")+"set page off")
 	check("show, the page off", r.send(id, "bob@y.org", key("bob@y.org")+"show").Notices, "")
+
+	// A game started in French gives its page in French (?lang=fr) in the
+	// welcomes' text.
+	id, notices = r.create(host.CreateRequest{Host: "carol@x.org", Game: "raubritter", Players: []string{"carol@x.org", "dan@y.org"}, Lang: notation.French})
+	fr := "https://games.example.org/g/" + r.game(id).PageToken + "?lang=fr\n"
+	for _, n := range notices {
+		if n.Kind == host.Welcome && !strings.Contains(n.Text, fr) {
+			t.Errorf("the French welcome to %s does not give the French page %q:\n%s", n.To, fr, n.Text)
+		}
+	}
 }

@@ -504,7 +504,7 @@ func (h *Host) pageNoteIn(g *Game, lang notation.Lang) string {
 		return ""
 	}
 	if lang == notation.French {
-		return fmt.Sprintf("\nLa page de la partie, le plateau public pour qui a le lien :\n  %s\n", h.cfg.PageURL(g.PageToken))
+		return fmt.Sprintf("\nLa page de la partie, le plateau public pour qui a le lien :\n  %s\n", h.cfg.PageURL(g.PageToken)+"?lang=fr")
 	}
 	return fmt.Sprintf("\nThe game's page, the public board for anyone with the link:\n  %s\n", h.cfg.PageURL(g.PageToken))
 }
