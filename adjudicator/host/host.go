@@ -19,7 +19,10 @@
 // commits once. The host keeps the replayed match of each playing game in
 // memory between requests (the cache), staged per request and published
 // only when the batch commits, so the cache never holds a match that
-// differs from the stored game.
+// differs from the stored game. The requests of a batch run one after
+// another; in a burst (Batch.WriteApart) the texts of each move's news are
+// written on another processor meanwhile (Notice.Write, Host.Later), from
+// a snapshot of the move, and the store waits for them as it commits.
 //
 // Time lives here, never in the rules: the clock (Config.Now) stamps moves,
 // and Tick is where time-driven work (deadlines, reminders) runs.
