@@ -1,9 +1,7 @@
 package mail
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,22 +38,7 @@ func TestGoldenMailsFRGames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.game, err)
 		}
-		got := "Subject: " + subject + "\n\n" + msg.Body
-		path := filepath.Join("testdata", "golden", "fr", "move-"+tt.game+".txt")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: %v (run with -update to create it)", tt.game, err)
-			continue
-		}
-		if !bytes.Equal(want, []byte(got)) {
-			t.Errorf("%s differs from %s at line %d; got:\n%s", tt.game, path, firstDiffLine(string(want), got), got)
-		}
+		checkGolden(t, filepath.Join("testdata", "golden", "fr", "move-"+tt.game+".txt"), "Subject: "+subject+"\n\n"+msg.Body)
 	}
 }
 
@@ -88,18 +71,5 @@ func TestGoldenGameOverHostFR(t *testing.T) {
 		b.WriteString("Attachment: " + a.Name + "\n")
 	}
 	b.WriteString("\n" + msg.Body)
-	path := filepath.Join("testdata", "golden", "fr", "game-over-host.txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(want, []byte(b.String())) {
-		t.Errorf("differs from %s at line %d; got:\n%s", path, firstDiffLine(string(want), b.String()), b.String())
-	}
+	checkGolden(t, filepath.Join("testdata", "golden", "fr", "game-over-host.txt"), b.String())
 }

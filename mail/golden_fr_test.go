@@ -1,8 +1,6 @@
 package mail
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -144,23 +142,7 @@ func TestGoldenMailsFR(t *testing.T) {
 
 	for kind, text := range golden {
 		path := filepath.Join("testdata", "golden", "fr", kind+".txt")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: %v (run with -update to create it)", kind, err)
-			continue
-		}
-		if !bytes.Equal(want, []byte(text)) {
-			t.Errorf("%s differs from %s at line %d; got:\n%s", kind, path, firstDiffLine(string(want), text), text)
-		}
+		checkGolden(t, path, text)
 	}
 }
 

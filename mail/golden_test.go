@@ -153,23 +153,7 @@ func TestGoldenMails(t *testing.T) {
 
 	for kind, text := range golden {
 		path := filepath.Join("testdata", "golden", kind+".txt")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: %v (run with -update to create it)", kind, err)
-			continue
-		}
-		if !bytes.Equal(want, []byte(text)) {
-			t.Errorf("%s differs from %s at line %d; got:\n%s", kind, path, firstDiffLine(string(want), text), text)
-		}
+		checkGolden(t, path, text)
 	}
 }
 
@@ -183,4 +167,27 @@ func firstDiffLine(a, b string) int {
 		}
 	}
 	return min(len(al), len(bl)) + 1
+}
+
+// checkGolden compares text with the golden file at path, or with -update
+// writes it there.
+func checkGolden(t *testing.T, path, text string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%v (run with -update to create it)", err)
+		return
+	}
+	if !bytes.Equal(want, []byte(text)) {
+		t.Errorf("%s differs at line %d; got:\n%s", path, firstDiffLine(string(want), text), text)
+	}
 }
