@@ -412,8 +412,13 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 				"il ne vous reste aucun chevalier en réserve : vous ne pouvez pas jouer l'action chevaliers")
 		}
 		if !s.anyKnightSquare(p, left) {
-			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %s left after the cost for a forest's 1), so the card cannot be played",
-				"aucune case ne peut recevoir de chevalier à vous (avec %s après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", counted(left, "ducat", "ducats", "ducat", "ducats"))
+			if s.anyKnightSquare(p, 1) {
+				// left is 0: only forests are free, and each costs 1.
+				return rulef("cannot-knight", ruleCannot, "the card's cost would leave you no ducat, and the only squares free for a knight of yours are forests, where a knight costs 1 ducat: the card cannot be played for knights",
+					"le prix de la carte ne vous laisserait aucun ducat, et les seules cases libres pour un chevalier à vous sont des forêts, où un chevalier coûte 1 ducat : la carte ne peut pas être jouée pour des chevaliers")
+			}
+			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now: none is a free meadow or forest beside one of your castles or knights with no border between, so the card cannot be played for knights",
+				"aucune case ne peut recevoir de chevalier à vous : aucune n'est un pré ou une forêt libre à côté d'un de vos châteaux ou chevaliers sans frontière entre eux, donc la carte ne peut pas être jouée pour des chevaliers")
 		}
 	case ActExtension:
 		if !s.anyExtension(p) {
