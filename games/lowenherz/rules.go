@@ -422,6 +422,10 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 		}
 	case ActExtension:
 		if !s.anyExtension(p) {
+			if !s.hasDomain(p) {
+				return rulef("cannot-extend", ruleCannot, "you have no domain yet (a castle alone inside borders and the rim), and an extension grows one of your domains: the card cannot be played for an extension",
+					"vous n'avez encore aucun domaine (un château seul entouré de frontières et du bord), et une extension agrandit un de vos domaines : la carte ne peut pas être jouée pour une extension")
+			}
 			return rulef("cannot-extend", ruleCannot, "none of your domains can be extended now, so the card cannot be played for an extension",
 				"aucun de vos domaines ne peut s'étendre maintenant : la carte ne peut pas être jouée pour une extension")
 		}
@@ -850,6 +854,16 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 			"votre domaine de %s ne contient aucun de vos chevaliers : les deux domaines en demandent au moins un", d.castle), m.tpos)
 	}
 	return at(s.checkKnight(p, m.To, s.players[p].ducats), m.tpos)
+}
+
+// hasDomain reports whether colour p owns a domain.
+func (s *State) hasDomain(p int) bool {
+	for i := range s.regions {
+		if s.regions[i].owner == p {
+			return true
+		}
+	}
+	return false
 }
 
 // adjacentRegions reports whether regions a and b share an edge.
