@@ -260,7 +260,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 		return at(rulef("castle-distance", ruleDistance,
 			"%s is %d squares from %s's castle on %s; castles of one colour keep at least %d squares apart, counted along rows and columns without diagonals (%d squares between them; RULINGS.md LH-2)",
 			"%s est à %d cases du château %s en %s ; les châteaux d'une couleur sont distants d'au moins %d cases, comptées en lignes et colonnes sans diagonale (%d cases entre eux ; RULINGS.md LH-2)",
-			m.Castle, distance(near, m.Castle), s.colourName(c), near, gap, gap-1), m.pos)
+			m.Castle, distance(near, m.Castle), adjudicator.OfName(s.colourName(c)), near, gap, gap-1), m.pos)
 	}
 	if between(m.Castle, m.Knight) < 0 {
 		return at(rulef("knight-beside", ruleSetup, "the knight goes on a square beside the castle (not diagonally); %s is not beside %s",
