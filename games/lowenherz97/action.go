@@ -443,7 +443,7 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 	rl, qa := lab[from], ar[lab[q]]
 	switch fail {
 	case annexAllied:
-		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle %s en %s sont alliées", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
+		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied: neither extends into the other", "votre région et celle %s en %s sont alliées : aucune ne s'étend dans l'autre", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
 	case annexWeaker:
 		mine, theirs := s.knightsIn(rl, p), s.knightsIn(lab[q], qa.owner)
 		return rulef(codeExtend, ruleStronger, "your region has %s and %s's has %d: you need more to extend into it",
