@@ -584,7 +584,7 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string, a
 	}
 	lang, _ := pageLang(r)
 	title := m.Game.Title
-	if lang == notation.French {
+	if _, ok := m.State.(adjudicator.LangPicturer); ok && lang == notation.French {
 		title = cmpOr(m.Game.TitleFR, title)
 	}
 	pic, err := adjudicator.PictureAtIn(m, at, fmt.Sprintf("%s %s", host.Tag(g.ID), title), lang)

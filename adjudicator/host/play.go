@@ -886,8 +886,12 @@ func (s *Session) picture(g *Game, m *adjudicator.Match) *picture.Board {
 }
 
 // pictureIn is picture with its words in lang (adjudicator.PictureAtIn),
-// titled with the game's French title in French.
+// titled with the game's French title in French; in English, title and
+// all, for a game that draws in English alone.
 func (s *Session) pictureIn(g *Game, m *adjudicator.Match, lang notation.Lang) *picture.Board {
+	if _, ok := m.State.(adjudicator.LangPicturer); !ok {
+		lang = notation.English
+	}
 	title := m.Game.Title
 	if lang == notation.French {
 		title = cmp.Or(m.Game.TitleFR, title)
