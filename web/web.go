@@ -390,7 +390,7 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang not
 	case m.Record.Ended != nil:
 		v.Result = pick(fr, "ended early: ", "finie avant la fin : ") + m.Record.Ended.By + " " + m.Record.Ended.How
 	case res.Finished:
-		v.Result = res.Summary
+		v.Result = res.SummaryIn(lang)
 	default:
 		v.ToMove = adjudicator.WaitingFor(st)
 		if g.Clock != nil {
@@ -484,7 +484,7 @@ func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) err
 		where = pick(fr, "The start", "Le début")
 	}
 	if res := st.Result(); res.Finished {
-		v.Result = res.Summary
+		v.Result = res.SummaryIn(lang)
 		v.StatusLine = where + pick(fr, ": over: ", " : finie : ") + v.Result
 	} else {
 		v.ToMove = adjudicator.WaitingFor(st)
