@@ -41,6 +41,7 @@ func prune(ctx context.Context, st host.Store, now time.Time, limit int) (host.P
 		all.Shared += p.Shared
 		all.Failures += p.Failures
 		all.Observe += p.Observe
+		all.Workers += p.Workers
 		if err != nil || p.Rows() == 0 {
 			return all, err
 		}

@@ -258,7 +258,7 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 				log.Warn("retention", "err", err) // the store is down: try again at the next round
 			}
 			if p.Rows() > 0 {
-				log.Info("retention: pruned", "mails", p.Outbox, "boards", p.Shared, "failures", p.Failures, "observe requests", p.Observe)
+				log.Info("retention: pruned", "mails", p.Outbox, "boards", p.Shared, "failures", p.Failures, "observe requests", p.Observe, "workers gone", p.Workers)
 			}
 			select {
 			case <-ctx.Done():

@@ -93,7 +93,7 @@ type Config struct {
 type Host struct {
 	cfg     Config
 	games   *gameCache
-	writers chan struct{} // Later's writers at work (a semaphore)
+	writers *writers // Later's writers
 }
 
 // New checks cfg and returns a host.

@@ -3,6 +3,8 @@ package host
 import (
 	"fmt"
 	"runtime"
+	"sync"
+	"time"
 )
 
 // A Pending is a mail's draft being written apart from the request that
@@ -26,23 +28,22 @@ func (p *Pending) Wait() ([]byte, error) {
 // Later starts writing a draft with write, apart from the caller: on one
 // of the host's writers, which are one fewer than the processors (at
 // least one), so that the requests, which run one after another, keep a
-// processor. A write that panics fails with the panic's value: the
-// request's batch then fails where it waits for the draft, and its
-// requests are processed again one by one (without writing apart), where
-// the failure is the failing request's own.
+// processor. Writes start in the order they were asked for. A write that
+// panics fails with the panic's value: the request's batch then fails
+// where it waits for the draft, and its requests are processed again one
+// by one (without writing apart), where the failure is the failing
+// request's own.
 func (h *Host) Later(write func() ([]byte, error)) *Pending {
 	p := &Pending{done: make(chan struct{})}
-	go func() {
-		h.writers <- struct{}{}
+	h.writers.do(func() {
 		defer func() {
 			if v := recover(); v != nil {
 				p.draft, p.err = nil, fmt.Errorf("host: writing a draft: panic: %v", v)
 			}
-			<-h.writers
 			close(p.done)
 		}()
 		p.draft, p.err = write()
-	}()
+	})
 	return p
 }
 
@@ -60,9 +61,86 @@ func (m *Mail) Written() error {
 	return nil
 }
 
-// newWriters returns the semaphore of Host.Later's writers.
-func newWriters() chan struct{} {
-	return make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+// writers run Host.Later's writes: at most most goroutines at once, each
+// taking the writes in the order they were queued until none is left,
+// then waiting writerLinger for more before it ends. A goroutine for each
+// write would cost more: it would grow its stack anew for each of them
+// (about a tenth of a write's time in BenchmarkIntake), where a writer
+// that goes on keeps its grown stack for the next.
+type writers struct {
+	mu      sync.Mutex
+	queue   []func()
+	running int           // writers, busy or waiting for work
+	idle    int           // writers waiting for work
+	most    int           // the most writers at once
+	wake    chan struct{} // wakes a waiting writer
+}
+
+// writerLinger is how long a writer with nothing to do waits for more
+// before it ends.
+const writerLinger = time.Second
+
+// newWriters returns Host.Later's writers, one fewer than the processors
+// (at least one).
+func newWriters() *writers {
+	most := max(1, runtime.GOMAXPROCS(0)-1)
+	return &writers{most: most, wake: make(chan struct{}, most)}
+}
+
+// do queues task for a writer: a waiting one, or a new one while there are
+// fewer than w.most.
+func (w *writers) do(task func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.queue = append(w.queue, task)
+	switch {
+	case w.idle > 0:
+		select {
+		case w.wake <- struct{}{}:
+		default: // the waiting writers have been woken already
+		}
+	case w.running < w.most:
+		w.running++
+		go w.work()
+	}
+}
+
+// work is one writer: it runs the queued tasks one after another, and ends
+// once none came for writerLinger.
+func (w *writers) work() {
+	linger := time.NewTimer(writerLinger)
+	defer linger.Stop()
+	for {
+		w.mu.Lock()
+		if len(w.queue) > 0 {
+			task := w.queue[0]
+			w.queue[0] = nil
+			if w.queue = w.queue[1:]; len(w.queue) == 0 {
+				w.queue = nil
+			}
+			w.mu.Unlock()
+			task()
+			continue
+		}
+		w.idle++
+		w.mu.Unlock()
+		linger.Reset(writerLinger)
+		select {
+		case <-w.wake:
+			w.mu.Lock()
+			w.idle--
+			w.mu.Unlock()
+		case <-linger.C:
+			w.mu.Lock()
+			w.idle--
+			if len(w.queue) == 0 {
+				w.running--
+				w.mu.Unlock()
+				return
+			}
+			w.mu.Unlock()
+		}
+	}
 }
 
 // Edit changes the notice's text by f: at once, or, for a text written

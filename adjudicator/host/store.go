@@ -151,10 +151,11 @@ type Pruned struct {
 	Shared   int // shared parts of mails no mail refers to any more
 	Failures int // failures not set aside, last seen more than FailureKept ago
 	Observe  int // requests to observe a game, never confirmed, asked more than ObserveRequestKept ago
+	Workers  int // names of workers sharing a database whose holder stopped renewing them a day ago (PostgreSQL)
 }
 
 // Rows is how many rows were deleted in all.
-func (p Pruned) Rows() int { return p.Outbox + p.Shared + p.Failures + p.Observe }
+func (p Pruned) Rows() int { return p.Outbox + p.Shared + p.Failures + p.Observe + p.Workers }
 
 // StoreBatch is one database transaction in which several requests are
 // processed one after another, each by Process inside a savepoint of its

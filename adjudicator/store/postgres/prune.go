@@ -17,7 +17,9 @@ const pruneLock = 0x6865726c6470 // "herldp"
 // host.SentKept before now, the shared parts that none of the mails left
 // refers to, up to limit failures not set aside that last failed more
 // than host.FailureKept before now, and up to limit requests to observe
-// asked more than host.ObserveRequestKept before now (host.Store.Prune).
+// asked more than host.ObserveRequestKept before now (host.Store.Prune);
+// and the names of workers (Enlist) not renewed for workerGone, by the
+// database's clock, which the workers' leases go by.
 //
 // Workers prune one at a time: the transaction first takes an advisory
 // lock without waiting, and deletes nothing when another worker holds it.
@@ -105,5 +107,16 @@ func prune(ctx context.Context, tx pgx.Tx, now time.Time, limit int) (host.Prune
 		return p, err
 	}
 	p.Observe = int(tag.RowsAffected())
+	// A worker's name whose holder has not renewed it for workerGone:
+	// killed under a name never used again (a restart under it would have
+	// taken it back within workerLease). Its claims and intake lease
+	// lapsed long ago; a holder that was only stalled finds its name gone
+	// when it comes back, as if another had taken it, and stops.
+	tag, err = tx.Exec(ctx, `DELETE FROM workers WHERE until < clock_timestamp() - $1 * interval '1 second'`,
+		int64(workerGone/time.Second))
+	if err != nil {
+		return p, err
+	}
+	p.Workers = int(tag.RowsAffected())
 	return p, nil
 }

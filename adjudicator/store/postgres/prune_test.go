@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,5 +105,42 @@ func TestPruneKeepsDatabaseBounded(t *testing.T) {
 		if w > backlogWeeks && sizes[w] > sizes[backlogWeeks]*21/20 {
 			t.Errorf("week %d: the outbox and its boards take %d kB, more than the %d kB of the first week pruned: the space freed is not reused", w+1, sizes[w]/1024, sizes[backlogWeeks]/1024)
 		}
+	}
+}
+
+// TestPruneWorkersGone: Prune deletes the name of a worker killed under a
+// name never used again once its holder has not renewed it for
+// workerGone, by the database's clock; a name lapsed for less, and a live
+// worker's, stay, and the live worker goes on renewing its own.
+func TestPruneWorkersGone(t *testing.T) {
+	url := pgtest.URL(t)
+	s := open(t, url)
+	ctx := context.Background()
+	if _, err := s.Enlist(ctx, "live"); err != nil {
+		t.Fatal(err)
+	}
+	for name, lapsed := range map[string]time.Duration{"gone": workerGone + time.Minute, "recent": workerGone - time.Hour} {
+		if _, err := s.pool.Exec(ctx, `INSERT INTO workers (name, token, host, pid, started, until)
+			VALUES ($1, 't', 'h', 1, clock_timestamp() - $2 * interval '1 second', clock_timestamp() - $2 * interval '1 second')`,
+			name, int64(lapsed/time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := s.Prune(ctx, t0, 10); err != nil || p.Workers != 1 || p.Rows() != 1 {
+		t.Fatalf("Prune = %+v, %v; want the one worker gone for a day deleted", p, err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT name FROM workers ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || strings.Join(names, ",") != "live,recent" {
+		t.Fatalf("workers left: %v, %v; want live and recent", names, err)
+	}
+	time.Sleep(workerRenew + workerRenew/2)
+	select {
+	case <-s.Lost():
+		t.Fatal("the live worker lost its name")
+	default:
 	}
 }

@@ -19,6 +19,10 @@ import (
 const (
 	workerLease = 5 * time.Second
 	workerRenew = time.Second
+	// workerGone is how long after its lease lapsed a name's row stays
+	// (Prune deletes it): a day, for an operator to see which worker
+	// stopped and where it ran.
+	workerGone = 24 * time.Hour
 )
 
 // ErrWorkerRunning is matched (errors.Is) by the error of Enlist when
