@@ -236,6 +236,27 @@ type Picturer interface {
 	Picture() *picture.Board
 }
 
+// A LangPicturer is a Picturer that can draw its board with its words
+// (the keys, the legend, the lines below the board, the players' notes)
+// in French too: PictureIn(notation.French), in the words of its French
+// Text (LangTexter). The squares, their codes and the letters on them are
+// the same in every language.
+type LangPicturer interface {
+	PictureIn(lang notation.Lang) *picture.Board
+}
+
+// PictureIn returns st's picture (st must be a Picturer) with its words
+// in lang, and its Lang set to lang, where st is a LangPicturer; else
+// st.Picture(), in English.
+func PictureIn(st State, lang notation.Lang) *picture.Board {
+	if lp, ok := st.(LangPicturer); ok && lang != notation.English {
+		b := lp.PictureIn(lang)
+		b.Lang = lang
+		return b
+	}
+	return st.(Picturer).Picture()
+}
+
 // PictureOf returns the picture of m's board, titled with title and the
 // state of the game (whose turn, or the result), with the squares and
 // walls the last move changed marked, or an error when the game cannot

@@ -21,6 +21,15 @@ import (
 // and when the match drew the board after the move before (as a host
 // does after every move), the board before it is not drawn again.
 func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
+	return PictureAtIn(m, n, title, notation.English)
+}
+
+// PictureAtIn is PictureAt with the picture's words in lang (PictureIn),
+// its status too: "coup 5 : on attend bob"; a game that draws in English
+// alone (no LangPicturer) gives its English picture. The squares it marks
+// are the same in every language, so the picture before the move may be
+// the one drawn in another.
+func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Board, error) {
 	if _, ok := m.State.(Picturer); !ok {
 		return nil, fmt.Errorf("%s has no picture of its board", m.Game.Title)
 	}
@@ -58,7 +67,7 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 			at = r.State
 		}
 	}
-	b := at.(Picturer).Picture()
+	b := PictureIn(at, lang)
 	if n == len(m.Record.Moves) {
 		// Kept, unmarked, as the picture before the next move.
 		c := *b
@@ -68,28 +77,49 @@ func PictureAt(m *Match, n int, title string) (*picture.Board, error) {
 	if before != nil {
 		was := m.beforePicture
 		if !kept || was == nil {
-			was = before.(Picturer).Picture()
+			was = before.(Picturer).Picture() // marked by its squares alone: English will do
 		}
 		b.MarkChanges(was)
 	}
 	b.Title = title
+	fr := b.Lang == notation.French // a game that draws no French draws its status in English too
+	tr := func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
+	}
 	switch res := at.Result(); {
 	case n < len(m.Record.Moves) && !res.Finished:
-		b.Status = fmt.Sprintf("after move %d of %d: waiting for %s", n, len(m.Record.Moves), WaitingFor(at))
+		b.Status = fmt.Sprintf(tr("after move %d of %d: waiting for %s", "après le coup %d sur %d : on attendait %s"), n, len(m.Record.Moves), WaitingForIn(at, lang))
 	case n < len(m.Record.Moves):
-		b.Status = fmt.Sprintf("after move %d of %d: over: %s", n, len(m.Record.Moves), res.Summary)
+		b.Status = fmt.Sprintf(tr("after move %d of %d: over: %s", "après le coup %d sur %d : finie : %s"), n, len(m.Record.Moves), res.Summary)
 	case m.Record.Ended != nil:
-		b.Status = "ended early: " + m.Record.Ended.How
+		b.Status = tr("ended early: ", "terminée avant la fin : ") + endedHow(m.Record.Ended.How, fr)
 		for i := range b.Players { // no one is to move in a game that ended early
 			b.Players[i].ToMove = false
 		}
 		b.Info = slices.DeleteFunc(slices.Clone(b.Info), isToMove)
 	case res.Finished:
-		b.Status = "over: " + res.Summary
+		b.Status = tr("over: ", "finie : ") + res.Summary
 	default:
-		b.Status = fmt.Sprintf("move %d: waiting for %s", m.MoveNumber(), WaitingFor(at))
+		b.Status = fmt.Sprintf(tr("move %d: waiting for %s", "coup %d : on attend %s"), m.MoveNumber(), WaitingForIn(at, lang))
 	}
 	return b, nil
+}
+
+// endedHow is how a game ended early (Ending.How), in French when fr is
+// set: "abandon" for a player's, "annulée" for the host's.
+func endedHow(how string, fr bool) string {
+	switch {
+	case !fr:
+		return how
+	case how == EndResigned:
+		return "abandon"
+	case how == EndAbandoned:
+		return "annulée"
+	}
+	return how
 }
 
 // BoardText is the board of m as viewer sees it (State.Text), less its

@@ -8,6 +8,7 @@ import (
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 // drawnCount is the counting game's state with a picture, a square
@@ -92,5 +93,115 @@ func TestPictureOfDrawsOnce(t *testing.T) {
 		if !pic.Cells[0].Changed {
 			t.Errorf("move %d: the square the move changed is not marked", move)
 		}
+	}
+}
+
+// langCount is drawnCount drawing in French too (adjudicator.LangPicturer).
+type langCount struct{ drawnCount }
+
+func (d langCount) Clone() adjudicator.State {
+	return langCount{d.drawnCount.Clone().(drawnCount)}
+}
+
+func (d langCount) PictureIn(lang notation.Lang) *picture.Board {
+	b := d.Picture()
+	b.Keys = []picture.Key{{Swatch: "plain", Text: "pré"}}
+	return b
+}
+
+// TestPictureAtInFrench checks the French picture of a match: Lang
+// French, its status and the package's words in French (whose turn, a
+// move before the last, a game ended early, the key of the last move's
+// changes: TestSVGInFrench has the others), the same squares marked as in English, and drawn once more
+// after the English one, whose board before the move it reuses; a game
+// that draws in English alone gives its English picture.
+func TestPictureAtInFrench(t *testing.T) {
+	drawings := 0
+	g := *counting
+	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
+		st, err := counting.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return langCount{drawnCount{st.(*countState), &drawings}}, nil
+	}
+	reg := adjudicator.NewRegistry(&g)
+	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := m.Submit(m.State.ToMove()[0], "add 1\nend", "", ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := adjudicator.PictureOf(m, "t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := drawings
+	fr, err := adjudicator.PictureAtIn(m, 3, "t", notation.French)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := drawings - before; got != 1 {
+		t.Errorf("the French picture after the English one drew %d boards, want 1", got)
+	}
+	en, err := adjudicator.PictureOf(m, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Lang != notation.French || en.Lang != notation.English {
+		t.Errorf("Lang %v in French, %v in English", fr.Lang, en.Lang)
+	}
+	if want := "coup 4 : on attend bob"; fr.Status != want {
+		t.Errorf("status %q, want %q", fr.Status, want)
+	}
+	if !reflect.DeepEqual(fr.Cells, en.Cells) {
+		t.Errorf("the French picture marks %+v, the English one %+v", fr.Cells, en.Cells)
+	}
+	if !slices.Contains(fr.Keys, picture.Key{Swatch: "changed", Text: "changé par le dernier coup"}) || !slices.Contains(fr.Keys, picture.Key{Swatch: "plain", Text: "pré"}) {
+		t.Errorf("French keys %+v", fr.Keys)
+	}
+	old, err := adjudicator.PictureAtIn(m, 2, "t", notation.French)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "après le coup 2 sur 3 : on attendait alice"; old.Status != want {
+		t.Errorf("status %q, want %q", old.Status, want)
+	}
+	if err := m.Resign("alice", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	ended, err := adjudicator.PictureAtIn(m, 3, "t", notation.French)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "terminée avant la fin : abandon"; ended.Status != want {
+		t.Errorf("status %q, want %q", ended.Status, want)
+	}
+
+	// A game that draws in English alone.
+	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
+		st, err := counting.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return drawnCount{st.(*countState), &drawings}, nil
+	}
+	m, err = adjudicator.Start(adjudicator.NewRegistry(&g), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Record.Ended = nil
+	plain, err := adjudicator.PictureAtIn(m, 0, "t", notation.French)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := adjudicator.PictureAt(m, 0, "t"); !reflect.DeepEqual(plain, want) {
+		t.Errorf("a game without French pictures draws %+v in French, %+v in English", plain, want)
 	}
 }

@@ -144,7 +144,11 @@ func (m *Match) history(reg *Registry, viewer string, lang notation.Lang, subjec
 // WaitingFor says whom st waits for: the players to move, and apart those
 // whose sealed step is in and who need not act again ("bob, carol; the
 // sealed steps of alice are in").
-func WaitingFor(st State) string {
+func WaitingFor(st State) string { return WaitingForIn(st, notation.English) }
+
+// WaitingForIn is WaitingFor in lang: "personne : les étapes scellées
+// de alice, bob sont prises" in French.
+func WaitingForIn(st State, lang notation.Lang) string {
 	var wait, in []string
 	for _, p := range st.ToMove() {
 		if SealedIn(st, p) {
@@ -154,12 +158,16 @@ func WaitingFor(st State) string {
 		}
 	}
 	text := strings.Join(wait, ", ")
+	nobody, semi, sealed, are := "nobody: ", "; ", "the sealed steps of ", " are in"
+	if lang == notation.French {
+		nobody, semi, sealed, are = "personne : ", " ; ", "les étapes scellées de ", " sont prises"
+	}
 	switch {
 	case len(in) == 0:
 	case len(wait) == 0:
-		text = "nobody: the sealed steps of " + strings.Join(in, ", ") + " are in"
+		text = nobody + sealed + strings.Join(in, ", ") + are
 	default:
-		text += "; the sealed steps of " + strings.Join(in, ", ") + " are in"
+		text += semi + sealed + strings.Join(in, ", ") + are
 	}
 	return text
 }

@@ -216,8 +216,8 @@ func (s *Service) deliver(ctx context.Context, tx host.Tx, sender, inReplyTo str
 // deliverAs is deliver with the answers counted as kind: UnkeyedAnswer
 // for the answers to a mail that carried no key or token.
 func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo string, notices []host.Notice, now time.Time, kind host.AnswerKind) error {
-	var pic *picture.Board // the last picture encoded, as picJSON
-	var picJSON []byte
+	var pic, pic2 *picture.Board // the last two pictures encoded, as picJSON and pic2JSON
+	var picJSON, pic2JSON []byte
 	for _, n := range notices {
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, host.TopicText(n.Topic, n.Lang), n.Lang), ReplyTo: s.replyTo(n.Game, n.ReplyToken),
 			lang: n.Lang}
@@ -246,7 +246,12 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 			m.Attachment, m.RecordOf = &Attachment{Name: host.RecordName(n.Game, n.GameName)}, n.Game
 		}
 		if !s.cfg.NoPictures && !s.cfg.PlainOnly && n.Picture != nil {
-			if n.Picture != pic { // the notices of a move share one board
+			switch n.Picture {
+			case pic: // the notices of a move share one board in each language
+			case pic2:
+				pic, pic2, picJSON, pic2JSON = pic2, pic, pic2JSON, picJSON
+			default:
+				pic2, pic2JSON = pic, picJSON
 				pic, picJSON = n.Picture, n.Picture.JSON()
 				if !inBurst(ctx) {
 					s.prewarm(pic, picJSON)

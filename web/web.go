@@ -12,7 +12,8 @@
 // the moves by turn, each with its time, every move a link to its replay,
 // and says which moves were taken back. A page is in French for a
 // browser that asks for French first, or at ?lang=fr (the address French
-// mails give), its board and history in the game's French words.
+// mails give), its board, picture and history in the game's French words;
+// so is the list of public games at /.
 //
 // The pages are plain server-rendered HTML (html/template), with no
 // script and no form, and fit a phone's width. A game in play reloads
@@ -32,6 +33,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"html/template"
@@ -155,6 +157,7 @@ type view struct {
 type words struct {
 	Lang, AllGames, AsItStands, Player, Points, BoardOf, AfterMove, History, NoMove, TakenBack string
 	MoveN, MovesN, By, AtRequestOf, Record, WithSeed, WithoutSeed, CheckIt, Updated, Reloads   string
+	PublicGames, NoPublicGame                                                                  string // the list of public games'
 	Query                                                                                      string // "?lang=fr" on the links of a page asked for so, else ""
 }
 
@@ -162,13 +165,19 @@ var english = words{Lang: "en", AllGames: "All public games", AsItStands: "as it
 	BoardOf: "the board of", AfterMove: "after move", History: "History", NoMove: "No move yet.", TakenBack: "Taken back",
 	MoveN: "move", MovesN: "moves", By: "by", AtRequestOf: "taken back at the request of", Record: "The record",
 	WithSeed: "with the seed, revealed", WithoutSeed: "without the seed, secret until the end", CheckIt: "check it with",
-	Updated: "Updated", Reloads: "This page reloads itself every %d seconds while the game is in play."}
+	Updated: "Updated", Reloads: "This page reloads itself every %d seconds while the game is in play.",
+	PublicGames: "herald: public games", NoPublicGame: "No game is public here."}
 
 var french = words{Lang: "fr", AllGames: "Toutes les parties publiques", AsItStands: "telle qu'elle est", Player: "Joueur", Points: "Points",
 	BoardOf: "le plateau de", AfterMove: "après le coup", History: "Historique", NoMove: "Aucun coup encore.", TakenBack: "Repris",
 	MoveN: "coup", MovesN: "coups", By: "de", AtRequestOf: "repris à la demande de", Record: "L'enregistrement",
 	WithSeed: "avec la graine, révélée", WithoutSeed: "sans la graine, secrète jusqu'à la fin", CheckIt: "vérifiez-le avec",
-	Updated: "Mis à jour le", Reloads: "Cette page se recharge toutes les %d secondes tant que la partie se joue."}
+	Updated: "Mis à jour le", Reloads: "Cette page se recharge toutes les %d secondes tant que la partie se joue.",
+	PublicGames: "herald : parties publiques", NoPublicGame: "Aucune partie n'est publique ici."}
+
+// statusFR is a game's status (host.Game.Status) in French.
+var statusFR = map[string]string{host.Playing: "en cours", host.Finished: "finie", host.Abandoned: "annulée",
+	host.Resigned: "abandonnée", host.Forfeited: "perdue par forfait"}
 
 // pageLang is the language a request asks a page in: ?lang=fr or ?lang=en,
 // else French when the browser names French before English
@@ -295,13 +304,19 @@ func fresh(w http.ResponseWriter, r *http.Request, g *host.Game) bool {
 		w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	}
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		if slices.Contains(strings.Split(strings.ReplaceAll(inm, " ", ""), ","), tag) {
-			w.WriteHeader(http.StatusNotModified)
-			return true
-		}
-		return false
+		return notModified(w, inm, tag)
 	}
 	if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil && !updated.Truncate(time.Second).After(ims) {
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
+	return false
+}
+
+// notModified answers 304 when inm, the request's If-None-Match, names
+// tag, the ETag of the page as it stands.
+func notModified(w http.ResponseWriter, inm, tag string) bool {
+	if slices.Contains(strings.Split(strings.ReplaceAll(inm, " ", ""), ","), tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return true
 	}
@@ -378,7 +393,7 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang not
 	st := m.State
 	res := st.Result()
 	n := len(m.Record.Moves)
-	v := &view{W: w, Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: m.BoardTextIn("", lang), Picture: picturePath(m, token, -1),
+	v := &view{W: w, Tag: host.Tag(g.ID), Title: m.Game.Title, Status: g.Status, Move: m.MoveNumber(), Board: m.BoardTextIn("", lang), Picture: picturePath(m, token, -1, w.Query),
 		Over: res.Finished || g.Status != host.Playing, RecordHref: PagePath(token) + "/record.yaml", Updated: g.Updated.UTC().Format("2006-01-02 15:04 UTC"),
 		At: n, Of: n, Live: PagePath(token) + w.Query}
 	if fr && m.Game.TitleFR != "" {
@@ -392,7 +407,7 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang not
 	case res.Finished:
 		v.Result = res.SummaryIn(lang)
 	default:
-		v.ToMove = adjudicator.WaitingFor(st)
+		v.ToMove = adjudicator.WaitingForIn(st, lang)
 		if g.Clock != nil {
 			v.Deadline = pick(fr, "Due by ", "Attendu avant le ") + g.Clock.DeadlineAt().UTC().Format("2006-01-02 15:04 UTC")
 		}
@@ -477,7 +492,7 @@ func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) err
 		lang = notation.French
 	}
 	v.Replay, v.At, v.Refresh = true, at, 0
-	v.Board, v.Scores, v.Picture = adjudicator.TextIn(st, "", lang), scores(old, st), picturePath(m, token, at)
+	v.Board, v.Scores, v.Picture = adjudicator.TextIn(st, "", lang), scores(old, st), picturePath(m, token, at, v.W.Query)
 	v.ToMove, v.Result, v.Deadline = "", "", ""
 	where := fmt.Sprintf(pick(fr, "After move %d of %d", "Après le coup %d sur %d"), at, v.Of)
 	if at == 0 {
@@ -487,7 +502,7 @@ func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) err
 		v.Result = res.SummaryIn(lang)
 		v.StatusLine = where + pick(fr, ": over: ", " : finie : ") + v.Result
 	} else {
-		v.ToMove = adjudicator.WaitingFor(st)
+		v.ToMove = adjudicator.WaitingForIn(st, lang)
 		v.StatusLine = where + pick(fr, ": waiting for ", " : on attend ") + v.ToMove
 	}
 	for i := range v.Turns {
@@ -543,19 +558,22 @@ func cmpOr(a, b string) string {
 }
 
 // picturePath is the address of the picture of the game of token, as it
-// stands (at < 0) or after move at, or "" when the game draws none.
-func picturePath(m *adjudicator.Match, token string, at int) string {
+// stands (at < 0) or after move at, with query (a page's ?lang=), or ""
+// when the game draws none.
+func picturePath(m *adjudicator.Match, token string, at int, query string) string {
 	if _, ok := m.State.(adjudicator.Picturer); !ok {
 		return ""
 	}
 	if at >= 0 {
-		return MovePath(token, at) + "/board.svg"
+		return MovePath(token, at) + "/board.svg" + query
 	}
-	return PagePath(token) + "/board.svg"
+	return PagePath(token) + "/board.svg" + query
 }
 
 // picture serves the board's picture, the public view, as it stands (at <
-// 0) or after move at, with the squares the last move changed marked.
+// 0) or after move at, with the squares the last move changed marked; in
+// the language of the page (pageLang), as the mails of that language
+// show it (adjudicator.PictureAtIn).
 func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string, at int) {
 	g, m := s.replayed(w, r, token, at)
 	if m == nil {
@@ -564,7 +582,12 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, token string, a
 	if at < 0 {
 		at = len(m.Record.Moves)
 	}
-	pic, err := adjudicator.PictureAt(m, at, fmt.Sprintf("%s %s", host.Tag(g.ID), m.Game.Title))
+	lang, _ := pageLang(r)
+	title := m.Game.Title
+	if _, ok := m.State.(adjudicator.LangPicturer); ok && lang == notation.French {
+		title = cmpOr(m.Game.TitleFR, title)
+	}
+	pic, err := adjudicator.PictureAtIn(m, at, fmt.Sprintf("%s %s", host.Tag(g.ID), title), lang)
 	if err != nil {
 		http.NotFound(w, r)
 		return
@@ -613,28 +636,58 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, token string) {
 	w.Write(data)
 }
 
+// index lists the public games in the reader's language, as a game's
+// page is (pageLang): in French, each game's French title and status, and
+// links that keep ?lang=. Its ETag is the list's as shown, so that an
+// unchanged list costs a 304, and differs by language (Vary:
+// Accept-Language).
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	pages, err := s.store.PublicPages(r.Context())
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	lang, query := pageLang(r)
+	fr := lang == notation.French
+	wd := english
+	if fr {
+		wd = french
+	}
+	if query {
+		wd.Query = "?lang=" + wd.Lang
+	}
 	type entry struct{ Tag, Title, Status, Href string }
-	var list []entry
+	list := struct {
+		W     words
+		Games []entry
+	}{W: wd}
 	for _, p := range pages {
-		title := p.Game
+		title, status := p.Game, p.Status
 		if g, err := s.reg.Lookup(p.Game); err == nil {
 			title = g.Title
+			if fr {
+				title = cmpOr(g.TitleFR, title)
+			}
 		}
-		list = append(list, entry{host.Tag(p.ID), title, p.Status, PagePath(p.Token)})
+		if fr {
+			status = cmpOr(statusFR[status], status)
+		}
+		list.Games = append(list.Games, entry{host.Tag(p.ID), title, status, PagePath(p.Token) + wd.Query})
 	}
 	var buf bytes.Buffer
 	if err := indexTemplate.Execute(&buf, list); err != nil {
 		s.fail(w, err)
 		return
 	}
+	sum := sha256.Sum256(buf.Bytes())
+	tag := fmt.Sprintf(`"%x"`, sum[:8])
+	w.Header().Set("Vary", "Accept-Language")
+	w.Header().Set("ETag", tag)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
+	if inm := r.Header.Get("If-None-Match"); inm != "" && notModified(w, inm, tag) {
+		return
+	}
 	w.Write(buf.Bytes())
 }
 
@@ -662,7 +715,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <title>herald {{.Tag}}: {{.Title}}{{if .Replay}}, {{.W.MoveN}} {{.At}}{{end}}</title>
 <style>` + style + `</style></head>
 <body>
-<p><a href="/">{{.W.AllGames}}</a>{{if .Replay}} · <a href="{{.Live}}">{{.Tag}} {{.W.AsItStands}}</a>{{end}}</p>
+<p><a href="/{{.W.Query}}">{{.W.AllGames}}</a>{{if .Replay}} · <a href="{{.Live}}">{{.Tag}} {{.W.AsItStands}}</a>{{end}}</p>
 <h1>{{.Tag}}: {{.Title}}</h1>
 <p class="turn" id="status">{{.StatusLine}}</p>
 {{if and (not .Replay) (not .Over) .Deadline}}<p id="deadline">{{.Deadline}}</p>
@@ -686,13 +739,13 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 `))
 
 var indexTemplate = template.Must(template.New("index").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{{.W.Lang}}"><head><meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>herald: public games</title>
+<title>{{.W.PublicGames}}</title>
 <style>` + style + `</style></head>
-<body><h1>herald: public games</h1>
-{{if .}}<ul>{{range .}}<li><a href="{{.Href}}">{{.Tag}}: {{.Title}}</a> ({{.Status}})</li>
-{{end}}</ul>{{else}}<p>No game is public here.</p>{{end}}
+<body><h1>{{.W.PublicGames}}</h1>
+{{if .Games}}<ul>{{range .Games}}<li><a href="{{.Href}}">{{.Tag}}{{if eq $.W.Lang "fr"}} {{end}}: {{.Title}}</a> ({{.Status}})</li>
+{{end}}</ul>{{else}}<p>{{.W.NoPublicGame}}</p>{{end}}
 </body></html>
 `))

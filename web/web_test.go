@@ -564,3 +564,99 @@ func TestPageInFrench(t *testing.T) {
 		t.Errorf("?lang=en with a French browser is not the English page:\n%s", back)
 	}
 }
+
+// TestPictureInFrench: the French page shows the picture in French, at
+// an address that keeps ?lang=fr, and a French browser gets it in French
+// at the plain address too: the game's French title, its keys and status
+// in French, with an ETag of its own (Vary: Accept-Language); the English
+// page and browser get the English picture, the same as before.
+func TestPictureInFrench(t *testing.T) {
+	r := newRig(t)
+	g := r.create("raubritter", "a@x.org", "b@x.org")
+	for i := range 4 {
+		r.play(g.ID, i)
+	}
+	path := web.PagePath(g.PageToken)
+	if _, page := r.get(path + "?lang=fr"); !strings.Contains(page, `<img id="picture" src="`+path+`/board.svg?lang=fr"`) {
+		t.Fatalf("the French page's picture is not the French one:\n%s", page)
+	}
+	if _, replay := r.get(web.MovePath(g.PageToken, 2) + "?lang=fr"); !strings.Contains(replay, `src="`+web.MovePath(g.PageToken, 2)+`/board.svg?lang=fr"`) {
+		t.Errorf("the French replay's picture is not the French one:\n%s", replay)
+	}
+	respEN, en := r.get(path + "/board.svg")
+	for _, get := range []func() (*http.Response, string){
+		func() (*http.Response, string) { return r.get(path + "/board.svg?lang=fr") },
+		func() (*http.Response, string) { return r.get(path+"/board.svg", "Accept-Language", "fr-FR,fr;q=0.9") },
+	} {
+		resp, svg := get()
+		svg = html.UnescapeString(svg)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(svg, ">plaine<") || !strings.Contains(svg, ">G1 Raubritter<") || !strings.Contains(svg, "coup 5 : on attend ") || strings.Contains(svg, ">plain<") {
+			t.Errorf("the French picture: %d\n%.3000s", resp.StatusCode, svg)
+		}
+		if resp.Header.Get("ETag") == respEN.Header.Get("ETag") || resp.Header.Get("Vary") != "Accept-Language" {
+			t.Errorf("the French picture's ETag %s (English %s), Vary %q", resp.Header.Get("ETag"), respEN.Header.Get("ETag"), resp.Header.Get("Vary"))
+		}
+	}
+	full, _ := r.st.Game(context.Background(), g.ID)
+	m, err := adjudicator.Start(r.h.Registry(), full.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := adjudicator.PictureAt(m, 4, "G1 "+m.Game.Title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en != string(want.SVG()) {
+		t.Errorf("the English picture is not PictureAt's:\n%.2000s", en)
+	}
+}
+
+// TestIndexInFrench: the list of public games follows the reader as a
+// game's page does: in French for a French browser or at ?lang=fr (its
+// words, each game's French title and status, links that keep ?lang=fr),
+// in English otherwise or at ?lang=en; an ETag for each (Vary:
+// Accept-Language), 304 for the one the browser has, not for the other
+// language's.
+func TestIndexInFrench(t *testing.T) {
+	r := newRig(t)
+	g := r.create("heritiers", "a@x.org", "b@x.org")
+	r.do(func(s *host.Session) error {
+		gg, err := s.Game(context.Background(), g.ID)
+		if err != nil {
+			return err
+		}
+		_, err = s.Handle(context.Background(), host.Request{Game: gg, From: "h@x.org", Seat: -1, Env: notation.ParseEnvelope("set page public")})
+		return err
+	})
+	path := web.PagePath(g.PageToken)
+	const browserFR = "fr-FR,fr;q=0.9,en;q=0.8"
+	respEN, en := r.get("/")
+	resp, fr := r.get("/", "Accept-Language", browserFR)
+	fr = html.UnescapeString(fr)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(fr, `<html lang="fr">`) || !strings.Contains(fr, "<h1>herald : parties publiques</h1>") ||
+		!strings.Contains(fr, `<a href="`+path+`">G1 : Les Deux Héritiers</a> (en cours)`) {
+		t.Errorf("the French index: %d\n%s", resp.StatusCode, fr)
+	}
+	if !strings.Contains(en, `<html lang="en">`) || !strings.Contains(en, "<h1>herald: public games</h1>") || !strings.Contains(en, `<a href="`+path+`">G1: `) || !strings.Contains(en, "(playing)") {
+		t.Errorf("the English index:\n%s", en)
+	}
+	if tag := resp.Header.Get("ETag"); tag == "" || tag == respEN.Header.Get("ETag") || resp.Header.Get("Vary") != "Accept-Language" || respEN.Header.Get("Vary") != "Accept-Language" {
+		t.Errorf("the French index's ETag %s (English %s), Vary %q", tag, respEN.Header.Get("ETag"), resp.Header.Get("Vary"))
+	}
+	if again, _ := r.get("/", "Accept-Language", browserFR, "If-None-Match", resp.Header.Get("ETag")); again.StatusCode != http.StatusNotModified {
+		t.Errorf("the French index again with its ETag: %d, want 304", again.StatusCode)
+	}
+	if other, _ := r.get("/", "Accept-Language", browserFR, "If-None-Match", respEN.Header.Get("ETag")); other.StatusCode != http.StatusOK {
+		t.Errorf("the French index with the English one's ETag: %d, want 200", other.StatusCode)
+	}
+	_, q := r.get("/?lang=fr")
+	if !strings.Contains(q, `<html lang="fr">`) || !strings.Contains(q, `href="`+path+`?lang=fr"`) {
+		t.Errorf("?lang=fr does not keep itself on the links:\n%s", q)
+	}
+	if _, back := r.get("/?lang=en", "Accept-Language", browserFR); back != strings.ReplaceAll(en, `href="`+path+`"`, `href="`+path+`?lang=en"`) {
+		t.Errorf("?lang=en with a French browser is not the English index:\n%s", back)
+	}
+	if _, page := r.get(path + "?lang=fr"); !strings.Contains(page, `<a href="/?lang=fr">Toutes les parties publiques</a>`) {
+		t.Errorf("the French page's link to the index does not keep ?lang=fr:\n%s", page)
+	}
+}

@@ -2,12 +2,15 @@ package gametest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -385,7 +388,9 @@ func ParseOne(st adjudicator.State, player, text string) (adjudicator.Move, erro
 // Pictures checks the pictures of self-played games of each number of
 // players in counts: at the start, and after the first submission from
 // `after` on that changes the board, with the squares it changed marked, against the golden SVGs and
-// PNGs testdata/golden/picture-Np-start.svg, .png and -mid.svg, .png.
+// PNGs testdata/golden/picture-Np-start.svg, .png and -mid.svg, .png;
+// for a game that draws in French (adjudicator.LangPicturer), the one in
+// the middle in French too, -mid-fr.svg and .png.
 func (k *Kit) Pictures(t *testing.T, after int, counts ...int) {
 	t.Helper()
 	for _, n := range counts {
@@ -407,6 +412,9 @@ func (k *Kit) Pictures(t *testing.T, after int, counts ...int) {
 			}
 			k.Picture(t, start, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-start.svg", n)))
 			k.PictureAfter(t, before, mid, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-mid.svg", n)))
+			if _, ok := mid.(adjudicator.LangPicturer); ok {
+				k.PictureAfterIn(t, before, mid, k.PlayerNames(n), filepath.Join("testdata", "golden", fmt.Sprintf("picture-%dp-mid-fr.svg", n)), notation.French)
+			}
 		})
 	}
 }
@@ -433,15 +441,28 @@ func (k *Kit) Picture(t *testing.T, st adjudicator.State, players []string, svgP
 // state one move earlier, marked as the last move (nil: none).
 func (k *Kit) PictureAfter(t *testing.T, before, st adjudicator.State, players []string, svgPath string) {
 	t.Helper()
-	p, ok := st.(adjudicator.Picturer)
-	if !ok {
+	k.PictureAfterIn(t, before, st, players, svgPath, notation.English)
+}
+
+// PictureAfterIn is PictureAfter with the picture's words in lang
+// (adjudicator.PictureIn), which the game must draw in lang; it shows no
+// word of a player's own view in lang either.
+func (k *Kit) PictureAfterIn(t *testing.T, before, st adjudicator.State, players []string, svgPath string, lang notation.Lang) {
+	t.Helper()
+	if _, ok := st.(adjudicator.Picturer); !ok {
 		t.Fatalf("%s draws no picture of its board", k.Game.Name)
 	}
-	b := p.Picture()
+	b := adjudicator.PictureIn(st, lang)
+	if lang == notation.French && b.Lang != notation.French {
+		t.Fatalf("%s draws no picture in French (adjudicator.LangPicturer)", k.Game.Name)
+	}
 	if before != nil {
 		b.MarkChanges(before.(adjudicator.Picturer).Picture())
 	}
 	b.Title, b.Status = k.Game.Title, "a test"
+	if lang == notation.French {
+		b.Title, b.Status = cmp.Or(k.Game.TitleFR, k.Game.Title), "un essai"
+	}
 	svg := string(b.SVG())
 	Golden(t, svgPath, svg)
 	data, err := b.PNG()
@@ -457,9 +478,25 @@ func (k *Kit) PictureAfter(t *testing.T, before, st adjudicator.State, players [
 		strconv.Itoa(img.Bounds().Dx()) != w[1] || strconv.Itoa(img.Bounds().Dy()) != w[2] {
 		t.Errorf("the PNG is %v, the SVG %v", img.Bounds(), w)
 	}
-	if err := PicturePrivacy(st, players, svg, b.LegendText()); err != nil {
+	if err := PicturePrivacyIn(st, players, svg, b.LegendText(), lang); err != nil {
 		t.Error(err)
 	}
+}
+
+// PictureWords returns the words a game gives its picture b apart from
+// the lines of its board's text (Info): the keys, the legend, the unit of
+// the scores and the players' notes, a line each, for a test of a picture
+// in French to look for English words left in them (EnglishLeft).
+func PictureWords(b *picture.Board) string {
+	var words []string
+	for _, k := range b.Keys {
+		words = append(words, k.Text)
+	}
+	words = append(append(words, b.Legend...), b.Unit)
+	for _, p := range b.Players {
+		words = append(words, p.Note)
+	}
+	return strings.Join(words, "\n")
 }
 
 // GoldenBytes compares got, a binary file (a PNG), with the file at path,
@@ -489,10 +526,16 @@ func GoldenBytes(t *testing.T, path string, got []byte) {
 // word of one of the players' own view that neither the public view nor
 // the picture's legend does: a card of a hand, a sealed bid.
 func PicturePrivacy(st adjudicator.State, players []string, svg, legend string) error {
-	public := st.Text("") + "\n" + legend
+	return PicturePrivacyIn(st, players, svg, legend, notation.English)
+}
+
+// PicturePrivacyIn is PicturePrivacy for a picture in lang, held to the
+// views in lang (adjudicator.TextIn).
+func PicturePrivacyIn(st adjudicator.State, players []string, svg, legend string, lang notation.Lang) error {
+	public := adjudicator.TextIn(st, "", lang) + "\n" + legend
 	words := regexp.MustCompile(`[A-Za-z]{5,}`)
 	for _, p := range players {
-		for _, w := range words.FindAllString(st.Text(p), -1) {
+		for _, w := range words.FindAllString(adjudicator.TextIn(st, p, lang), -1) {
 			if !strings.Contains(public, w) && strings.Contains(svg, w) {
 				return fmt.Errorf("the picture shows %q, which only %s's own view holds", w, p)
 			}
@@ -522,6 +565,42 @@ func (k *Kit) BenchPicture(b *testing.B, n, after int, format string) {
 			pic.SVG()
 		} else if _, err := pic.PNG(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// PicturesInFrench checks the French pictures of states, each of which
+// must draw one (adjudicator.LangPicturer): the same squares, walls and
+// players' scores as in English, Lang French, none of english (the
+// game's English words) left in its own words (PictureWords); and that
+// PictureIn in English is Picture.
+func PicturesInFrench(t *testing.T, states map[string]adjudicator.State, english ...string) {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(states)) {
+		st := states[name]
+		if _, ok := st.(adjudicator.LangPicturer); !ok {
+			t.Fatalf("%s: no picture in French (adjudicator.LangPicturer)", name)
+		}
+		en, fr := st.(adjudicator.Picturer).Picture(), adjudicator.PictureIn(st, notation.French)
+		if !bytes.Equal(adjudicator.PictureIn(st, notation.English).JSON(), en.JSON()) {
+			t.Errorf("%s: PictureIn in English differs from Picture", name)
+		}
+		if fr.Lang != notation.French {
+			t.Errorf("%s: the French picture's Lang is %v", name, fr.Lang)
+		}
+		if !reflect.DeepEqual(fr.Cells, en.Cells) || !reflect.DeepEqual(fr.Walls, en.Walls) || fr.Cols != en.Cols || fr.Rows != en.Rows {
+			t.Errorf("%s: the French picture's squares differ from the English one's", name)
+		}
+		for i := range en.Players {
+			if p, q := en.Players[i], fr.Players[i]; p.Name != q.Name || p.Letter != q.Letter || p.Score != q.Score || p.ToMove != q.ToMove {
+				t.Errorf("%s: player %d is %+v in French, %+v in English", name, i, q, p)
+			}
+		}
+		if len(fr.Keys) != len(en.Keys) || len(fr.Legend) != len(en.Legend) {
+			t.Errorf("%s: %d keys and %d lines of legend in French, %d and %d in English", name, len(fr.Keys), len(fr.Legend), len(en.Keys), len(en.Legend))
+		}
+		if left := EnglishLeft(PictureWords(fr), english...); left != nil {
+			t.Errorf("%s: the French picture holds %q:\n%s", name, left, PictureWords(fr))
 		}
 	}
 }

@@ -413,6 +413,11 @@ func (k *Kit) checkAnswers(m *adjudicator.Match, book *SecretBook, rng *adjudica
 					return err
 				}
 			}
+			if pic, err := adjudicator.PictureAtIn(m, len(m.Record.Moves), "privacy", notation.French); err == nil {
+				if err := l.Check("picture in French", "", false, string(pic.SVG())); err != nil {
+					return err
+				}
+			}
 		}
 		if v == "" || v != prober {
 			continue

@@ -274,7 +274,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 			}
 			text += stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang)
 			n := s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text)
-			n.Picture = s.picture(g, m)
+			n.Picture = s.pictureIn(g, m, lang)
 			notices = append(notices, n)
 		}
 		c.Stage = 1

@@ -322,7 +322,7 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	}
 	rep := s.answer(g, m, req, Answer, map[bool]string{true: "observe", false: "unobserve"}[on], text, "observe")
 	if on && changed && you == "You" {
-		rep.Notices[0].Picture = s.picture(g, m) // the board shown, drawn as in every mail with it
+		rep.Notices[0].Picture = s.pictureIn(g, m, rep.Notices[0].Lang) // the board shown, drawn as in every mail with it
 	}
 	if on && changed && you != "You" {
 		who := "a player"
@@ -479,7 +479,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 		texts[i] = b.String()
 		return texts[i]
 	}
-	pic := s.picture(g, m)
+	pics := s.pictures(g, m)
 	topic := "move " + fmt.Sprint(sub.Number)
 	if finished {
 		topic = "game over"
@@ -488,7 +488,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 	for _, a := range obs {
 		lang := storedLang(langs[a])
 		n := s.notice(g, m, a, "", News, topic, text(lang))
-		n.Record, n.Picture, n.Lang = finished, pic, lang
+		n.Record, n.Picture, n.Lang = finished, pics.in(lang), lang
 		out = append(out, n)
 	}
 	return out, nil

@@ -191,7 +191,7 @@ func (s *Session) welcomeIn(g *Game, m *adjudicator.Match, game *adjudicator.Gam
 		body = strings.Replace(body, keyAt, "\n"+describeTimingIn(g.Clock, lang)+keyAt, 1)
 	}
 	n := s.notice(g, m, p.Address, p.Name, Welcome, "welcome", body)
-	n.Picture, n.Lang = s.picture(g, m), lang
+	n.Picture, n.Lang = s.pictureIn(g, m, lang), lang
 	return n
 }
 
@@ -882,11 +882,56 @@ func (s *Session) Command(ctx context.Context, g *Game, seat int, names ...strin
 // picture is the board of game g standing as m, drawn, or nil when the
 // game draws none.
 func (s *Session) picture(g *Game, m *adjudicator.Match) *picture.Board {
-	b, err := adjudicator.PictureOf(m, fmt.Sprintf("%s %s", Tag(g.ID), m.Game.Title))
+	return s.pictureIn(g, m, notation.English)
+}
+
+// pictureIn is picture with its words in lang (adjudicator.PictureAtIn),
+// titled with the game's French title in French; in English, title and
+// all, for a game that draws in English alone.
+func (s *Session) pictureIn(g *Game, m *adjudicator.Match, lang notation.Lang) *picture.Board {
+	if _, ok := m.State.(adjudicator.LangPicturer); !ok {
+		lang = notation.English
+	}
+	title := m.Game.Title
+	if lang == notation.French {
+		title = cmp.Or(m.Game.TitleFR, title)
+	}
+	b, err := adjudicator.PictureAtIn(m, len(m.Record.Moves), fmt.Sprintf("%s %s", Tag(g.ID), title), lang)
 	if err != nil {
 		return nil
 	}
 	return b
+}
+
+// pictures is the board of game g standing as m for the notices of one
+// move, which share it: drawn in a language when a notice first asks for
+// it (in), so that a move whose readers all read English draws it once,
+// and the French one only when one reads French.
+type pictures struct {
+	s     *Session
+	g     *Game
+	m     *adjudicator.Match
+	by    [2]*picture.Board // in English, in French
+	drawn [2]bool
+}
+
+// pictures returns the board of g standing as m, for the notices of a
+// move; m must stand so until the last of them has asked for it.
+func (s *Session) pictures(g *Game, m *adjudicator.Match) *pictures {
+	return &pictures{s: s, g: g, m: m}
+}
+
+// in returns the board in lang: the English one for a game that draws in
+// English alone (no adjudicator.LangPicturer); nil when it draws none.
+func (p *pictures) in(lang notation.Lang) *picture.Board {
+	i := 0
+	if _, ok := p.m.State.(adjudicator.LangPicturer); ok && lang == notation.French {
+		i = 1
+	}
+	if !p.drawn[i] {
+		p.by[i], p.drawn[i] = p.s.pictureIn(p.g, p.m, lang), true
+	}
+	return p.by[i]
 }
 
 // notice is a notice about game g, standing as m, with its status.
@@ -1099,7 +1144,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	for i, p := range g.Players {
 		names[i] = p.Name
 	}
-	pic := s.picture(g, m) // the same for everyone: the public view
+	pics := s.pictures(g, m) // the same for everyone: the public view, once in each language
 	// What the texts read: g and m, or a snapshot of them when the texts
 	// are written apart, while the next requests play on.
 	tg, tm := g, m
@@ -1219,7 +1264,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		} else {
 			n.Text = write()
 		}
-		n.InReplyTo, n.Record, n.Picture, n.Lang = p.Address == req.From, finished, pic, lang
+		n.InReplyTo, n.Record, n.Picture, n.Lang = p.Address == req.From, finished, pics.in(lang), lang
 		notices = append(notices, n)
 	}
 	// The host who does not play gets the end too: the public board, the
@@ -1231,7 +1276,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 			Tag(g.ID), m.State.Result().SummaryIn(lang), adjudicator.FormatScores(m.Seats(), m.State.Scores()), adjudicator.TextIn(m.State, "", lang),
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		n := s.notice(g, m, g.Host, "", GameOver, "game over", body)
-		n.Record, n.Picture, n.Lang = true, pic, lang
+		n.Record, n.Picture, n.Lang = true, pics.in(lang), lang
 		notices = append(notices, n)
 	}
 	return notices, nil
@@ -1467,7 +1512,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 	b.WriteString(IgnoredNote(ignored, env.Lang))
 	rep := s.answer(g, m, req, Answer, strings.Join(names, ", "), b.String(), strings.Join(names, ","))
 	if slices.Contains(names, "show") {
-		rep.Notices[0].Picture = s.picture(g, m)
+		rep.Notices[0].Picture = s.pictureIn(g, m, rep.Notices[0].Lang)
 	}
 	return rep, nil
 }
@@ -1517,7 +1562,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		moreFR = fmt.Sprintf("Aucun coup de %s n'est arrivé avant l'échéance et sa grâce.\n", player)
 	}
 	g.Status = status
-	pic := s.picture(g, &ended)
+	pics := s.pictures(g, &ended)
 	var notices []Notice
 	for _, p := range s.everyone(g) {
 		lang := noticeLang(p)
@@ -1531,7 +1576,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 				Tag(g.ID), whyFR, moreFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn(p.Name, lang), g.Record.Seed, g.Record.SeedSHA256)
 		}
 		n := s.notice(g, &ended, p.Address, p.Name, EndedBy, "game ended", body)
-		n.Record, n.Picture, n.Lang = true, pic, lang
+		n.Record, n.Picture, n.Lang = true, pics.in(lang), lang
 		notices = append(notices, n)
 	}
 	obs, langs, err := s.observers(ctx, g.ID)
@@ -1547,7 +1592,7 @@ func (s *Session) end(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 				Tag(g.ID), whyFR, adjudicator.FormatScores(m.Seats(), m.State.Scores()), ended.BoardTextIn("", lang), g.Record.Seed, g.Record.SeedSHA256)
 		}
 		n := s.notice(g, &ended, a, "", EndedBy, "game ended", body)
-		n.Record, n.Picture, n.Lang = true, pic, lang
+		n.Record, n.Picture, n.Lang = true, pics.in(lang), lang
 		notices = append(notices, n)
 	}
 	return Reply{Outcome: Ended, Game: g.ID, Reason: why, Notices: notices}, nil

@@ -502,7 +502,8 @@ type Mail struct {
 	// Shared, with a Draft, is what the draft leaves out because other
 	// mails share it: the board of a move, the same in each of its mails
 	// and most of their bytes. The store keeps one copy of the equal
-	// Shared of the mails one request queues, and gives it back with each
+	// Shared of the mails one request queues (a move's board is in
+	// English or French: two, in any order), and gives it back with each
 	// (Outgoing.Shared).
 	Shared []byte
 	// Reply marks an answer to the recipient's own mail, which

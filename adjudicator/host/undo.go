@@ -256,7 +256,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		return Reply{}, err
 	}
 	s.games.stage(g.ID, rev, back)
-	pic := s.picture(g, back)
+	pics := s.pictures(g, back)
 	var notices []Notice
 	for _, p := range g.Players {
 		if p.IsBot() {
@@ -267,7 +267,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 			lang = req.Env.Lang
 		}
 		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name, lang)+stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
-		n.Answer, n.Picture, n.Lang = p.Address == req.From, pic, lang
+		n.Answer, n.Picture, n.Lang = p.Address == req.From, pics.in(lang), lang
 		notices = append(notices, n)
 	}
 	obs, langs, err := s.observers(ctx, g.ID)

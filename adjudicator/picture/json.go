@@ -41,6 +41,10 @@ func (b *Board) AppendJSON(dst []byte) []byte {
 	dst = appendStrings(dst, b.Legend)
 	dst = append(dst, `,"Info":`...)
 	dst = appendStrings(dst, b.Info)
+	if b.Lang != 0 {
+		dst = append(dst, `,"Lang":`...)
+		dst = strconv.AppendInt(dst, int64(b.Lang), 10)
+	}
 	return append(dst, '}')
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/games"
+	"github.com/heraldgames/herald/notation"
 )
 
 // TestAppendJSON holds AppendJSON to json.Marshal, byte for byte, on the
@@ -45,6 +46,11 @@ func TestAppendJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(fmt.Sprintf("%s move %d", g.Name, n), b)
+			fr, err := adjudicator.PictureAtIn(m, n, "G1 "+g.Title, notation.French)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("%s move %d in French", g.Name, n), fr)
 			boards++
 		}
 	}

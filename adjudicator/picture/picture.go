@@ -11,6 +11,10 @@
 // each player's colour, letter, score and whether they must act, a legend
 // of swatches and lines, and the game's public status lines (Info).
 //
+// A Board's Lang puts the package's own words (whose turn, the points,
+// the key of the last move's changes) in French; the game gives its
+// words (keys, legend, Info) in that language too (adjudicator.PictureIn).
+//
 // Both drawings share one layout, in which text is measured at 7 pixels a
 // character: the PNG draws Go Mono at that width, and the SVG gives each
 // text that length (textLength), so that whatever face a browser picks,
@@ -42,6 +46,8 @@ import (
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/heraldgames/herald/notation"
 )
 
 // Board is what a picture shows.
@@ -59,6 +65,20 @@ type Board struct {
 	Keys     []Key    // the legend of the fills and marks, each with its swatch
 	Legend   []string // what the labels and letters mean, a line each
 	Info     []string // the public state below the board (market, deck, whose turn and what now), a line each
+	// Lang is the language of the board's words: the game's (Keys,
+	// Legend, Info, Unit, the players' notes, Status) and the package's
+	// own ("to move", the points, the key of MarkChanges). English, the
+	// zero value, is left out of its JSON.
+	Lang notation.Lang `json:",omitempty"`
+}
+
+// tr picks the English or, on a board in French, the French of a word
+// of the package's own.
+func (b *Board) tr(en, fr string) string {
+	if b.Lang == notation.French {
+		return fr
+	}
+	return en
 }
 
 // Cell is one square. Its fields at their zero value are left out of its
@@ -229,12 +249,12 @@ func (b *Board) size() (w, h int) {
 // playerLine is a player's line of the legend: "a alice: 3 points, 30
 // knights left  <- to move".
 func (b *Board) playerLine(p Player) string {
-	s := p.Letter + " " + p.Name + ": " + b.score(p.Score)
+	s := p.Letter + " " + p.Name + b.tr(": ", " : ") + b.score(p.Score)
 	if p.Note != "" {
 		s += ", " + p.Note
 	}
 	if p.ToMove {
-		s += "  \u2190 to move"
+		s += b.tr("  \u2190 to move", "  \u2190 à jouer")
 	}
 	return s
 }
@@ -246,7 +266,7 @@ func (b *Board) score(n int) string {
 	case n == 1:
 		return "1 point"
 	}
-	return fmt.Sprintf("%d points", n)
+	return fmt.Sprintf("%d points", n) // the same in French
 }
 
 // LegendText is the text of the legend, its keys and lines, which a game
@@ -376,7 +396,7 @@ func (b *Board) drawCell(c canvas, cell Cell, x, y int) {
 		return
 	}
 	if cell.Stack {
-		drawStack(c, cell.Pieces, x, y)
+		drawStack(c, cell.Pieces, x, y, b.tr("knights bottom to top: ", "chevaliers de bas en haut : "))
 		return
 	}
 	for i, p := range cell.Pieces {
@@ -390,13 +410,13 @@ func (b *Board) drawCell(c canvas, cell Cell, x, y int) {
 // drawStack draws a stack of pieces in the bottom right of a square: the
 // ones below as bands in their owners' colours, bottom to top, and the top
 // one, which counts, as a disc with its letter on them. Five fit in the
-// square.
-func drawStack(c canvas, ps []Piece, x, y int) {
-	var hint strings.Builder
+// square. hint, followed by the letters bottom to top, says it in words.
+func drawStack(c canvas, ps []Piece, x, y int, hint string) {
+	var letters strings.Builder
 	for _, p := range ps {
-		hint.WriteString(p.Letter)
+		letters.WriteString(p.Letter)
 	}
-	c.hint("knights bottom to top: " + hint.String())
+	c.hint(hint + letters.String())
 	n := len(ps)
 	bottom := y + cellSize - 3
 	band := max(3, min(6, (cellSize-24)/max(n-1, 1)))
@@ -552,7 +572,7 @@ func (b *Board) MarkChanges(before *Board) {
 		changed = changed || c.Changed
 	}
 	if changed {
-		b.Keys = append(b.Keys, Key{Swatch: "changed", Text: "changed by the last move"})
+		b.Keys = append(b.Keys, Key{Swatch: "changed", Text: b.tr("changed by the last move", "changé par le dernier coup")})
 	}
 }
 

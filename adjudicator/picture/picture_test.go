@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/heraldgames/herald/notation"
 )
 
 func testBoard() *Board {
@@ -43,6 +45,35 @@ func TestSVG(t *testing.T) {
 	}
 	if bytes.Equal(one, two) {
 		t.Error("a different title gives the same SVG")
+	}
+}
+
+// TestSVGInFrench checks the package's own words on a board in French:
+// whose turn, the scores, the key of the last move's changes and a
+// stack's hint, and none of them left in English; an English board keeps
+// them in English.
+func TestSVGInFrench(t *testing.T) {
+	board := func(lang notation.Lang) *Board {
+		b := testBoard()
+		b.Lang = lang
+		b.Cells[1] = Cell{Fill: "plain", Owner: -1, Stack: true, Pieces: []Piece{{Owner: 0, Letter: "a"}, {Owner: 1, Letter: "B"}}}
+		before := testBoard()
+		b.MarkChanges(before)
+		return b
+	}
+	fr, en := string(board(notation.French).SVG()), string(board(notation.English).SVG())
+	for _, want := range []string{"b bob : 4 points  \u2190 à jouer<", "a alice : 1 point<", ">changé par le dernier coup<", "<title>chevaliers de bas en haut : aB</title>"} {
+		if !strings.Contains(fr, want) {
+			t.Errorf("the French SVG lacks %q", want)
+		}
+	}
+	for _, want := range []string{"b bob: 4 points  \u2190 to move<", "a alice: 1 point<", ">changed by the last move<", "<title>knights bottom to top: aB</title>"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("the English SVG lacks %q", want)
+		}
+		if strings.Contains(fr, want) {
+			t.Errorf("the French SVG holds %q", want)
+		}
 	}
 }
 

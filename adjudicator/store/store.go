@@ -694,10 +694,11 @@ type Batch struct {
 	// then.
 	queue []queuedMail
 	// sharedID is the outbox_shared row the batch inserted last, holding
-	// sharedData (see shared); 0 before the first, and after a mail is
-	// rolled back.
-	sharedID   int64
-	sharedData []byte
+	// sharedData (see shared), and sharedID2 the one before, holding
+	// sharedData2 (a move's board in each of two languages); 0 before the
+	// first, and after a mail is rolled back.
+	sharedID, sharedID2     int64
+	sharedData, sharedData2 []byte
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -800,7 +801,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.queued, b.queue = b.queued[:queued], b.queue[:queue]
-		b.sharedID, b.sharedData = 0, nil
+		b.sharedID, b.sharedData, b.sharedID2, b.sharedData2 = 0, nil, 0, nil
 		b.rollbackMail(ctx)
 		return err
 	}
@@ -1467,6 +1468,9 @@ func (b *Batch) shared(ctx context.Context, data []byte) (int64, error) {
 	if b.sharedID != 0 && bytes.Equal(data, b.sharedData) {
 		return b.sharedID, nil
 	}
+	if b.sharedID2 != 0 && bytes.Equal(data, b.sharedData2) {
+		return b.sharedID2, nil // the other language's board of the same move
+	}
 	res, err := b.stmts.ExecContext(ctx, `INSERT INTO outbox_shared (data) VALUES (?)`, data)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
@@ -1475,6 +1479,7 @@ func (b *Batch) shared(ctx context.Context, data []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
+	b.sharedID2, b.sharedData2 = b.sharedID, b.sharedData
 	b.sharedID, b.sharedData = id, data
 	return id, nil
 }

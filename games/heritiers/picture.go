@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 // resourceFill draws a tile by the resource of its colour: wood, stone,
@@ -21,7 +22,18 @@ var resourceFill = [...]string{"forest", "mountains", "field"}
 // the ASCII board: the buildings' codes, the sets in play, the royal
 // reserve with its costs, the stack, the troops in reserve and whose turn.
 // Hands are never drawn.
-func (s *State) Picture() *picture.Board {
+func (s *State) Picture() *picture.Board { return s.picture(false) }
+
+// PictureIn is Picture with its words in lang (adjudicator.LangPicturer):
+// in French, the words of TextIn (bois, pierre, blé, route, tuile,
+// troupes, cavalerie, trésor, réserve royale).
+func (s *State) PictureIn(lang notation.Lang) *picture.Board {
+	return s.picture(lang == notation.French)
+}
+
+// picture is Picture, in French when fr is set.
+func (s *State) picture(fr bool) *picture.Board {
+	tr := pick(fr)
 	sym := s.symbols()
 	r0, r1, c0, c1 := s.window()
 	free := map[int]bool{}
@@ -31,12 +43,14 @@ func (s *State) Picture() *picture.Board {
 		}
 	}
 	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
-		Keys: []picture.Key{{Swatch: "forest", Text: "wood"}, {Swatch: "mountains", Text: "stone"}, {Swatch: "field", Text: "grain"},
-			{Swatch: "road", Text: "road"}, {Swatch: "free", Text: "a free square"}},
-		Legend: []string{"a tile's label: its building's code (below), or ... open terrain",
-			"troops: discs in their owner's colour, the cavalry in capitals"}}
+		Keys: []picture.Key{{Swatch: "forest", Text: tr("wood", "bois")}, {Swatch: "mountains", Text: tr("stone", "pierre")}, {Swatch: "field", Text: tr("grain", "blé")},
+			{Swatch: "road", Text: tr("road", "route")}, {Swatch: "free", Text: tr("a free square", "une case libre")}},
+		Legend: []string{tr("a tile's label: its building's code (below), or ... open terrain",
+			"étiquette d'une tuile : code du bâtiment (ci-dessous), ou ... terrain ouvert"),
+			tr("troops: discs in their owner's colour, the cavalry in capitals",
+				"troupes : disques de la couleur de leur propriétaire, la cavalerie en capitales")}}
 	if s.solo {
-		b.Legend[0] += "; $ a treasure"
+		b.Legend[0] += tr("; $ a treasure", " ; $ un trésor")
 	}
 	for c := c0; c <= c1; c++ {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
@@ -80,12 +94,15 @@ func (s *State) Picture() *picture.Board {
 	}
 	scores, to := s.Scores(), s.ToMove()
 	var status strings.Builder
-	s.writeStatus(&status, sym, false)
+	s.writeStatus(&status, sym, fr)
 	skip := []string{"AUB s a:", "... open terrain", "turn, $ a treasure", "turn; roads as they lie"}
+	if fr {
+		skip = []string{"AUB s a :", "... terrain ouvert", "ce tour, $ un trésor", "ce tour ; routes telles"}
+	}
 	for seat, name := range s.names {
 		// The rest of the player's status line (troops in reserve, reach,
 		// tiles in hand) is their note.
-		prefix := fmt.Sprintf("%c %s: ", sym[seat], name)
+		prefix := fmt.Sprintf(tr("%c %s: ", "%c %s : "), sym[seat], name)
 		note := ""
 		for line := range strings.SplitSeq(status.String(), "\n") {
 			if rest, ok := strings.CutPrefix(line, prefix); ok {

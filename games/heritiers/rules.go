@@ -452,6 +452,10 @@ func (s *State) checkMove(seat int, m Move) *adjudicator.RuleError {
 	if s.troops[seat][k].moved {
 		return errMoved(m.From).At(m.pos)
 	}
+	if m.From == m.To {
+		return adjudicator.Rulef("not-adjacent", ruleMove, "a troop moves to another tile: yours already stands on %s",
+			"une troupe se déplace sur une autre tuile : la vôtre est déjà en %s", squareName(m.To)).At(m.toPos)
+	}
 	if !touches(m.From, m.To) {
 		return adjudicator.Rulef("not-adjacent", ruleMove, "%s is not next to %s: a troop moves one tile, edge or corner",
 			"%s n'est pas voisine de %s : une troupe se déplace d'une tuile, par un bord ou un coin", squareName(m.To), squareName(m.From)).At(m.toPos)

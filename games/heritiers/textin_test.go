@@ -3,6 +3,7 @@ package heritiers
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -36,6 +37,20 @@ func TestGoldenBoardsFR(t *testing.T) {
 			gametest.CheckGolden(t, filepath.Join("testdata", "golden", name+"-fr.txt"), got, *gametest.Update)
 		})
 	}
+}
+
+// TestPictureInFrench: the picture of every golden board in French has
+// the same squares as in English and its keys, legend and players' notes
+// in the words of the French board, none of englishWords or "road",
+// "free", "square", "label", "discs", "colour" left.
+func TestPictureInFrench(t *testing.T) {
+	states := map[string]adjudicator.State{}
+	for name, st := range goldenStates(t) {
+		states[name] = st
+	}
+	// The treasures' names (h-green) are the notation's, in a player's note.
+	english := slices.DeleteFunc(slices.Clone(englishWords), func(w string) bool { return w == "green" || w == "grey" || w == "yellow" })
+	gametest.PicturesInFrench(t, states, append(english, "road", "free", "square", "label", "discs", "colour", "a")...)
 }
 
 // TestTextInFrench: a board in French, as each player and as everyone

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 // terrainFill draws meadow, forest, village, the king's city and the mines.
@@ -19,7 +20,18 @@ var terrainFill = [...]string{"plain", "forest", "village", "city", "gold", "sil
 // lines of public state below the ASCII board: domains, alliances, the
 // king's marker, the deck, the borders left, the market and whose turn.
 // Hands are never drawn.
-func (s *State) Picture() *picture.Board {
+func (s *State) Picture() *picture.Board { return s.picture(false) }
+
+// PictureIn is Picture with its words in lang (adjudicator.LangPicturer):
+// in French, the words of TextIn (pré, cité du Roi, frontière, zone
+// neutre, château, chevalier, domaine).
+func (s *State) PictureIn(lang notation.Lang) *picture.Board {
+	return s.picture(lang == notation.French)
+}
+
+// picture is Picture, in French when fr is set.
+func (s *State) picture(fr bool) *picture.Board {
+	tr := pick(fr)
 	sym := s.symbols()
 	owner := func(p int) int {
 		if p >= len(s.names) {
@@ -28,13 +40,14 @@ func (s *State) Picture() *picture.Board {
 		return p
 	}
 	b := &picture.Board{Cols: Size, Rows: Size,
-		Keys: []picture.Key{{Swatch: "plain", Text: "meadow"}, {Swatch: "forest", Text: "forest"}, {Swatch: "village", Text: "village"},
-			{Swatch: "city", Text: "the king's city"}, {Swatch: "gold", Text: "gold"}, {Swatch: "silver", Text: "silver"},
-			{Swatch: "copper", Text: "copper"}, {Swatch: "stones", Text: "precious stones"}, {Swatch: "wall", Text: "a border"},
-			{Swatch: "zone", Text: "a neutral zone"}},
-		Legend: []string{"castle: capital letter; knight: small letter; a domain is framed in its owner's colour"}}
+		Keys: []picture.Key{{Swatch: "plain", Text: tr("meadow", "pré")}, {Swatch: "forest", Text: tr("forest", "forêt")}, {Swatch: "village", Text: "village"},
+			{Swatch: "city", Text: tr("the king's city", "la cité du Roi")}, {Swatch: "gold", Text: tr("gold", "or")}, {Swatch: "silver", Text: tr("silver", "argent")},
+			{Swatch: "copper", Text: tr("copper", "cuivre")}, {Swatch: "stones", Text: tr("precious stones", "pierres précieuses")}, {Swatch: "wall", Text: tr("a border", "une frontière")},
+			{Swatch: "zone", Text: tr("a neutral zone", "une zone neutre")}},
+		Legend: []string{tr("castle: capital letter; knight: small letter; a domain is framed in its owner's colour",
+			"château : capitale ; chevalier : minuscule ; un domaine est encadré de la couleur de son propriétaire")}}
 	if s.colours > len(s.names) {
-		b.Keys = append(b.Keys, picture.Key{Swatch: "neutral", Text: "n: the neutral castles and knights"})
+		b.Keys = append(b.Keys, picture.Key{Swatch: "neutral", Text: tr("n: the neutral castles and knights", "n : les châteaux et chevaliers neutres")})
 	}
 	for c := range Size {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
@@ -70,14 +83,19 @@ func (s *State) Picture() *picture.Board {
 	}
 	to := s.ToMove()
 	skip := []string{". meadow", "C copper P", "by colour; 3rd"}
+	if fr {
+		skip = []string{". pré", "C cuivre P", "chevalier, par couleur", "| et ---"}
+	}
 	for i, name := range s.names {
 		pl := &s.players[i]
 		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: pl.score, ToMove: slices.Contains(to, name),
-			Note: fmt.Sprintf("%d %s, %d knights left, %d %s in hand", pl.ducats, plural(pl.ducats, "ducat", "ducats"), pl.knights, len(pl.hand), plural(len(pl.hand), "card", "cards"))})
-		skip = append(skip, fmt.Sprintf("%c %s: ", sym[i], name))
+			Note: fmt.Sprintf(tr("%d %s, %d %s left, %d %s in hand", "%d %s, %d %s en réserve, %d %s en main"),
+				pl.ducats, plural(pl.ducats, "ducat", "ducats"), pl.knights, tr("knights", plural(pl.knights, "chevalier", "chevaliers")),
+				len(pl.hand), plural(len(pl.hand), tr("card", "carte"), tr("cards", "cartes")))})
+		skip = append(skip, fmt.Sprintf(tr("%c %s: ", "%c %s : "), sym[i], name))
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym, false)
+	s.writeStatus(&status, sym, fr)
 	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

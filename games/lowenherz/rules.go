@@ -260,7 +260,7 @@ func (s *State) checkPlace(p int, m Place) *rerr {
 		return at(rulef("castle-distance", ruleDistance,
 			"%s is %d squares from %s's castle on %s; castles of one colour keep at least %d squares apart, counted along rows and columns without diagonals (%d squares between them; RULINGS.md LH-2)",
 			"%s est à %d cases du château %s en %s ; les châteaux d'une couleur sont distants d'au moins %d cases, comptées en lignes et colonnes sans diagonale (%d cases entre eux ; RULINGS.md LH-2)",
-			m.Castle, distance(near, m.Castle), s.colourName(c), near, gap, gap-1), m.pos)
+			m.Castle, distance(near, m.Castle), adjudicator.OfName(s.colourName(c)), near, gap, gap-1), m.pos)
 	}
 	if between(m.Castle, m.Knight) < 0 {
 		return at(rulef("knight-beside", ruleSetup, "the knight goes on a square beside the castle (not diagonally); %s is not beside %s",
@@ -412,11 +412,20 @@ func (s *State) canCarryOut(p int, opt option, left int) *rerr {
 				"il ne vous reste aucun chevalier en réserve : vous ne pouvez pas jouer l'action chevaliers")
 		}
 		if !s.anyKnightSquare(p, left) {
-			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now (with %s left after the cost for a forest's 1), so the card cannot be played",
-				"aucune case ne peut recevoir de chevalier à vous (avec %s après le prix pour le 1 d'une forêt) : la carte ne peut pas être jouée", counted(left, "ducat", "ducats", "ducat", "ducats"))
+			if s.anyKnightSquare(p, 1) {
+				// left is 0: only forests are free, and each costs 1.
+				return rulef("cannot-knight", ruleCannot, "the card's cost would leave you no ducat, and the only squares free for a knight of yours are forests, where a knight costs 1 ducat: the card cannot be played for knights",
+					"le prix de la carte ne vous laisserait aucun ducat, et les seules cases libres pour un chevalier à vous sont des forêts, où un chevalier coûte 1 ducat : la carte ne peut pas être jouée pour des chevaliers")
+			}
+			return rulef("cannot-knight", ruleCannot, "no square can take a knight of yours now: none is a free meadow or forest beside one of your castles or knights with no border between, so the card cannot be played for knights",
+				"aucune case ne peut recevoir de chevalier à vous : aucune n'est un pré ou une forêt libre à côté d'un de vos châteaux ou chevaliers sans frontière entre eux, donc la carte ne peut pas être jouée pour des chevaliers")
 		}
 	case ActExtension:
 		if !s.anyExtension(p) {
+			if !s.hasDomain(p) {
+				return rulef("cannot-extend", ruleCannot, "you have no domain yet (a castle alone inside borders and the rim), and an extension grows one of your domains: the card cannot be played for an extension",
+					"vous n'avez encore aucun domaine (un château seul entouré de frontières et du bord), et une extension agrandit un de vos domaines : la carte ne peut pas être jouée pour une extension")
+			}
 			return rulef("cannot-extend", ruleCannot, "none of your domains can be extended now, so the card cannot be played for an extension",
 				"aucun de vos domaines ne peut s'étendre maintenant : la carte ne peut pas être jouée pour une extension")
 		}
@@ -845,6 +854,16 @@ func (s *State) checkDeserter(p int, m DeserterStep) *rerr {
 			"votre domaine de %s ne contient aucun de vos chevaliers : les deux domaines en demandent au moins un", d.castle), m.tpos)
 	}
 	return at(s.checkKnight(p, m.To, s.players[p].ducats), m.tpos)
+}
+
+// hasDomain reports whether colour p owns a domain.
+func (s *State) hasDomain(p int) bool {
+	for i := range s.regions {
+		if s.regions[i].owner == p {
+			return true
+		}
+	}
+	return false
 }
 
 // adjacentRegions reports whether regions a and b share an edge.

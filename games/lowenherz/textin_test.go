@@ -9,17 +9,33 @@ import (
 	"github.com/heraldgames/herald/notation"
 )
 
+// englishWords are the English words of the board's legend, status lines
+// and hand, none of which a board in French may hold.
+var englishWords = []string{"meadow", "forest", "king", "gold", "silver", "copper", "precious", "stones", "column",
+	"castle", "capital", "knight", "knights", "colour", "whose", "domain", "domains", "neutral", "borders", "and",
+	"left", "never", "acts", "scores", "in", "hand", "card", "cards", "marker", "at", "deck", "market", "empty",
+	"setup", "places", "their", "to", "move", "income", "sell", "play", "playing", "for", "done", "draw", "take",
+	"from", "the", "out", "are", "played", "no", "refills", "cost", "sells", "kn", "s"}
+
+// TestPictureInFrench: the picture of every golden board in French has
+// the same squares as in English and its keys, legend and players' notes
+// in the words of the French board, none of englishWords or "border",
+// "small", "letter", "framed", "owner" left.
+func TestPictureInFrench(t *testing.T) {
+	states := map[string]adjudicator.State{}
+	for name, st := range goldenStates(t) {
+		states[name] = st
+	}
+	gametest.PicturesInFrench(t, states, append(englishWords, "border", "small", "letter", "framed", "owner")...)
+}
+
 // TestTextInFrench: every golden board in French has the same squares as
 // in English, its legend, status lines and hand in the rulebook's French
 // terms with no English word of them left over, the result's sentence
 // too, and the cards as the French notation names
 // them; Text is TextIn in English.
 func TestTextInFrench(t *testing.T) {
-	english := []string{"meadow", "forest", "king", "gold", "silver", "copper", "precious", "stones", "column",
-		"castle", "capital", "knight", "knights", "colour", "whose", "domain", "domains", "neutral", "borders", "and",
-		"left", "never", "acts", "scores", "in", "hand", "card", "cards", "marker", "at", "deck", "market", "empty",
-		"setup", "places", "their", "to", "move", "income", "sell", "play", "playing", "for", "done", "draw", "take",
-		"from", "the", "out", "are", "played", "no", "refills", "cost", "sells", "kn", "s"}
+	english := englishWords
 	for name, st := range goldenStates(t) {
 		for _, as := range []string{"", st.names[0]} {
 			en, fr := st.Text(as), adjudicator.TextIn(st, as, notation.French)

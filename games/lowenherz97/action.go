@@ -206,7 +206,7 @@ func (s *State) knightCost(q grid.Square) int {
 func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return rulef(codeAction, ruleShields, "%s does not place knights", "l'action %s ne place pas de chevalier", a.action.Named()).At(m.pos)
+		return rulef(codeAction, ruleShields, "you are carrying out the %s action, which places no knights", "vous exécutez l'action %s, qui ne place pas de chevalier", a.action.Named()).At(m.pos)
 	}
 	if a.knights >= a.budget() || a.uses() >= a.budget() {
 		return rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
@@ -309,7 +309,7 @@ func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
 func (s *State) checkWall(p int, m Wall) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Walls {
-		return rulef(codeAction, ruleWallLine, "%s does not place walls", "%s ne place pas de murs", a.action).At(m.pos)
+		return rulef(codeAction, ruleWalls, "you are carrying out the %s action, which places no walls", "vous exécutez l'action %s, qui ne place pas de murs", a.action.Named()).At(m.pos)
 	}
 	if err := s.checkWallAt(p, m.Edge); err != nil {
 		return err.At(m.pos)
@@ -443,7 +443,7 @@ func (s *State) checkAnnex(p int, from, q grid.Square) *adjudicator.RuleError {
 	rl, qa := lab[from], ar[lab[q]]
 	switch fail {
 	case annexAllied:
-		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied", "votre région et celle %s en %s sont alliées", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
+		return rulef(codeExtend, ruleAllied, "your region and %s's region at %s are allied: neither extends into the other", "votre région et celle %s en %s sont alliées : aucune ne s'étend dans l'autre", adjudicator.OfName(s.colourName(qa.owner)), s.sq(qa.castle))
 	case annexWeaker:
 		mine, theirs := s.knightsIn(rl, p), s.knightsIn(lab[q], qa.owner)
 		return rulef(codeExtend, ruleStronger, "your region has %s and %s's has %d: you need more to extend into it",
@@ -527,7 +527,7 @@ func (s *State) annexFail(p int, from, q grid.Square) (int, grid.Square) {
 func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleError) {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return 0, rulef(codeAction, ruleShields, "%s does not extend regions", "%s n'étend pas de région", a.action).At(m.pos)
+		return 0, rulef(codeAction, ruleShields, "you are carrying out the %s action, which extends no region", "vous exécutez l'action %s, qui n'étend pas de région", a.action.Named()).At(m.pos)
 	}
 	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
 		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)

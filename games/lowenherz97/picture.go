@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 var terrainFill = [...]string{Empty: "empty", Forest: "forest", Hill: "hill", City: "city"}
@@ -20,7 +21,18 @@ var terrainFill = [...]string{Empty: "empty", Forest: "forest", Hill: "hill", Ci
 // the negotiation and whose turn. Only the players who must act are
 // marked: a bidder whose sealed bid is in is not. Money, political cards
 // and sealed bids are never drawn.
-func (s *State) Picture() *picture.Board {
+func (s *State) Picture() *picture.Board { return s.picture(false) }
+
+// PictureIn is Picture with its words in lang (adjudicator.LangPicturer):
+// in French, the words of TextIn (pouvoir, colline, ville, mur, zone
+// neutre, château, chevalier, région, prince).
+func (s *State) PictureIn(lang notation.Lang) *picture.Board {
+	return s.picture(lang == notation.French)
+}
+
+// picture is Picture, in French when fr is set.
+func (s *State) picture(fr bool) *picture.Board {
+	tr := picker(fr)
 	sym := s.symbols()
 	lab, ar := s.info()
 	owner := func(p int) int {
@@ -29,12 +41,13 @@ func (s *State) Picture() *picture.Board {
 		}
 		return p
 	}
-	b := &picture.Board{Cols: width, Rows: height, Unit: "power",
-		Keys: []picture.Key{{Swatch: "empty", Text: "empty"}, {Swatch: "forest", Text: "forest"}, {Swatch: "hill", Text: "hill"},
-			{Swatch: "city", Text: "city"}, {Swatch: "wall", Text: "a wall"}, {Swatch: "zone", Text: "a neutral zone"}},
-		Legend: []string{"castle: capital letter; knight: small letter; a region is framed in its prince's colour"}}
+	b := &picture.Board{Cols: width, Rows: height, Unit: tr("power", "pouvoir"),
+		Keys: []picture.Key{{Swatch: "empty", Text: tr("empty", "vide")}, {Swatch: "forest", Text: tr("forest", "forêt")}, {Swatch: "hill", Text: tr("hill", "colline")},
+			{Swatch: "city", Text: tr("city", "ville")}, {Swatch: "wall", Text: tr("a wall", "un mur")}, {Swatch: "zone", Text: tr("a neutral zone", "une zone neutre")}},
+		Legend: []string{tr("castle: capital letter; knight: small letter; a region is framed in its prince's colour",
+			"château : capitale ; chevalier : minuscule ; une région est encadrée de la couleur de son prince")}}
 	if s.neutral >= 0 {
-		b.Keys = append(b.Keys, picture.Key{Swatch: "neutral", Text: "x: the neutral prince"})
+		b.Keys = append(b.Keys, picture.Key{Swatch: "neutral", Text: tr("x: the neutral prince", "x : le prince neutre")})
 	}
 	for c := range width {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
@@ -69,15 +82,20 @@ func (s *State) Picture() *picture.Board {
 	}
 	counts, to := s.regionCounts(), s.ToMove()
 	skip := []string{". empty", "of X, ~ neutral", "x: the neutral prince"}
+	if fr {
+		skip = []string{". vide", "3e : région de X", "x : le prince neutre"}
+	}
 	for i, name := range s.names {
 		// A bidder whose sealed bid is in waits for the others: not to move.
 		act := slices.Contains(to, name) && !(s.phase == phaseBid && s.bids[i].in)
 		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: s.score[i], ToMove: act,
-			Note: fmt.Sprintf("%d knights left, %d %s, %d political", s.reserve[i], counts[i], plural(counts[i], "region", "regions"), len(s.hands[i]))})
+			Note: fmt.Sprintf(tr("%d %s left, %d %s, %d %s", "%d %s en réserve, %d %s, %d %s"), s.reserve[i], tr("knights", plural(s.reserve[i], "chevalier", "chevaliers")),
+				counts[i], plural(counts[i], tr("region", "région"), tr("regions", "régions")),
+				len(s.hands[i]), tr("political", plural(len(s.hands[i]), "carte politique", "cartes politiques")))})
 		skip = append(skip, fmt.Sprintf("%c %-12s ", sym[i], name))
 	}
 	var status strings.Builder
-	s.writeStatus(&status, false)
+	s.writeStatus(&status, fr)
 	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

@@ -205,8 +205,8 @@ func (s *State) checkPlace(c int, m Place) *adjudicator.RuleError {
 			adjudicator.Words{EN: t.String(), FR: t.French()}, s.sq(q)).At(m.pos[0])
 	case placeSpread:
 		return rulef(codeSetup, ruleSpread, "%s is %d squares from %s's castle at %s; castles of one colour stand at least 6 apart",
-			"%s est à %d cases du château %s de %s ; les châteaux d'une couleur sont à 6 cases au moins",
-			s.sq(q), board.Distance(o, q), s.colourName(c), s.sq(o)).At(m.pos[0])
+			"%s est à %d cases du château %s en %s ; les châteaux d'une couleur sont à 6 cases au moins",
+			s.sq(q), board.Distance(o, q), adjudicator.OfName(s.colourName(c)), s.sq(o)).At(m.pos[0])
 	case placeApart:
 		return rulef(codeSetup, rulePlacement, "the knight goes beside its castle: %s is not next to %s", "le chevalier se pose à côté de son château : %s n'est pas voisine de %s", s.sq(k), s.sq(q)).At(m.pos[1])
 	case placeKnightTaken:

@@ -16,6 +16,7 @@ const (
 	ruleTwoCards   = "lowenherz-1997-fr.txt:118"
 	ruleTwoPlayers = "lowenherz-1997-fr.txt:308"
 	ruleShare      = "lowenherz-1997-fr.txt:134"
+	ruleWalls      = "lowenherz-1997-fr.txt:138"
 	ruleWallLine   = "lowenherz-1997-fr.txt:140"
 	ruleWallPair   = "lowenherz-1997-fr.txt:141"
 	ruleWallRegion = "lowenherz-1997-fr.txt:143"

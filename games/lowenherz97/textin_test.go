@@ -20,6 +20,14 @@ var englishWords = []string{"empty", "forest", "hill", "city", "castle", "knight
 	"squares", "annexed", "wall", "looking", "at", "none", "may", "be", "replaced", "until", "every",
 	"is", "in", "renegade", "treasure", "crown", "shield", "shields"}
 
+// TestPictureInFrench: the picture of every golden board in French has
+// the same squares as in English and its keys, legend and players' notes
+// in the words of the French board, none of englishWords or "wall",
+// "letter", "framed", "small" left.
+func TestPictureInFrench(t *testing.T) {
+	gametest.PicturesInFrench(t, goldenStates(t), append(englishWords, "letter", "framed", "small", "its")...)
+}
+
 // TestTextInFrench: a board in French, as each player and as everyone
 // sees it, has the same squares as in English, and its legend, round,
 // players, latest events and hidden information in French with no

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
+	"github.com/heraldgames/herald/notation"
 )
 
 var terrainFill = [...]string{"plain", "forest", "mountains", "lake"}
@@ -18,15 +19,35 @@ var terrainFill = [...]string{"plain", "forest", "mountains", "lake"}
 // knights and tiles left, and the lines of public state below the ASCII
 // board (the area, whose turn and what now). Hands and stacks of tiles
 // are never drawn.
-func (s *State) Picture() *picture.Board {
+func (s *State) Picture() *picture.Board { return s.picture(false) }
+
+// PictureIn is Picture with its words in lang (adjudicator.LangPicturer):
+// in French, the words of TextIn (plaine, montagnes, lac, plaquette,
+// château, ville, chevalier).
+func (s *State) PictureIn(lang notation.Lang) *picture.Board {
+	return s.picture(lang == notation.French)
+}
+
+// picture is Picture, in French when fr is set.
+func (s *State) picture(fr bool) *picture.Board {
+	tr := func(en, frText string) string {
+		if fr {
+			return frText
+		}
+		return en
+	}
 	sym := s.symbols()
 	r0, r1, c0, c1 := s.window()
 	b := &picture.Board{Cols: c1 - c0 + 1, Rows: r1 - r0 + 1,
-		Keys: []picture.Key{{Swatch: "plain", Text: "plain"}, {Swatch: "forest", Text: "forest"}, {Swatch: "mountains", Text: "mountains"},
-			{Swatch: "lake", Text: "lake"}, {Swatch: "free", Text: "a free square"}, {Swatch: "await", Text: "a castle awaiting knights"}},
-		Legend: []string{"a tile's letter: c castle 1 point, v village 2 points, t town 3 points",
-			"a stack of knights: those below as bands, bottom to top; the top one,",
-			"which scores, a disc with its capital letter"}}
+		Keys: []picture.Key{{Swatch: "plain", Text: tr("plain", "plaine")}, {Swatch: "forest", Text: tr("forest", "forêt")}, {Swatch: "mountains", Text: tr("mountains", "montagnes")},
+			{Swatch: "lake", Text: tr("lake", "lac")}, {Swatch: "free", Text: tr("a free square", "une case libre")},
+			{Swatch: "await", Text: tr("a castle awaiting knights", "un château qui attend ses chevaliers")}},
+		Legend: []string{tr("a tile's letter: c castle 1 point, v village 2 points, t town 3 points",
+			"la lettre d'une plaquette : c château 1 point, v village 2 points, t ville 3 points"),
+			tr("a stack of knights: those below as bands, bottom to top; the top one,",
+				"une pile de chevaliers : ceux du dessous en bandes, de bas en haut ;"),
+			tr("which scores, a disc with its capital letter",
+				"celui du dessus, qui marque, un disque à sa lettre capitale")}}
 	for c := c0; c <= c1; c++ {
 		b.ColNames = append(b.ColNames, string(rune('a'+c)))
 	}
@@ -76,15 +97,19 @@ func (s *State) Picture() *picture.Board {
 	}
 	scores, to := s.Scores(), s.ToMove()
 	skip := []string{"P plain", "c castle", "knights bottom", ". a free"}
+	if fr {
+		skip = []string{"P plaine", "c château", "chevaliers de bas", ". une case libre"}
+	}
 	for i, name := range s.names {
 		p := s.players[i]
 		tiles := len(p.hand) + len(p.stack) + len(p.layout)
 		b.Players = append(b.Players, picture.Player{Name: name, Letter: string(sym[i]), Score: scores[i], ToMove: slices.Contains(to, name),
-			Note: fmt.Sprintf("%d %s, %d %s left", p.knights, plural(p.knights, "knight", "knights"), tiles, plural(tiles, "tile", "tiles"))})
+			Note: fmt.Sprintf(tr("%d %s, %d %s left", "reste %d %s, %d %s"), p.knights, plural(p.knights, tr("knight", "chevalier"), tr("knights", "chevaliers")),
+				tiles, plural(tiles, tr("tile", "plaquette"), tr("tiles", "plaquettes")))})
 		skip = append(skip, fmt.Sprintf("%c %-12s", sym[i], name))
 	}
 	var status strings.Builder
-	s.writeStatus(&status, sym, false)
+	s.writeStatus(&status, sym, fr)
 	b.Info = picture.Lines(status.String(), skip...)
 	return b
 }

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/heraldgames/herald/adjudicator/gametest"
 	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/notation"
 )
 
 // TestPictures pins the pictures of 2- and 4-player games at the start and
@@ -34,6 +36,9 @@ func TestPictureStacks(t *testing.T) {
 	before := mustLoad(t, players, "phase: play\nturn: red\nboard:"+board+hands)
 	after := mustLoad(t, players, "phase: play\nturn: red\nplaced: 1\ncastle: h8\nboard:"+board+"  h8: plain castle\n"+hands)
 	kit.PictureAfter(t, before, after, players, filepath.Join("testdata", "golden", "picture-stacks.svg"))
+	// In French: its keys, legend and the stacks' hints ("chevaliers de
+	// bas en haut : rbr").
+	kit.PictureAfterIn(t, before, after, players, filepath.Join("testdata", "golden", "picture-stacks-fr.svg"), notation.French)
 }
 
 // BenchmarkPictureSVG and BenchmarkPicturePNG draw the picture of a game
@@ -97,4 +102,14 @@ func TestStatusCastleWaiting(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPictureInFrench: the picture of every golden board in French has
+// the same squares as in English and its keys, legend and players' notes
+// in the words of the French board (plaine, plaquette, chevaliers), no
+// English word of the English picture's left.
+func TestPictureInFrench(t *testing.T) {
+	gametest.PicturesInFrench(t, goldenStates(t), "plain", "forest", "mountains", "lake", "a", "free", "square", "castle", "awaiting",
+		"knight", "knights", "tile", "tiles", "left", "letter", "town", "stack", "of", "those", "below", "as", "bands", "bottom", "to",
+		"top", "the", "one", "which", "scores", "disc", "with", "its", "capital")
 }

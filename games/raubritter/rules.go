@@ -290,6 +290,12 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 				"la plaquette %s en %s porte %s, et au moins %d doivent y rester, ce qui dépasserait 4 : les chevaliers ne peuvent y entrer",
 				c.kind.Words(), q, nKnights(int(c.n)), need)))
 		}
+		if i == 0 && m.Counts[0] > 4 {
+			// The castle was just laid: it holds none yet.
+			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "a tile holds at most 4 knights: %d cannot stay on the castle at %s, so march the others out of it",
+				"une plaquette porte au plus 4 chevaliers : %d ne peuvent rester sur le château en %s, faites donc partir les autres",
+				m.Counts[0], q)))
+		}
 		if int(c.n)+m.Counts[i] > 4 {
 			return pos(i)(s.withLongest(p, m, adjudicator.Rulef("four", ruleFour, "%s holds %s; %d more would make more than 4",
 				"%s porte %s ; %d de plus dépasseraient 4", q, nKnights(int(c.n)), m.Counts[i])))

@@ -924,9 +924,12 @@ func testClaimQueued(t *testing.T, db DB) {
 // (host.Mail.Shared, equal bytes in slices of their own), in a batch that
 // also queues a mail without one and a request that is rolled back: every
 // way of reading the outbox (ClaimQueued, Claim, Due) gives each draft
-// its own shared part back, and the others none.
+// its own shared part back, and the others none. A move whose mails show
+// its board in two languages, their mails one after another in any order,
+// stores each board once.
 func testQueueShared(t *testing.T, db DB) {
 	s := db.Open(t)
+	in := inspector(t, db)
 	ctx := context.Background()
 	type queued struct {
 		to     string
@@ -953,7 +956,8 @@ func testQueueShared(t *testing.T, db DB) {
 			t.Fatalf("Process %s: %v", id, err)
 		}
 	}
-	want := map[string]string{"a@x": "board 1", "b@x": "board 1", "c@x": "", "d@x": "board 2", "e@x": "board 2", "f@x": "board 1"}
+	want := map[string]string{"a@x": "board 1", "b@x": "board 1", "c@x": "", "d@x": "board 2", "e@x": "board 2", "f@x": "board 1",
+		"g@x": "board 3", "h@x": "plateau 3", "i@x": "board 3", "j@x": "plateau 3", "k@x": "plateau 3"}
 	check := func(how string, got []host.Outgoing, n int) {
 		t.Helper()
 		if len(got) != n {
@@ -973,28 +977,34 @@ func testQueueShared(t *testing.T, db DB) {
 	process(b, "<s1@x>", false, queued{"a@x", "board 1"}, queued{"b@x", "board 1"}, queued{"c@x", ""})
 	process(b, "<s2@x>", true, queued{"z@x", "board 9"}) // rolled back
 	process(b, "<s3@x>", false, queued{"d@x", "board 2"}, queued{"e@x", "board 2"}, queued{"f@x", "board 1"})
+	process(b, "<s4@x>", false, queued{"g@x", "board 3"}, queued{"h@x", "plateau 3"}, queued{"i@x", "board 3"}, queued{"j@x", "plateau 3"}, queued{"k@x", "plateau 3"})
 	got, err := b.ClaimQueued(ctx, "w1", t0.Add(5*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("ClaimQueued", got, 6)
+	check("ClaimQueued", got, 11)
 	if err := b.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if d, ok := s.(interface {
 		Due(context.Context, time.Time, int) ([]host.Outgoing, error)
 	}); ok {
-		due, err := d.Due(ctx, t0, 10)
+		due, err := d.Due(ctx, t0, 20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		check("Due", due, 6)
+		check("Due", due, 11)
 	}
-	claimed, err := s.Claim(ctx, "w1", t0, time.Minute, 10)
+	claimed, err := s.Claim(ctx, "w1", t0, time.Minute, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("Claim", claimed, 6)
+	check("Claim", claimed, 11)
+	// board 1, board 2 and board 1 again (another request's), board 3 and
+	// plateau 3 once each.
+	if n := in.Ints(t, `SELECT COUNT(*) FROM outbox_shared`); len(n) != 1 || n[0] != 5 {
+		t.Errorf("%v shared parts stored, want 5", n)
+	}
 	err = s.Process(ctx, host.Intake{MessageID: "<s4@x>", BodyHash: "h4", Sender: "a@x", Received: t0}, func(tx host.Tx) error {
 		return tx.Queue(ctx, host.Mail{Recipient: "a@x", Raw: []byte("a message"), Shared: []byte("board 1")})
 	})
