@@ -13,7 +13,8 @@ import (
 
 // TestResultInFrench: the sentence that says who won, in every game and
 // for every player count, has its French (Result.SummaryFR), which a
-// French reader's board ends with after "partie finie :", with no English word
+// French reader's board ends with after "partie finie :" and their picture
+// gives as its status, with no English word
 // of the English sentence left; in English SummaryIn is Summary.
 func TestResultInFrench(t *testing.T) {
 	english := []string{"wins", "win", "beats", "with", "to", "and", "the", "draw", "tie", "breaking", "left",
@@ -46,6 +47,9 @@ func TestResultInFrench(t *testing.T) {
 				words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 				if board := adjudicator.TextIn(m.State, "", notation.French); !strings.HasSuffix(words(board), words("partie finie : "+fr)) {
 					t.Errorf("%s: the French board does not end with %q:\n%s", what, fr, board)
+				}
+				if pic, err := adjudicator.PictureAtIn(m, len(m.Record.Moves), "", notation.French); err != nil || pic.Status != "finie : "+fr {
+					t.Errorf("%s: the French picture's status is %q (%v), want %q", what, pic.Status, err, "finie : "+fr)
 				}
 			}
 		}
