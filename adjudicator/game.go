@@ -214,6 +214,18 @@ type Result struct {
 	Draw     bool     // nobody wins
 	Shared   []string // for a draw, the players who share it (those tied at the top), in seating order
 	Summary  string   // one sentence for people, English
+	// SummaryFR is Summary in French, for a French reader's mail and page;
+	// empty where a game has none, and SummaryIn gives the English then.
+	SummaryFR string
+}
+
+// SummaryIn returns the result's sentence in lang: SummaryFR in French
+// when the game wrote one, else Summary.
+func (r Result) SummaryIn(lang notation.Lang) string {
+	if lang == notation.French && r.SummaryFR != "" {
+		return r.SummaryFR
+	}
+	return r.Summary
 }
 
 // A Picturer is a State that can draw its board as a picture (package

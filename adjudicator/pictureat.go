@@ -93,7 +93,7 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 	case n < len(m.Record.Moves) && !res.Finished:
 		b.Status = fmt.Sprintf(tr("after move %d of %d: waiting for %s", "après le coup %d sur %d : on attendait %s"), n, len(m.Record.Moves), WaitingForIn(at, lang))
 	case n < len(m.Record.Moves):
-		b.Status = fmt.Sprintf(tr("after move %d of %d: over: %s", "après le coup %d sur %d : finie : %s"), n, len(m.Record.Moves), res.Summary)
+		b.Status = fmt.Sprintf(tr("after move %d of %d: over: %s", "après le coup %d sur %d : finie : %s"), n, len(m.Record.Moves), tr(res.Summary, res.SummaryIn(notation.French)))
 	case m.Record.Ended != nil:
 		b.Status = tr("ended early: ", "terminée avant la fin : ") + endedHow(m.Record.Ended.How, fr)
 		for i := range b.Players { // no one is to move in a game that ended early
@@ -101,7 +101,7 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 		}
 		b.Info = slices.DeleteFunc(slices.Clone(b.Info), isToMove)
 	case res.Finished:
-		b.Status = tr("over: ", "finie : ") + res.Summary
+		b.Status = tr("over: ", "finie : ") + tr(res.Summary, res.SummaryIn(notation.French))
 	default:
 		b.Status = fmt.Sprintf(tr("move %d: waiting for %s", "coup %d : on attend %s"), m.MoveNumber(), WaitingForIn(at, lang))
 	}

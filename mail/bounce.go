@@ -27,7 +27,8 @@ import (
 // as text with an X-Failed-Recipients field. herald never answers it. It
 // finds the game from what herald wrote in the mail returned (its
 // References name the game, its Reply-To the seat's token address), marks
-// the seat of the address that failed undeliverable, and tells the game's
+// the seat of the address that failed undeliverable when the mail returned
+// carries that seat's token address (a report anyone may forge does not), and tells the game's
 // host once, in words, whose address fails and why. The game's clock is
 // not stopped: the host decides (replace the player, or change the
 // timing). A later mail from that player clears the mark.
@@ -234,6 +235,20 @@ func (b *Bounce) game(address string) int64 {
 	return 0
 }
 
+// returnedTo reports whether the mail the report returns is one herald
+// sent the seat of game id whose reply token is token: its Reply-To is
+// that seat's token address (address's local part, +gN.TOKEN), a secret
+// only herald's mails to the seat carry, so a report anyone wrote cannot
+// mark the seat. A seat with no token (serve --reply-tokens off) has
+// nothing to prove it, and any report of its address counts.
+func (b *Bounce) returnedTo(address string, id int64, token string) bool {
+	if token == "" {
+		return true
+	}
+	local, domain, _ := strings.Cut(address, "@")
+	return slices.Contains(b.Recipients, strings.ToLower(fmt.Sprintf("%s+g%d.%s@%s", local, id, token, domain)))
+}
+
 // why says in words why mail to r failed.
 func (r BouncedRecipient) why() string { return r.whyIn(notation.English) }
 
@@ -271,7 +286,7 @@ func (r BouncedRecipient) whyIn(lang notation.Lang) string {
 func (s *Service) bounced(ctx context.Context, ses *host.Session, msg *Message, now time.Time) (Outcome, int64, string, error) {
 	b := msg.Bounce
 	var game int64
-	var told []string
+	var told, unproved []string
 	for _, r := range b.Failed {
 		id := b.game(s.cfg.Address)
 		if id == 0 {
@@ -287,6 +302,12 @@ func (s *Service) bounced(ctx context.Context, ses *host.Session, msg *Message, 
 		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == r.Address })
 		if seat < 0 || g.Players[seat].Undeliverable != "" {
 			continue // not a player's, or known already
+		}
+		if !b.returnedTo(s.cfg.Address, id, g.Players[seat].Token) {
+			// Anyone can write a report: only one that returns herald's
+			// own mail to the seat says the address fails.
+			unproved = append(unproved, r.Address)
+			continue
 		}
 		game = id
 		tx := ses.Tx()
@@ -322,6 +343,9 @@ func (s *Service) bounced(ctx context.Context, ses *host.Session, msg *Message, 
 		if err := s.queue(ctx, tx, m, id); err != nil {
 			return "", 0, "", err
 		}
+	}
+	if len(told) == 0 && len(unproved) > 0 {
+		return Ignored, game, "bounce: returns no mail of herald's to " + strings.Join(unproved, ", "), nil
 	}
 	if len(told) == 0 {
 		return Ignored, game, "automatic mail: bounce", nil

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -151,4 +152,40 @@ func FuzzParseBounce(f *testing.F) {
 		}
 		_ = b.game("herald@herald.test")
 	})
+}
+
+// TestForgedBounceMarksNothing: a delivery report anyone may write (a
+// stranger who knows a game's number and a player's address) marks no
+// seat and tells the host nothing unless the mail it returns carries that
+// seat's reply-token address, which only herald's own mails to the seat
+// do; the genuine report then marks it.
+func TestForgedBounceMarksNothing(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	ctx := context.Background()
+	genuine := string(readBounce(t, "postfix.eml"))
+	if !strings.Contains(genuine, "herald+g1.tok1@herald.test") {
+		t.Fatal("postfix.eml no longer returns alice's token address")
+	}
+	for _, forged := range []string{
+		strings.ReplaceAll(genuine, "herald+g1.tok1@herald.test", "herald+g1.tok2@herald.test"), // another seat's token
+		strings.ReplaceAll(genuine, "herald+g1.tok1@herald.test", "herald+g1.guess@herald.test"),
+		strings.ReplaceAll(genuine, "Reply-To: herald+g1.tok1@herald.test\r\n", ""), // the game named by its References alone
+	} {
+		if forged == genuine {
+			t.Fatal("the forgery changed nothing of postfix.eml")
+		}
+		forged = strings.ReplaceAll(forged, "20261127091203.4ZgH1x3Jq1z9sWF", fmt.Sprint("forged", len(forged)))
+		f.handle([]byte(forged), Ignored)
+		if got := f.sent(); len(got) != 0 {
+			t.Errorf("a forged bounce told %v", keysOf(got))
+		}
+		if g, err := f.st.Game(ctx, 1); err != nil || g.Players[0].Undeliverable != "" {
+			t.Fatalf("a forged bounce marked alice: %+v, %v", g.Players, err)
+		}
+	}
+	f.handle([]byte(genuine), Ignored)
+	if got := f.sent(); len(got["host@herald.test"]) != 1 {
+		t.Errorf("the genuine bounce: mails %v, want the host told", keysOf(got))
+	}
 }

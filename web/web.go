@@ -403,9 +403,9 @@ func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang not
 	case m.Record.Ended != nil && m.Record.Ended.How == adjudicator.EndAbandoned:
 		v.Result = pick(fr, "ended early: abandoned by the host", "finie avant la fin : annulée par l'hôte") // never the host's address
 	case m.Record.Ended != nil:
-		v.Result = pick(fr, "ended early: ", "finie avant la fin : ") + m.Record.Ended.By + " " + m.Record.Ended.How
+		v.Result = pick(fr, "ended early: ", "finie avant la fin : ") + m.Record.Ended.By + pick(fr, " "+m.Record.Ended.How, " a abandonné") // resigned: the one way left
 	case res.Finished:
-		v.Result = res.Summary
+		v.Result = res.SummaryIn(lang)
 	default:
 		v.ToMove = adjudicator.WaitingForIn(st, lang)
 		if g.Clock != nil {
@@ -499,7 +499,7 @@ func (s *Server) replay(v *view, m *adjudicator.Match, token string, at int) err
 		where = pick(fr, "The start", "Le début")
 	}
 	if res := st.Result(); res.Finished {
-		v.Result = res.Summary
+		v.Result = res.SummaryIn(lang)
 		v.StatusLine = where + pick(fr, ": over: ", " : finie : ") + v.Result
 	} else {
 		v.ToMove = adjudicator.WaitingForIn(st, lang)

@@ -449,6 +449,10 @@ func TestPageUndoneAndOver(t *testing.T) {
 	if !strings.Contains(body, "Over: ended early") || strings.Contains(body, `http-equiv="refresh"`) {
 		t.Errorf("the page of a game over reloads itself or does not say it is over:\n%s", body)
 	}
+	// In French, who resigned in French words too.
+	if _, fr := r.get(web.PagePath(g.PageToken) + "?lang=fr"); !strings.Contains(fr, "Finie : finie avant la fin : "+other+" a abandonné") {
+		t.Errorf("the French page of a game resigned does not say so in French:\n%s", fr)
+	}
 	// Nor does it, or its picture, say whose turn it is (field test: an
 	// abandoned game's board said "to move: alice", its picture too).
 	_, svg := r.get(web.PagePath(g.PageToken) + "/board.svg")

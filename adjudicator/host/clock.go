@@ -515,6 +515,12 @@ func (s *Session) set(ctx context.Context, g *Game, m *adjudicator.Match, req Re
 		if off {
 			text = fmt.Sprintf(pick(fr, "The host of game %s now allows no observers; those who observed it\n(%d) no longer do, and are told so.\n",
 				"L'hôte de la partie %s n'accepte désormais plus d'observateurs ; ceux\nqui l'observaient (%d) ne l'observent plus, et en sont avertis.\n"), Tag(g.ID), len(dropped))
+			if len(dropped) > 0 && s.h.cfg.PageURL != nil && g.PageToken != "" && g.Page != PageOff {
+				// Their mails gave them the page's address, which still
+				// shows every move: say so, and how to close it to them.
+				text += pick(fr, "They were given the address of the game's page, which still shows\nevery move to whoever has it: \"set page new\" gives the page a new\naddress (\"set page off\" closes it).\n",
+					"Ils ont reçu l'adresse de la page de la partie, qui montre toujours\nchaque coup à qui l'a : « réglage page nouvelle » donne à la page une\nnouvelle adresse (« réglage page off » la ferme).\n")
+			}
 		}
 		rep := s.answer(g, m, req, Answer, "settings", text, "set observers")
 		for _, a := range dropped {

@@ -76,3 +76,64 @@ func TestNoticesGivePage(t *testing.T) {
 		}
 	}
 }
+
+// TestObserversOffSaysPage: a host who allows no observers any more is
+// told, when some observed, that they keep the page's address (their mails
+// gave it), which still shows every move, and how to give it a new one;
+// not when no one observed, nor when the page is off.
+func TestObserversOffSaysPage(t *testing.T) {
+	r := newRig(t, false)
+	h, err := host.New(host.Config{Registry: r.h.Registry(), Store: r.st, Now: func() time.Time { return r.clock }, NewSeed: func() string { return "host-test" },
+		NewKey: func() string {
+			k := fmt.Sprintf("off-key%02d", len(r.keys))
+			r.keys[host.HashKey(k)] = k
+			return k
+		},
+		PageURL: func(token string) string { return "https://games.example.org/g/" + token }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.h = h
+	for _, tt := range []struct {
+		lang      string // the host's mail: English or French words
+		observe   bool
+		pageOff   bool
+		want, not string
+	}{
+		{"en", true, false, "set page new", ""},
+		{"fr", true, false, "réglage page nouvelle", "set page"},
+		{"en", false, false, "", "set page"},
+		{"en", true, true, "", "set page"},
+	} {
+		id, _ := r.create(host.CreateRequest{Host: "alice@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+		key := "key " + r.game(id).Players[0].Secret + "\n"
+		if tt.observe {
+			if rep := r.send(id, "alice@x.org", key+"observe dave@z.org"); rep.Outcome != host.Answered {
+				t.Fatalf("observe dave: %s", rep.Reason)
+			}
+		}
+		if tt.pageOff {
+			r.send(id, "alice@x.org", key+"set page off")
+		}
+		cmd := "set observers off"
+		if tt.lang == "fr" {
+			key, cmd = "clé "+r.game(id).Players[0].Secret+"\n", "réglage observateurs non"
+		}
+		rep := r.send(id, "alice@x.org", key+cmd)
+		var text string
+		for _, n := range rep.Notices {
+			if n.To == "alice@x.org" && n.Topic == "settings" {
+				text = n.Text
+			}
+		}
+		if text == "" {
+			t.Fatalf("%+v: the host has no answer: %+v", tt, rep)
+		}
+		if tt.want != "" && !strings.Contains(text, tt.want) {
+			t.Errorf("%+v: the host's answer does not say %q:\n%s", tt, tt.want, text)
+		}
+		if tt.not != "" && strings.Contains(text, tt.not) {
+			t.Errorf("%+v: the host's answer says %q:\n%s", tt, tt.not, text)
+		}
+	}
+}

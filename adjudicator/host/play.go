@@ -1094,7 +1094,7 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 	res := st.Result()
 	switch {
 	case fr && res.Finished:
-		fmt.Fprintf(b, "La partie %s est finie : %s.\n", Tag(g.ID), res.Summary)
+		fmt.Fprintf(b, "La partie %s est finie : %s.\n", Tag(g.ID), res.SummaryIn(notation.French))
 	case fr && slices.Contains(to, player) && adjudicator.SealedIn(st, player):
 		fmt.Fprintf(b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
 	case fr && slices.Contains(to, player):
@@ -1273,7 +1273,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		lang := HostLang(g) // the language of the mail that started the game, or of their last
 		body := fmt.Sprintf(pick(lang == notation.French, "Game %s, which you host, is over: %s.\nScores: %s\n\n%s\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 			"La partie %s, dont vous êtes l'hôte, est finie : %s.\nScores : %s\n\n%s\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
-			Tag(g.ID), m.State.Result().Summary, adjudicator.FormatScores(m.Seats(), m.State.Scores()), adjudicator.TextIn(m.State, "", lang),
+			Tag(g.ID), m.State.Result().SummaryIn(lang), adjudicator.FormatScores(m.Seats(), m.State.Scores()), adjudicator.TextIn(m.State, "", lang),
 			g.Record.Seed, g.Record.SeedSHA256, RecordName(g.ID, g.Record.Game))
 		n := s.notice(g, m, g.Host, "", GameOver, "game over", body)
 		n.Record, n.Picture, n.Lang = true, pics.in(lang), lang

@@ -511,12 +511,15 @@ func (s *State) Result() adjudicator.Result {
 		if sc[0] > sc[1] {
 			res.Winners = []string{s.names[0]}
 			res.Summary = fmt.Sprintf("%s beats Henri %d to %d and wins the crown", s.names[0], sc[0], sc[1])
+			res.SummaryFR = fmt.Sprintf("%s bat Henri %d à %d et remporte la couronne", s.names[0], sc[0], sc[1])
 		} else {
 			res.Winners = []string{Henri}
 			if sc[0] == sc[1] {
 				res.Summary = fmt.Sprintf("Henri wins the tie at %d: the player must do better than Henri", sc[0])
+				res.SummaryFR = fmt.Sprintf("Henri l'emporte à égalité à %d : le joueur doit faire mieux qu'Henri", sc[0])
 			} else {
 				res.Summary = fmt.Sprintf("Henri beats %s %d to %d", s.names[0], sc[1], sc[0])
+				res.SummaryFR = fmt.Sprintf("Henri bat %s %d à %d", s.names[0], sc[1], sc[0])
 			}
 		}
 		return res
@@ -540,13 +543,16 @@ func (s *State) Result() adjudicator.Result {
 		res.Draw = true
 		in := s.inReserveCount(0)
 		res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %d %s in the royal reserve", s.names[0], s.names[1], sc[0], plural(sc[0], "point", "points"), in, plural(in, "troop", "troops"))
+		res.SummaryFR = fmt.Sprintf("égalité : %s et %s finissent à %d %s et %d %s dans la réserve royale", s.names[0], s.names[1], sc[0], plural(sc[0], "point", "points"), in, plural(in, "troupe", "troupes"))
 		return res
 	}
 	res.Winners = []string{s.names[w]}
 	res.Summary = fmt.Sprintf("%s wins with %d %s to %d", s.names[w], sc[w], plural(sc[w], "point", "points"), sc[1-w])
+	res.SummaryFR = fmt.Sprintf("%s gagne avec %d %s contre %d", s.names[w], sc[w], plural(sc[w], "point", "points"), sc[1-w])
 	if sc[0] == sc[1] {
 		in := s.inReserveCount(w)
 		res.Summary += fmt.Sprintf(", breaking the tie with %d %s in the royal reserve", in, plural(in, "troop", "troops"))
+		res.SummaryFR += fmt.Sprintf(", départagé par %d %s dans la réserve royale", in, plural(in, "troupe", "troupes"))
 	}
 	return res
 }

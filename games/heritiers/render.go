@@ -319,7 +319,7 @@ func (s *State) writeStatus(b *strings.Builder, sym [2]byte, fr bool) {
 	}
 	switch {
 	case s.over:
-		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), tr(s.Result().Summary, s.Result().SummaryFR))
 	default:
 		fmt.Fprintf(b, tr("to move: %s", "à jouer : %s"), s.names[s.turn])
 		if s.taken {

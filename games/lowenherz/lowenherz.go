@@ -538,14 +538,17 @@ func (s *State) Result() adjudicator.Result {
 	}
 	b := s.players[best]
 	res := adjudicator.Result{Finished: true, Winners: win}
-	how := "after the last card"
+	how, howFR := "after the last card", "après la dernière carte"
 	if s.kingEnd {
 		how = fmt.Sprintf("on reaching the king's marker at %d", s.king)
+		howFR = fmt.Sprintf("en atteignant le marqueur du roi à %d", s.king)
 	}
 	if len(win) == 1 {
 		res.Summary = fmt.Sprintf("%s wins %s with %d %s and %d ducats", win[0], how, b.score, plural(b.score, "point", "points"), b.ducats)
+		res.SummaryFR = fmt.Sprintf("%s gagne %s avec %d %s et %d ducats", win[0], howFR, b.score, plural(b.score, "point", "points"), b.ducats)
 	} else {
 		res.Summary = fmt.Sprintf("%s share the victory %s with %d %s and %d ducats", strings.Join(win, " and "), how, b.score, plural(b.score, "point", "points"), b.ducats)
+		res.SummaryFR = fmt.Sprintf("%s se partagent la victoire %s avec %d %s et %d ducats", strings.Join(win, " et "), howFR, b.score, plural(b.score, "point", "points"), b.ducats)
 	}
 	return res
 }

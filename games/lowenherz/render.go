@@ -216,7 +216,7 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, fr bool) {
 			b.WriteString(tr("the deck is out: hands are played out, no refills\n", "la pioche est épuisée : on joue ses cartes en main, sans compléter\n"))
 		}
 	default:
-		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), tr(s.Result().Summary, s.Result().SummaryFR))
 	}
 }
 

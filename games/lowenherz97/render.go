@@ -187,7 +187,7 @@ func (s *State) writeStatus(b *strings.Builder, fr bool) {
 			s.names[pl.player], s.aCastleIn(pl.player, pl.colour, fr))
 		return
 	case phaseOver:
-		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), tr(s.Result().Summary, s.Result().SummaryFR))
 		return
 	}
 	fmt.Fprintf(b, tr("first player %s; action card %s\n", "premier joueur %s ; carte d'action %s\n"), s.names[s.first], s.card.text(fr))

@@ -222,5 +222,6 @@ func (s *State) endGame() {
 		}
 	}
 	s.phase = phaseOver
-	s.logf("%s", "%s", s.Result().Summary)
+	res := s.Result()
+	s.logf("%s", "%s", adjudicator.Words{EN: res.Summary, FR: res.SummaryFR})
 }

@@ -478,10 +478,13 @@ func (s *State) Result() adjudicator.Result {
 	switch {
 	case len(tied) == 1 && countEq(scores, best) == 1:
 		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points", s.names[tied[0]], best)
+		res.SummaryFR = fmt.Sprintf("le roi est mort ; vive le roi %s, avec %d points de pouvoir", s.names[tied[0]], best)
 	case len(tied) == 1:
 		res.Summary = fmt.Sprintf("the king is dead; long live king %s, with %d power points and the most ducats (%d)", s.names[tied[0]], best, s.wealth(tied[0]))
+		res.SummaryFR = fmt.Sprintf("le roi est mort ; vive le roi %s, avec %d points de pouvoir et le plus de ducats (%d)", s.names[tied[0]], best, s.wealth(tied[0]))
 	default:
 		res.Summary = fmt.Sprintf("the king is dead; %s share the crown with %d power points and %d ducats each", strings.Join(res.Winners, " and "), best, s.wealth(tied[0]))
+		res.SummaryFR = fmt.Sprintf("le roi est mort ; %s se partagent la couronne avec %d points de pouvoir et %d ducats chacun", strings.Join(res.Winners, " et "), best, s.wealth(tied[0]))
 	}
 	return res
 }

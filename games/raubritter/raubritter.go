@@ -440,8 +440,10 @@ func (s *State) Result() adjudicator.Result {
 		w := tied[0]
 		res.Winners = []string{s.names[w]}
 		res.Summary = fmt.Sprintf("%s wins with %d %s", s.names[w], sc[w], plural(sc[w], "point", "points"))
+		res.SummaryFR = fmt.Sprintf("%s gagne avec %d %s", s.names[w], sc[w], plural(sc[w], "point", "points"))
 		if countEq(sc, best) > 1 {
 			res.Summary += fmt.Sprintf(", breaking the tie with %s left", nKnights(s.players[w].knights).EN)
+			res.SummaryFR += fmt.Sprintf(", départagé par ses chevaliers restants (%s)", nKnights(s.players[w].knights).FR)
 		}
 		return res
 	}
@@ -453,6 +455,8 @@ func (s *State) Result() adjudicator.Result {
 	res.Shared = names
 	res.Summary = fmt.Sprintf("draw: %s and %s tie with %d %s and %s left",
 		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, plural(best, "point", "points"), nKnights(s.players[tied[0]].knights).EN)
+	res.SummaryFR = fmt.Sprintf("égalité : %s et %s finissent à %d %s, avec les mêmes chevaliers restants (%s)",
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1], best, plural(best, "point", "points"), nKnights(s.players[tied[0]].knights).FR)
 	return res
 }
 

@@ -195,7 +195,7 @@ func (s *State) writeStatus(b *strings.Builder, sym []byte, fr bool) {
 			fmt.Fprintf(b, tr("to move: %s, lay 1 to 3 tiles\n", "à jouer : %s, poser 1 à 3 plaquettes\n"), who)
 		}
 	default:
-		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), s.Result().Summary)
+		fmt.Fprintf(b, tr("game over: %s\n", "partie finie : %s\n"), tr(s.Result().Summary, s.Result().SummaryFR))
 	}
 }
 
