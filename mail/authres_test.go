@@ -216,3 +216,32 @@ func TestUnobserveAuthenticated(t *testing.T) {
 		t.Errorf("dan's authenticated unobserve: %q", got)
 	}
 }
+
+// TestForgedUnreadable: a mail herald cannot read is answered, as any
+// other, only when its sender is not proven forged: with the provider's
+// verdict trusted, one that fails DMARC (or lacks pass under
+// require_dmarc) gets no answer, so that a stranger cannot have herald
+// mail "your mail could not be read" to an address of their choosing.
+func TestForgedUnreadable(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.svc.cfg.TrustAuthservIDs = []string{"mx.herald.test"}
+	broken := func(from string, headers ...string) []byte {
+		return f.mail(from, "moves", "not base64 at all !!!", append(headers, "Content-Transfer-Encoding: base64")...)
+	}
+	fail := "Authentication-Results: mx.herald.test; dmarc=fail (p=reject) header.from=victim.test"
+	f.handle(broken("someone@victim.test", fail), Rejected)
+	if got := f.sent(); len(got) != 0 {
+		t.Errorf("an unreadable mail that fails DMARC was answered: %v", keysOf(got))
+	}
+	pass := "Authentication-Results: mx.herald.test; dmarc=pass header.from=victim.test"
+	f.handle(broken("someone@victim.test", pass), Rejected)
+	if got := f.sent()["someone@victim.test"]; len(got) != 1 || !strings.Contains(got[0], "could not read your mail") {
+		t.Errorf("an unreadable mail whose sender is proven: answered %q, want the notice", got)
+	}
+	f.svc.cfg.RequireDMARC = true
+	f.handle(broken("someone@victim.test", "Authentication-Results: mx.herald.test; dmarc=none header.from=victim.test"), Rejected)
+	if got := f.sent(); len(got) != 0 {
+		t.Errorf("require_dmarc: an unreadable mail without pass was answered: %v", keysOf(got))
+	}
+}

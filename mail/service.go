@@ -543,11 +543,17 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 }
 
 // handleBroken records and, when it is safe, answers a mail that could not
-// be read: too large, malformed, an unknown charset, empty.
+// be read: too large, malformed, an unknown charset, empty. It is not
+// answered when it comes from no one, from a program or from herald, nor
+// when its sender fails the check a mail read must pass (senderCheck: the
+// trusted provider's DMARC verdict, require_dmarc), which its header
+// alone decides.
 func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message, id, hash string, now time.Time, xerr error) (Outcome, func(), error) {
 	from, auto := "", false
+	why := "" // why its sender is not taken for its author, as for a mail read
 	if msg != nil {
 		from, auto = msg.From, msg.Auto != AutoNone
+		why, _ = s.senderCheck(msg)
 	}
 	outcome := Rejected
 	err := b.Do(ctx, host.Intake{MessageID: id, BodyHash: hash, Sender: from, Received: now}, func(ses *host.Session) error {
@@ -558,6 +564,11 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 			return nil
 		}
 		tx.SetOutcome(string(outcome), 0)
+		if why != "" {
+			// Not answered: the answer would go to whomever a stranger
+			// named in From.
+			return nil
+		}
 		body := fmt.Sprintf("herald could not read your mail, so nothing was done with it:\n\n  %v\n\n%s",
 			xerr, "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file.")
 		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
@@ -569,7 +580,11 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 		return "", nil, err
 	}
 	return outcome, func() {
-		s.log.Info("mail", "message_id", id, "from", from, "outcome", string(outcome), "reason", xerr.Error())
+		reason := xerr.Error()
+		if why != "" {
+			reason += "; not answered: " + why
+		}
+		s.log.Info("mail", "message_id", id, "from", from, "outcome", string(outcome), "reason", reason)
 	}, nil
 }
 
