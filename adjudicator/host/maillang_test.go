@@ -182,3 +182,51 @@ func TestReplaceByBotLang(t *testing.T) {
 		t.Errorf("bob's notice, in English: %+v", n)
 	}
 }
+
+// TestSealedWaitingInFrench: a French player whose sealed step is in is
+// told whom the game waits for in French, the others' sealed steps too
+// (« les étapes scellées de … sont prises »), not in English.
+func TestSealedWaitingInFrench(t *testing.T) {
+	r := newRig(t, false)
+	addrs := []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org"}
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "lowenherz97", Players: addrs})
+	g := r.game(id)
+	for _, p := range g.Players {
+		if rep := r.send(id, p.Address, "key "+p.Secret+"\nlang fr"); rep.Outcome != host.Answered {
+			t.Fatalf("lang fr: %+v", rep)
+		}
+	}
+	for i := 0; i < 400; i++ {
+		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			break
+		}
+		to := m.State.ToMove()
+		who := to[i%len(to)]
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })
+		legal := m.State.Legal(who)
+		if len(legal) == 0 {
+			continue
+		}
+		mv := legal[(i*7)%len(legal)]
+		rep := r.send(id, g.Players[seat].Address, "key "+g.Players[seat].Secret+"\n"+mv.String())
+		if rep.Outcome != host.Applied {
+			t.Fatalf("step %q by %s: %+v", mv, who, rep)
+		}
+		for _, n := range rep.Notices {
+			if n.Seat != who || !strings.Contains(n.Text, "votre étape scellée est prise") {
+				continue
+			}
+			_, line, _ := strings.Cut(n.Text, "on attend ")
+			line, _, _ = strings.Cut(line, "\n")
+			if strings.Contains(line, "sealed") || strings.Contains(line, "nobody") || !strings.Contains(line, "scellées de "+who) {
+				t.Fatalf("%s, whose sealed step is in, reads « on attend %s »", who, line)
+			}
+			return
+		}
+	}
+	t.Fatal("no sealed step was taken in 400 steps")
+}

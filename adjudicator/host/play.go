@@ -1096,11 +1096,11 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 	case fr && res.Finished:
 		fmt.Fprintf(b, "La partie %s est finie : %s.\n", Tag(g.ID), res.SummaryIn(notation.French))
 	case fr && slices.Contains(to, player) && adjudicator.SealedIn(st, player):
-		fmt.Fprintf(b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Partie %s, coup %d : votre étape scellée est prise (vous pouvez la\nremplacer) ; on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingForIn(st, notation.French))
 	case fr && slices.Contains(to, player):
 		fmt.Fprintf(b, "Partie %s, coup %d : C'EST VOTRE TOUR, %s.\n", Tag(g.ID), m.MoveNumber(), player)
 	case fr:
-		fmt.Fprintf(b, "Partie %s, coup %d : on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingFor(st))
+		fmt.Fprintf(b, "Partie %s, coup %d : on attend %s.\n", Tag(g.ID), m.MoveNumber(), adjudicator.WaitingForIn(st, notation.French))
 	case res.Finished:
 		fmt.Fprintf(b, "Game %s is over: %s.\n", Tag(g.ID), res.Summary)
 	case slices.Contains(to, player) && adjudicator.SealedIn(st, player):
