@@ -374,29 +374,9 @@ func TestSealedBidsStaySealed(t *testing.T) {
 	r := newRig(t, false)
 	addrs := []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org"}
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "lowenherz97", Players: addrs})
-	g := r.game(id)
 	sealed, revealed := 0, 0
 	revealedSeen := map[int]bool{}
-	for i := 0; i < 400 && (sealed < 3 || revealed < 2); i++ {
-		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.State.Result().Finished {
-			break
-		}
-		to := m.State.ToMove()
-		who := to[i%len(to)]
-		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })
-		legal := m.State.Legal(who)
-		if len(legal) == 0 {
-			continue
-		}
-		mv := legal[(i*7)%len(legal)]
-		rep := r.send(id, g.Players[seat].Address, "key "+g.Players[seat].Secret+"\n"+mv.String())
-		if rep.Outcome != host.Applied {
-			t.Fatalf("step %q by %s: %+v", mv, who, rep)
-		}
+	r.stepAround(id, func(who string, mv adjudicator.Move, rep host.Reply) bool {
 		after, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
 		if err != nil {
 			t.Fatal(err)
@@ -456,12 +436,46 @@ func TestSealedBidsStaySealed(t *testing.T) {
 				t.Errorf("%s's news of %s's sealed step %q does not give its public form %q:\n%s", n.Seat, who, mv, public, n.Text)
 			}
 		}
-	}
+		return sealed < 3 || revealed < 2
+	})
 	if sealed == 0 {
 		t.Fatal("no sealed step was played: the test checked nothing")
 	}
 	if revealed == 0 {
 		t.Fatal("no sealed step was revealed: the test checked no reveal")
+	}
+}
+
+// stepAround plays game id, each player to move in turn taking a legal
+// step (a different one each time, always the same from run to run), and
+// calls fn with each step applied and its reply, until fn returns false,
+// the game ends, or 400 turns have gone.
+func (r *rig) stepAround(id int64, fn func(who string, mv adjudicator.Move, rep host.Reply) bool) {
+	r.t.Helper()
+	g := r.game(id)
+	for i := 0; i < 400; i++ {
+		m, err := adjudicator.Start(r.h.Registry(), r.game(id).Record)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if m.State.Result().Finished {
+			return
+		}
+		to := m.State.ToMove()
+		who := to[i%len(to)]
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Name == who })
+		legal := m.State.Legal(who)
+		if len(legal) == 0 {
+			continue
+		}
+		mv := legal[(i*7)%len(legal)]
+		rep := r.send(id, g.Players[seat].Address, "key "+g.Players[seat].Secret+"\n"+mv.String())
+		if rep.Outcome != host.Applied {
+			r.t.Fatalf("step %q by %s: %+v", mv, who, rep)
+		}
+		if !fn(who, mv, rep) {
+			return
+		}
 	}
 }
 
