@@ -175,6 +175,19 @@ var french = words{Lang: "fr", AllGames: "Toutes les parties publiques", AsItSta
 	Updated: "Mis à jour le", Reloads: "Cette page se recharge toutes les %d secondes tant que la partie se joue.",
 	PublicGames: "herald : parties publiques", NoPublicGame: "Aucune partie n'est publique ici."}
 
+// wordsIn returns a page's words in lang; query, when the page's language
+// came from its address (?lang=), keeps it on the page's links.
+func wordsIn(lang notation.Lang, query bool) words {
+	w := english
+	if lang == notation.French {
+		w = french
+	}
+	if query {
+		w.Query = "?lang=" + w.Lang
+	}
+	return w
+}
+
 // statusFR is a game's status (host.Game.Status) in French.
 var statusFR = map[string]string{host.Playing: "en cours", host.Finished: "finie", host.Abandoned: "annulée",
 	host.Resigned: "abandonnée", host.Forfeited: "perdue par forfait"}
@@ -383,13 +396,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at i
 // query keeps ?lang= on the page's links.
 func (s *Server) view(g *host.Game, m *adjudicator.Match, token string, lang notation.Lang, query bool) (*view, error) {
 	fr := lang == notation.French
-	w := english
-	if fr {
-		w = french
-	}
-	if query {
-		w.Query = "?lang=" + w.Lang
-	}
+	w := wordsIn(lang, query)
 	st := m.State
 	res := st.Result()
 	n := len(m.Record.Moves)
@@ -649,13 +656,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	}
 	lang, query := pageLang(r)
 	fr := lang == notation.French
-	wd := english
-	if fr {
-		wd = french
-	}
-	if query {
-		wd.Query = "?lang=" + wd.Lang
-	}
+	wd := wordsIn(lang, query)
 	type entry struct{ Tag, Title, Status, Href string }
 	list := struct {
 		W     words
