@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
@@ -373,6 +374,9 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 		// Parse first, so that even "not your turn" is said in the
 		// language the step was written in.
 		mv, err := st.Parse(player, step)
+		if ne, ok := err.(*notation.Error); ok {
+			m.Game.suggestKeyword(ne, step)
+		}
 		if step.Lang == notation.French {
 			lang = notation.French
 		}
@@ -423,6 +427,32 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 	}
 	sub.Lang = lang
 	return sub, st, nil
+}
+
+// suggestKeyword gives e, a step's notation error without suggestions,
+// the game's keywords nearest the word it points at, when that word looks
+// like a misspelt keyword: letters alone, four or more of them, and no
+// keyword itself. A game's parser knows what it expects at a place (a
+// square, say) but not that "knigt" is "knight" misspelt, which the
+// game's vocabulary tells: '"knigt" is not a square…; did you mean
+// "knight"?'.
+func (g *Game) suggestKeyword(e *notation.Error, step *notation.Step) {
+	if g == nil || g.Keywords == nil || len(e.Suggest) > 0 {
+		return
+	}
+	for _, t := range step.Tokens {
+		if t.Pos != e.Pos {
+			continue
+		}
+		if t.Kind != notation.Word || len([]rune(t.Text)) < 4 || strings.ContainsFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			return
+		}
+		if _, _, ok := g.Keywords.Lookup(t.Text); ok {
+			return // a keyword out of its place: the error says what fits
+		}
+		e.Suggest = g.Keywords.Suggest(t.Text, step.Lang)
+		return
+	}
 }
 
 // onHidden reports whether the reason err gives may depend on what
