@@ -41,7 +41,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -693,12 +692,9 @@ type Batch struct {
 	// mail's drafts written apart (host.Mail.Pending) are waited for only
 	// then.
 	queue []queuedMail
-	// sharedID is the outbox_shared row the batch inserted last, holding
-	// sharedData (see shared), and sharedID2 the one before, holding
-	// sharedData2 (a move's board in each of two languages); 0 before the
-	// first, and after a mail is rolled back.
-	sharedID, sharedID2     int64
-	sharedData, sharedData2 []byte
+	// recent are the outbox_shared rows the batch inserted last (see
+	// shared); none after a mail is rolled back.
+	recent sqlform.RecentShared
 }
 
 var errBatchDone = errors.New("store: the batch is already committed or rolled back")
@@ -801,7 +797,7 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 	}
 	if err != nil {
 		b.queued, b.queue = b.queued[:queued], b.queue[:queue]
-		b.sharedID, b.sharedData, b.sharedID2, b.sharedData2 = 0, nil, 0, nil
+		b.recent = sqlform.RecentShared{}
 		b.rollbackMail(ctx)
 		return err
 	}
@@ -1461,15 +1457,12 @@ func (b *Batch) flush(ctx context.Context) error {
 	return nil
 }
 
-// shared returns the id of the outbox_shared row holding data: the row
-// the batch inserted last when it holds the same bytes (the mails of a
-// move are queued one after another), else a new one.
+// shared returns the id of the outbox_shared row holding data: one the
+// batch inserted last when it holds the same bytes (sqlform.RecentShared),
+// else a new one.
 func (b *Batch) shared(ctx context.Context, data []byte) (int64, error) {
-	if b.sharedID != 0 && bytes.Equal(data, b.sharedData) {
-		return b.sharedID, nil
-	}
-	if b.sharedID2 != 0 && bytes.Equal(data, b.sharedData2) {
-		return b.sharedID2, nil // the other language's board of the same move
+	if id, ok := b.recent.Find(data); ok {
+		return id, nil
 	}
 	res, err := b.stmts.ExecContext(ctx, `INSERT INTO outbox_shared (data) VALUES (?)`, data)
 	if err != nil {
@@ -1479,8 +1472,7 @@ func (b *Batch) shared(ctx context.Context, data []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
-	b.sharedID2, b.sharedData2 = b.sharedID, b.sharedData
-	b.sharedID, b.sharedData = id, data
+	b.recent.Add(id, data)
 	return id, nil
 }
 

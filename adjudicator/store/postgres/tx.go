@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,12 +21,9 @@ type Tx struct {
 	now     time.Time
 	outcome string
 	gameID  int64
-	// sharedID is the outbox_shared row the request inserted last,
-	// holding sharedData (see Queue), and sharedID2 the one before,
-	// holding sharedData2 (a move's board in each of two languages); 0
-	// before the first.
-	sharedID, sharedID2     int64
-	sharedData, sharedData2 []byte
+	// recent are the outbox_shared rows the request inserted last (see
+	// Queue).
+	recent sqlform.RecentShared
 }
 
 var _ host.Tx = (*Tx)(nil)
@@ -295,23 +291,16 @@ func (t *Tx) Queue(ctx context.Context, m host.Mail) error {
 		gid = &m.GameID
 	}
 	if m.Shared != nil {
-		// One of the two rows the request inserted last when it holds the
-		// same bytes (the mails of a move are queued one after another,
-		// their board in English or French), else a new one.
-		switch {
-		case t.sharedID != 0 && bytes.Equal(m.Shared, t.sharedData):
-			shared = &t.sharedID
-		case t.sharedID2 != 0 && bytes.Equal(m.Shared, t.sharedData2):
-			shared = &t.sharedID2
-		default:
-			var id int64
+		// A row the request inserted last when it holds the same bytes
+		// (sqlform.RecentShared), else a new one.
+		id, ok := t.recent.Find(m.Shared)
+		if !ok {
 			if err := t.q().QueryRow(context.WithoutCancel(ctx), `INSERT INTO outbox_shared (data) VALUES ($1) RETURNING id`, m.Shared).Scan(&id); err != nil {
 				return fmt.Errorf("store: %w", err)
 			}
-			t.sharedID2, t.sharedData2 = t.sharedID, t.sharedData
-			t.sharedID, t.sharedData = id, m.Shared
-			shared = &t.sharedID
+			t.recent.Add(id, m.Shared)
 		}
+		shared = &id
 	}
 	q := sqlform.QueuedMail(m)
 	var id int64

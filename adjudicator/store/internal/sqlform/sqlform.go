@@ -7,6 +7,7 @@
 package sqlform
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -161,4 +162,30 @@ func QueuedMail(m host.Mail) Queued {
 		q.Draft = m.Draft
 	}
 	return q
+}
+
+// RecentShared is what a store's transaction remembers of the
+// outbox_shared rows it inserted last: the mails of a move are queued one
+// after another, with the move's board in English or in French, so a
+// board equal to one of the last two rows is that row, and the move's
+// mails share one row a language. The zero value remembers none.
+type RecentShared struct {
+	ids  [2]int64 // the last row first; 0: none
+	data [2][]byte
+}
+
+// Find returns the row of the last two inserted that holds data, if any.
+func (r *RecentShared) Find(data []byte) (int64, bool) {
+	for i, id := range r.ids {
+		if id != 0 && bytes.Equal(data, r.data[i]) {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// Add remembers that row id, just inserted, holds data.
+func (r *RecentShared) Add(id int64, data []byte) {
+	r.ids[1], r.data[1] = r.ids[0], r.data[0]
+	r.ids[0], r.data[0] = id, data
 }
