@@ -135,13 +135,19 @@ func TestBotClosesRegions(t *testing.T) {
 		if lead > 5 {
 			return true // won already: a few points more are worth little
 		}
-		m, err := bot.Step(s, s.names, p, bot.Options{Seed: fmt.Sprint("closes", seen)})
+		ch, err := bot.Rank(s, s.names, p, bot.Options{Seed: fmt.Sprint("closes", seen)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		seen++
 		for i, l := range legal {
-			if l.String() == m.String() && prior[i] > 0 {
+			if l.String() != ch[0].Move.String() {
+				continue
+			}
+			if ch[0].Gain != prior[i] {
+				t.Errorf("%s's %s: the search says it gains %d at once, its prior is %d", p, l, ch[0].Gain, prior[i])
+			}
+			if prior[i] > 0 {
 				taken++
 			}
 		}
