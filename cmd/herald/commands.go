@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -251,12 +252,13 @@ func resolveAs(m *adjudicator.Match, as string) (string, error) {
 
 var cmdShow = &command{
 	name:  "show",
-	args:  "FILE [--as PLAYER] [--format text|json|position|svg|png] [--out FILE]   or   show --db DIR G12 [...]",
-	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file; svg and png\ndraw the board as everyone sees it (--out writes the picture to a new file).\nWith --db, show game G12 of a mail service's data directory (safe while serve runs).",
+	args:  "FILE [--as PLAYER] [--format text|json|position|svg|png] [--lang en|fr] [--out FILE]   or   show --db DIR G12 [...]",
+	short: "Show the game: the board, scores and whose turn it is; with --as, that player's hand too.\n--format json is the stable machine form; position writes a position file; svg and png\ndraw the board as everyone sees it (--out writes the picture to a new file).\n--lang fr writes the text and the pictures in French.\nWith --db, show game G12 of a mail service's data directory (safe while serve runs).",
 	flags: func(fs *flag.FlagSet) {
 		fs.String("as", "", "show `player`'s private view (hand) as well")
 		fs.String("format", "text", "text, json, position, svg or png")
 		fs.String("out", "", "with svg or png: the `file` to write the picture to (default: standard output)")
+		fs.String("lang", "en", "with text, svg or png: the `language` of the board's words, en or fr")
 		fs.String("db", "", "a `directory` of herald serve; the argument is then a game id like G12")
 	},
 	run: func(ctx context.Context, e *env, args []string) error {
@@ -280,10 +282,21 @@ var cmdShow = &command{
 		if f := e.str("format"); e.str("out") != "" && f != "svg" && f != "png" {
 			return usagef("--out writes a picture: use it with --format svg or png")
 		}
+		lang, err := parseLang(e.str("lang"))
+		if err != nil {
+			return err
+		}
+		if f := e.str("format"); lang != notation.English && (f == "json" || f == "position") {
+			return usagef("--format %s is the same in every language; --lang is for text, svg and png", f)
+		}
+		title := fmt.Sprintf("%s, move %d", m.Game.Title, m.MoveNumber())
+		if lang == notation.French {
+			title = fmt.Sprintf("%s, coup %d", cmp.Or(m.Game.TitleFR, m.Game.Title), m.MoveNumber())
+		}
 		switch e.str("format") {
 		case "text":
-			fmt.Fprintf(e.stdout, "%s, move %d\n", m.Game.Title, m.MoveNumber())
-			fmt.Fprint(e.stdout, m.State.Text(as))
+			fmt.Fprintln(e.stdout, title)
+			fmt.Fprint(e.stdout, adjudicator.TextIn(m.State, as, lang))
 		case "json":
 			enc := json.NewEncoder(e.stdout)
 			enc.SetIndent("", "  ")
@@ -302,7 +315,7 @@ var cmdShow = &command{
 			if as != "" {
 				return usagef("--format %s draws the board as everyone sees it; it takes no --as", e.str("format"))
 			}
-			pic, err := adjudicator.PictureOf(m, fmt.Sprintf("%s, move %d", m.Game.Title, m.MoveNumber()))
+			pic, err := adjudicator.PictureAtIn(m, len(m.Record.Moves), title, lang)
 			if err != nil {
 				return err
 			}
@@ -327,6 +340,17 @@ var cmdShow = &command{
 		}
 		return nil
 	},
+}
+
+// parseLang reads a --lang value: en or fr.
+func parseLang(s string) (notation.Lang, error) {
+	switch strings.ToLower(s) {
+	case "en":
+		return notation.English, nil
+	case "fr":
+		return notation.French, nil
+	}
+	return 0, usagef("--lang %q: expected en or fr", s)
 }
 
 var cmdLegal = &command{
