@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,5 +299,33 @@ func TestJSONLeavesZeroFieldsOut(t *testing.T) {
 	var back Board
 	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(&back, b) {
 		t.Errorf("the JSON reads back as %+v, %v; want %+v", back, err, b)
+	}
+}
+
+// BenchmarkMarkChangesGrown measures MarkChanges on a board that grew by a
+// column between the two moves (Raubritter's, 14 by 14 squares), which
+// matches the squares by their names: a host marks every move's picture
+// on its intake's goroutine.
+func BenchmarkMarkChangesGrown(b *testing.B) {
+	board := func(cols int, first byte) *Board {
+		bd := &Board{Cols: cols, Rows: 14}
+		for c := range cols {
+			bd.ColNames = append(bd.ColNames, string(rune(first)+rune(c)))
+		}
+		for r := range 14 {
+			bd.RowNames = append(bd.RowNames, strconv.Itoa(r+1))
+			for c := range cols {
+				cell := Cell{Fill: "plain", Owner: -1}
+				if (r+c)%5 == 0 {
+					cell.Pieces = []Piece{{Owner: (r + c) % 2, Letter: "a"}}
+				}
+				bd.Cells = append(bd.Cells, cell)
+			}
+		}
+		return bd
+	}
+	before, after := board(13, 'b'), board(14, 'a')
+	for b.Loop() {
+		after.MarkChanges(before)
 	}
 }
