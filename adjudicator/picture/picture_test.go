@@ -222,6 +222,13 @@ func TestMarkChanges(t *testing.T) {
 	after.Cells[5].Pieces = append(slices.Clone(after.Cells[5].Pieces), Piece{Owner: 1, Letter: "B"}) // b2
 	after.Cells[1].Mark = true                                                                        // a1: a dot only
 	after.Walls = []Wall{{Row: 0, Col: 1, Owner: -1}, {Row: 0, Col: 2, South: true, Road: true}, {Row: 1, Col: 1, Owner: -1}}
+	// The board before is compared by what it holds, not by the marks
+	// it got from the move before it (a match keeps its last picture,
+	// marked, as the next move's board before).
+	for i := range before.Cells {
+		before.Cells[i].Changed = i%2 == 0
+	}
+	before.Walls[0].Changed = true
 	after.MarkChanges(before)
 	for i, c := range after.Cells {
 		if want := i == 5; c.Changed != want {
