@@ -116,7 +116,7 @@ func Step(st adjudicator.State, seats []string, seat string, o Options) (adjudic
 		o.explain(Reason{Move: ch[0].Move, Only: true})
 	} else {
 		iters, _, _ := o.budget() // Rank has checked it
-		o.explain(Reason{Move: ch[0].Move, Visits: ch[0].Visits, Iterations: iters, Mean: ch[0].Reward})
+		o.explain(Reason{Move: ch[0].Move, Visits: ch[0].Visits, Iterations: iters, Mean: ch[0].Reward, Gain: ch[0].Gain})
 	}
 	return ch[0].Move, nil
 }
@@ -129,6 +129,11 @@ type Choice struct {
 	// Reward is the mean of the seat's rewards over those iterations, in
 	// [0, 1]: half for winning, half for its score against the others'.
 	Reward float64
+	// Gain is, in a game with priors ([Prior]), what the step gains the
+	// seat at once over the best of the others, in the game's points: its
+	// prior at the root, from the search's first redrawing (a prior
+	// depends on what every redrawing keeps). 0 otherwise.
+	Gain int
 }
 
 // Rank searches st for seat as Step does and returns each of seat's legal
@@ -171,6 +176,7 @@ func Rank(st adjudicator.State, seats []string, seat string, o Options) ([]Choic
 		if c := root.child(seat, m.String()); c != nil && c.visits > 0 {
 			out[i].Visits, out[i].Reward = c.visits, c.reward/float64(c.visits)
 		}
+		out[i].Gain = root.priors[m.String()]
 	}
 	slices.SortStableFunc(out, func(a, b Choice) int { return b.Visits - a.Visits })
 	return out, nil

@@ -24,18 +24,36 @@ type Reason struct {
 	// Mean is the mean outcome of those iterations for the seat, from 0
 	// (lost, far behind the best other) to 1 (won, far ahead).
 	Mean float64
+	// Gain is what the step gains the seat at once over the best of the
+	// others, in a game with priors (Choice.Gain); 0 otherwise.
+	Gain int
 }
 
 // Why returns the reason of c in English and in French: "chosen in 61% of
-// 400 tries, mean outcome 0.58 of 1", or "the only legal step".
+// 400 tries, mean outcome 0.58 of 1", or "the only legal step"; a step
+// that gains points at once says so first: "7 points at once, more than
+// any other player gains by it; chosen in …".
 func (c Reason) Why() (en, fr string) {
 	if c.Only || c.Iterations == 0 {
 		return "the only legal step", "la seule étape légale"
 	}
 	pct := int(math.Round(100 * float64(c.Visits) / float64(c.Iterations)))
 	mean := strconv.FormatFloat(c.Mean, 'f', 2, 64)
-	return fmt.Sprintf("chosen in %d%% of %d tries, mean outcome %s of 1", pct, c.Iterations, mean),
-		fmt.Sprintf("choisie dans %d %% de %d essais, résultat moyen %s sur 1", pct, c.Iterations, strings.Replace(mean, ".", ",", 1))
+	en = fmt.Sprintf("chosen in %d%% of %d tries, mean outcome %s of 1", pct, c.Iterations, mean)
+	fr = fmt.Sprintf("choisie dans %d %% de %d essais, résultat moyen %s sur 1", pct, c.Iterations, strings.Replace(mean, ".", ",", 1))
+	if c.Gain > 0 {
+		en = fmt.Sprintf("%s at once, more than any other player gains by it; %s", points(c.Gain), en)
+		fr = fmt.Sprintf("%s sur-le-champ, plus que n'en gagne aucun autre joueur ; %s", points(c.Gain), fr)
+	}
+	return en, fr
+}
+
+// points writes n points, in English and in French alike.
+func points(n int) string {
+	if n == 1 {
+		return "1 point"
+	}
+	return strconv.Itoa(n) + " points"
 }
 
 func (o Options) explain(c Reason) {

@@ -336,3 +336,31 @@ func firstDiff(a, b string) string {
 	}
 	return "lengths differ"
 }
+
+// TestReasonWhy: the reason a bot gives for a step, in both languages;
+// a step that gains points at once says so first.
+func TestReasonWhy(t *testing.T) {
+	for _, tc := range []struct {
+		r      bot.Reason
+		en, fr string
+	}{
+		{bot.Reason{Only: true}, "the only legal step", "la seule étape légale"},
+		{bot.Reason{Visits: 61, Iterations: 250, Mean: 0.584},
+			"chosen in 24% of 250 tries, mean outcome 0.58 of 1",
+			"choisie dans 24 % de 250 essais, résultat moyen 0,58 sur 1"},
+		{bot.Reason{Visits: 200, Iterations: 250, Mean: 0.9, Gain: 7},
+			"7 points at once, more than any other player gains by it; chosen in 80% of 250 tries, mean outcome 0.90 of 1",
+			"7 points sur-le-champ, plus que n'en gagne aucun autre joueur ; choisie dans 80 % de 250 essais, résultat moyen 0,90 sur 1"},
+		{bot.Reason{Visits: 100, Iterations: 100, Mean: 1, Gain: 1},
+			"1 point at once, more than any other player gains by it; chosen in 100% of 100 tries, mean outcome 1.00 of 1",
+			"1 point sur-le-champ, plus que n'en gagne aucun autre joueur ; choisie dans 100 % de 100 essais, résultat moyen 1,00 sur 1"},
+		{bot.Reason{Visits: 10, Iterations: 100, Mean: 0.1, Gain: -3},
+			"chosen in 10% of 100 tries, mean outcome 0.10 of 1",
+			"choisie dans 10 % de 100 essais, résultat moyen 0,10 sur 1"},
+	} {
+		en, fr := tc.r.Why()
+		if en != tc.en || fr != tc.fr {
+			t.Errorf("%+v: Why() = %q, %q; want %q, %q", tc.r, en, fr, tc.en, tc.fr)
+		}
+	}
+}
