@@ -29,7 +29,8 @@ type Match struct {
 	before      State
 	beforeMoves int
 
-	// drawn is the picture PictureAt last drew of State, unmarked, when
+	// drawn is the picture PictureAt last drew of State (never changed
+	// after, but for its marks, which MarkChanges ignores) when
 	// the record had drawnMoves moves; the next SubmitSteps keeps it as
 	// beforePicture, the picture of before, when no automaton moved after
 	// the player: PictureAt need not draw the board before the move again

@@ -69,9 +69,13 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 	}
 	b := PictureIn(at, lang)
 	if n == len(m.Record.Moves) {
-		// Kept, unmarked, as the picture before the next move.
+		// Kept as the picture before the next move, which only reads it.
+		// A copy of the board's own fields, which its drawing may set
+		// (Board.PNG) while the next move reads them; its squares and
+		// walls are b's: MarkChanges compares what they hold, never their
+		// marks, so those b gets below do not count, and nothing changes
+		// them once b is drawn.
 		c := *b
-		c.Cells, c.Walls = slices.Clone(b.Cells), slices.Clone(b.Walls)
 		m.drawn, m.drawnMoves = &c, n
 	}
 	if before != nil {

@@ -40,3 +40,14 @@ func TestSplitLongLine(t *testing.T) {
 		t.Errorf("last step at %v %q", last.Pos, last.Text)
 	}
 }
+
+// BenchmarkParseEnvelopeMove reads the body of a move mail, as the mail
+// service does for every mail it reads.
+func BenchmarkParseEnvelopeMove(b *testing.B) {
+	body := "game G12\r\nkey 7f3a-91c2\r\nplain castle f5; knights 1\r\nend\r\n\r\nYour move.\r\n"
+	for b.Loop() {
+		if env := notation.ParseEnvelope(body); env.Game != "G12" {
+			b.Fatalf("game %q", env.Game)
+		}
+	}
+}

@@ -19,6 +19,7 @@ func FuzzSplit(f *testing.F) {
 		f.Add(tt.data)
 	}
 	f.Add("a\r\r\nb\u2028c\xffd-\xff")
+	f.Add("a\xffb") // as many runes as bytes, yet not ASCII: the step's text holds U+FFFD
 	f.Fuzz(func(t *testing.T, src string) {
 		steps, errs := notation.Split(src)
 		checkSplit(t, src, steps)

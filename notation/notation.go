@@ -96,12 +96,21 @@ func Split(src string) ([]*Step, ErrorList) {
 		line = strings.TrimSuffix(line, "\r")
 		lineNo := i + 1
 		runes := []rune(line)
+		// text is the runes of line from a up to b: a slice of line itself
+		// when it is ASCII, a rune a byte (no copy: most mails are).
+		ascii := isASCII(line)
+		text := func(a, b int) string {
+			if ascii {
+				return line[a:b]
+			}
+			return string(runes[a:b])
+		}
 		var cur *Step
 		flush := func() {
 			if cur != nil && len(cur.Tokens) > 0 {
 				first, last := cur.Tokens[0], cur.Tokens[len(cur.Tokens)-1]
 				cur.Pos = first.Pos
-				cur.Text = string(runes[first.Pos.Col-1 : last.End().Col-1])
+				cur.Text = text(first.Pos.Col-1, last.End().Col-1)
 				steps = append(steps, cur)
 			}
 			cur = nil
@@ -131,15 +140,15 @@ func Split(src string) ([]*Step, ErrorList) {
 				for k < len(runes) && (isWordRune(runes[k]) || isJoiner(runes, k)) {
 					k++
 				}
-				text := string(runes[j:k])
+				word := text(j, k)
 				kind := Word
-				if isDigits(text) {
+				if isDigits(word) {
 					kind = Number
 				}
-				cur.Tokens = append(cur.Tokens, Token{Kind: kind, Text: text, Pos: Pos{lineNo, col}})
+				cur.Tokens = append(cur.Tokens, Token{Kind: kind, Text: word, Pos: Pos{lineNo, col}})
 				j = k
 			case strings.ContainsRune(punctuation, r):
-				cur.Tokens = append(cur.Tokens, Token{Kind: Punct, Text: string(r), Pos: Pos{lineNo, col}})
+				cur.Tokens = append(cur.Tokens, Token{Kind: Punct, Text: text(j, j+1), Pos: Pos{lineNo, col}})
 				j++
 			default:
 				if !lineErr {
@@ -178,6 +187,16 @@ func isJoiner(runes []rune, k int) bool {
 		return isWordRune(runes[k-1]) && isWordRune(runes[k+1])
 	}
 	return false
+}
+
+// isASCII reports whether s holds ASCII alone: a byte a rune.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigits(s string) bool {

@@ -525,13 +525,17 @@ func (b *Board) MarkChanges(before *Board) {
 	// square by square in place.
 	same := before.Rows == b.Rows && before.Cols == b.Cols &&
 		slices.Equal(before.ColNames, b.ColNames) && slices.Equal(before.RowNames, b.RowNames)
-	var was map[at]Cell
+	// Otherwise a square is found in before by its column's and its row's
+	// names: the last column and the last row of before so named, the
+	// square a map from every square's name would hold.
+	var wasCol, wasRow map[string]int
 	if !same {
-		was = map[at]Cell{}
+		wasCol, wasRow = make(map[string]int, before.Cols), make(map[string]int, before.Rows)
+		for c := 0; c < before.Cols; c++ {
+			wasCol[name(before, 0, c).col] = c
+		}
 		for r := 0; r < before.Rows; r++ {
-			for c := 0; c < before.Cols; c++ {
-				was[name(before, r, c)] = before.cell(r, c)
-			}
+			wasRow[name(before, r, 0).row] = r
 		}
 	}
 	for r := 0; r < b.Rows; r++ {
@@ -544,7 +548,12 @@ func (b *Board) MarkChanges(before *Board) {
 			if same {
 				old = before.cell(r, c)
 			} else {
-				old = was[name(b, r, c)]
+				a := name(b, r, c)
+				wc, okc := wasCol[a.col]
+				wr, okr := wasRow[a.row]
+				if okc && okr {
+					old = before.cell(wr, wc)
+				}
 			}
 			if old.Fill == "" && len(old.Pieces) == 0 {
 				old.Owner = -1

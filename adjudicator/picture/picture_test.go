@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -221,6 +222,13 @@ func TestMarkChanges(t *testing.T) {
 	after.Cells[5].Pieces = append(slices.Clone(after.Cells[5].Pieces), Piece{Owner: 1, Letter: "B"}) // b2
 	after.Cells[1].Mark = true                                                                        // a1: a dot only
 	after.Walls = []Wall{{Row: 0, Col: 1, Owner: -1}, {Row: 0, Col: 2, South: true, Road: true}, {Row: 1, Col: 1, Owner: -1}}
+	// The board before is compared by what it holds, not by the marks
+	// it got from the move before it (a match keeps its last picture,
+	// marked, as the next move's board before).
+	for i := range before.Cells {
+		before.Cells[i].Changed = i%2 == 0
+	}
+	before.Walls[0].Changed = true
 	after.MarkChanges(before)
 	for i, c := range after.Cells {
 		if want := i == 5; c.Changed != want {
@@ -298,5 +306,33 @@ func TestJSONLeavesZeroFieldsOut(t *testing.T) {
 	var back Board
 	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(&back, b) {
 		t.Errorf("the JSON reads back as %+v, %v; want %+v", back, err, b)
+	}
+}
+
+// BenchmarkMarkChangesGrown measures MarkChanges on a board that grew by a
+// column between the two moves (Raubritter's, 14 by 14 squares), which
+// matches the squares by their names: a host marks every move's picture
+// on its intake's goroutine.
+func BenchmarkMarkChangesGrown(b *testing.B) {
+	board := func(cols int, first byte) *Board {
+		bd := &Board{Cols: cols, Rows: 14}
+		for c := range cols {
+			bd.ColNames = append(bd.ColNames, string(rune(first)+rune(c)))
+		}
+		for r := range 14 {
+			bd.RowNames = append(bd.RowNames, strconv.Itoa(r+1))
+			for c := range cols {
+				cell := Cell{Fill: "plain", Owner: -1}
+				if (r+c)%5 == 0 {
+					cell.Pieces = []Piece{{Owner: (r + c) % 2, Letter: "a"}}
+				}
+				bd.Cells = append(bd.Cells, cell)
+			}
+		}
+		return bd
+	}
+	before, after := board(13, 'b'), board(14, 'a')
+	for b.Loop() {
+		after.MarkChanges(before)
 	}
 }
