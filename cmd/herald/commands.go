@@ -342,12 +342,13 @@ var cmdShow = &command{
 	},
 }
 
-// parseLang reads a --lang value: en or fr.
+// parseLang reads a --lang value: en or fr, or the language's name in
+// either (english, français), as the mail command lang takes them.
 func parseLang(s string) (notation.Lang, error) {
-	switch strings.ToLower(s) {
-	case "en":
+	switch notation.Fold(s) {
+	case "en", "english", "anglais":
 		return notation.English, nil
-	case "fr":
+	case "fr", "french", "francais":
 		return notation.French, nil
 	}
 	return 0, usagef("--lang %q: expected en or fr", s)

@@ -53,6 +53,9 @@ func TestShowLang(t *testing.T) {
 	if !strings.HasPrefix(text, "Löwenherz (édition originale de 1997), coup 1\n") || !strings.Contains(text, "mise en place : alice pose un château") {
 		t.Errorf("show --lang fr:\n%s", text)
 	}
+	if fr := mustHerald(t, "show", game, "--lang", "Français").stdout; fr != text {
+		t.Errorf("show --lang Français is not show --lang fr:\n%s", fr)
+	}
 	if en := mustHerald(t, "show", game, "--lang", "EN").stdout; en != mustHerald(t, "show", game).stdout || !strings.Contains(en, ", move 1\n") {
 		t.Errorf("show --lang EN is not show's default English text:\n%s", en)
 	}
