@@ -216,7 +216,7 @@ func TestMailFrenchPlayer(t *testing.T) {
 	r.send(bob, "", "Re: [herald G1]", "key "+g.bkey+"\n"+featureLegal.FindStringSubmatch(bw)[1])
 	r.await(bob, "")
 	check("alice", unwrap(r.await(alice, "")), []string{"bob a joué le coup 2 :", "Partie G1, coup 3 : C'EST VOTRE TOUR, alice.", "Vos étapes possibles (",
-		"Pour jouer, répondez avec votre ligne de clé"}, []string{"played move", "IT IS YOUR TURN", "Your legal steps", "To play, reply"})
+		"Pour jouer, répondez à ce courrier avec vos étapes"}, []string{"played move", "IT IS YOUR TURN", "Your legal steps", "To play, reply"})
 	r.send(alice, "", "Re: [herald G1]", "key "+g.akey+"\nhistory\nshow")
 	check("alice", unwrap(r.await(alice, "")), []string{"Partie G1, coup 3 : C'EST VOTRE TOUR, alice."}, []string{"IT IS YOUR TURN"})
 

@@ -403,7 +403,7 @@ func TestMailHostingTexts(t *testing.T) {
 	r := playRig(t, nil, 0)
 	const alice, bob, carol, host = "alice@herald.local", "bob@herald.local", "carol@herald.local", "host@herald.local"
 	g := startPair(r, "deadline 2 jours grace 1 jour")
-	for _, want := range []string{"each move is due within 2d", "then 1d of grace", "To play, reply with your key line (key YOUR-KEY) and your steps,\none per line.", "  notify all|turn|digest"} {
+	for _, want := range []string{"each move is due within 2d", "then 1d of grace", "To play, reply to this mail with your steps, one per line. In a new\nmail, put your key line first (key YOUR-KEY).", "  notify all|turn|digest"} {
 		if !strings.Contains(g.aw, want) {
 			t.Errorf("alice's welcome lacks %q:\n%s", want, g.aw)
 		}

@@ -207,7 +207,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, PageURL: cfg.PageURL, Hints: cfg.Hints,
+		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, ReplyTokens: !cfg.NoReplyTokens, PageURL: cfg.PageURL, Hints: cfg.Hints,
 			Own: func(a string) bool { return ownAddress(cfg.Address, a) }})
 		if err != nil {
 			return nil, err

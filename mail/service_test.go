@@ -36,8 +36,9 @@ func newFixture(t testing.TB) *fixture {
 	return newFixtureOf(t, adjudicator.NewRegistry(raubritter.Game))
 }
 
-// newFixtureOf is newFixture with the games of reg.
-func newFixtureOf(t testing.TB, reg *adjudicator.Registry) *fixture {
+// newFixtureOf is newFixture with the games of reg, its service's
+// configuration changed by opts.
+func newFixtureOf(t testing.TB, reg *adjudicator.Registry, opts ...func(*Config)) *fixture {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "herald.db"))
 	if err != nil {
@@ -46,7 +47,7 @@ func newFixtureOf(t testing.TB, reg *adjudicator.Registry) *fixture {
 	t.Cleanup(func() { st.Close() })
 	f := &fixture{t: t, st: st, keys: map[string]string{}, clock: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	k, tk := 0, 0
-	f.svc, err = NewService(Config{
+	cfg := Config{
 		Address:  "herald@herald.test",
 		Registry: reg,
 		Store:    st,
@@ -57,7 +58,11 @@ func newFixtureOf(t testing.TB, reg *adjudicator.Registry) *fixture {
 		// The fixture starts games by the dozen (BenchmarkIntake): the
 		// limits on strangers' games are TestStrangerGamesLimited's.
 		StrangerGames: GameLimits{PerAddress: 1 << 20, PerHour: 1 << 20},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	f.svc, err = NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +367,7 @@ func TestGameToTheEnd(t *testing.T) {
 	// (item 13), and its subject says it is the recipient's turn (item 12).
 	for _, who := range []string{"alice@herald.test", "bob@herald.test"} {
 		for _, m := range got[who] {
-			if strings.Contains(m, "IT IS YOUR TURN") != strings.Contains(m, "To play, reply with your key line (key YOUR-KEY)") {
+			if strings.Contains(m, "IT IS YOUR TURN") != strings.Contains(m, "To play, reply to this mail with your steps, one per line. In a new\nmail, put your key line first (key YOUR-KEY).") {
 				t.Fatalf("a mail to %s asks for a move without saying how, or says how without asking:\n%s", who, m)
 			}
 			if strings.Contains(m, "IT IS YOUR TURN") && !strings.Contains(m, "your turn") {

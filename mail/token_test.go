@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
 )
 
 var replyToLine = regexp.MustCompile(`(?m)^Reply-To: "herald" <(herald\+g(\d+)\.(\w+)@herald\.test)>`)
@@ -43,4 +46,57 @@ func TestReplyTokens(t *testing.T) {
 	f.sent()
 	// Bob's own token from bob's address.
 	f.handle(f.mail("bob@herald.test", "Re: [herald G1] your turn", "keep forest village", "Delivered-To: "+addr["bob@herald.test"]), Applied)
+}
+
+// TestMoveHintFollowsTokens: a mail that asks for a move says how to
+// answer truly. With reply tokens, a reply to it needs no key line, and
+// the key line is for a new mail; with reply tokens off (serve
+// --reply-tokens off), every answer needs the key line, and the mail has
+// no token address to reply to.
+func TestMoveHintFollowsTokens(t *testing.T) {
+	const (
+		reply   = "To play, reply to this mail with your steps, one per line. In a new\nmail, put your key line first (key YOUR-KEY).\n"
+		keyed   = "To play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n"
+		replyFR = "Pour jouer, répondez à ce courrier avec vos étapes, une par ligne.\nDans un nouveau courrier, ajoutez votre ligne de clé (clé VOTRE-CLÉ).\n"
+	)
+	for _, tc := range []struct {
+		name     string
+		noTokens bool
+		want     string
+	}{
+		{"tokens", false, reply},
+		{"no tokens", true, keyed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixtureOf(t, adjudicator.NewRegistry(raubritter.Game), func(c *Config) { c.NoReplyTokens = tc.noTokens })
+			f.handle(f.mail("host@herald.test", "new game", "new raubritter players alice@herald.test bob@herald.test"), Created)
+			welcome := f.sent()["alice@herald.test"][0] // the subject, a newline, the mail
+			if text := textOf(t, welcome); !strings.Contains(text, "IT IS YOUR TURN") || !strings.Contains(text, tc.want) {
+				t.Errorf("alice's welcome asks for her move without %q:\n%s", tc.want, text)
+			}
+			if has := replyToLine.MatchString(welcome); has == tc.noTokens {
+				t.Errorf("alice's welcome has a Reply-To with a token: %v", has)
+			}
+			if !tc.noTokens {
+				token := "Cc: " + replyToLine.FindStringSubmatch(welcome)[1]
+				f.handle(f.mail("alice@herald.test", "Re: welcome", "lang fr", token), Answered)
+				f.sent()
+				f.handle(f.mail("alice@herald.test", "Re: welcome", "montrer", token), Answered)
+				fr := f.sent()["alice@herald.test"]
+				if len(fr) == 0 {
+					t.Fatal("alice's montrer got no answer")
+				}
+				if text := textOf(t, fr[len(fr)-1]); !strings.Contains(text, replyFR) {
+					t.Errorf("alice's montrer does not say %q:\n%s", replyFR, text)
+				}
+			}
+		})
+	}
+}
+
+// textOf returns the text of a mail f.sent returned (its subject, a
+// newline, the mail), its lines ended by \n.
+func textOf(t *testing.T, sent string) string {
+	t.Helper()
+	return strings.ReplaceAll(plainText(t, []byte(sent[strings.IndexByte(sent, '\n')+1:])), "\r\n", "\n")
 }

@@ -230,7 +230,7 @@ func (s *Session) replaceBot(ctx context.Context, g *Game, m *adjudicator.Match,
 		lang := langOf(o)
 		text := news(lang == notation.French)
 		if len(subs) > 0 {
-			text += "\n" + botNews(g, m, subs, o.Name, lang) + stateTextIn(g, m, o.Name, m.State.Text(o.Name), lang)
+			text += "\n" + botNews(g, m, subs, o.Name, lang) + s.stateTextIn(g, m, o.Name, m.State.Text(o.Name), lang)
 		}
 		n := s.notice(g, m, o.Address, o.Name, News, "seat handed over", text)
 		n.Answer, n.Lang = o.Address == req.From, lang

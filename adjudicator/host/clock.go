@@ -272,7 +272,7 @@ func (s *Session) tick(ctx context.Context, d DueClock) ([]Notice, string, error
 				text = fmt.Sprintf("Un rappel : la partie %s attend votre coup.\nIl est attendu avant le %s, dans %s.\n\n",
 					Tag(g.ID), formatTime(c.DeadlineAt()), formatSpanIn(c.DeadlineAt().Sub(s.now), true))
 			}
-			text += stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang)
+			text += s.stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang)
 			n := s.notice(g, m, p.Address, p.Name, Reminder, "reminder: your turn", text)
 			n.Picture = s.pictureIn(g, m, lang)
 			notices = append(notices, n)

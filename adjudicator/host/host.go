@@ -28,7 +28,8 @@
 // and Tick is where time-driven work (deadlines, reminders) runs.
 //
 // The texts of the notices are written for players reading them as mail
-// (the only transport yet): "reply with your key line" is part of them.
+// (the only transport yet): how to answer (a reply, or a mail with the
+// key line; Config.ReplyTokens) is part of them.
 package host
 
 import (
@@ -65,6 +66,12 @@ type Config struct {
 
 	// NewToken returns a new reply token; default 12 random bytes in hex.
 	NewToken func() string
+
+	// ReplyTokens says that a reply to a notice reaches herald with its
+	// seat's reply token (the mail service's Reply-To), which needs no
+	// key line: the notices that ask for a move say so. Without it they
+	// ask for the key line in every answer.
+	ReplyTokens bool
 
 	// PageURL, when set, returns the address of the web page of a game
 	// with page token token (a transport serves the pages, package web);

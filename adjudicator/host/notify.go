@@ -120,7 +120,7 @@ func (s *Session) digest(ctx context.Context, d DueDigest) ([]Notice, string, er
 			return nil, "", err
 		}
 		text := fmt.Sprintf(pick(lang == notation.French, "Your daily digest of game %s: the moves since your last mail.\n\n%s\n%s",
-			"Votre résumé du jour de la partie %s : les coups depuis votre dernier\ncourrier.\n\n%s\n%s"), Tag(g.ID), missed, stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
+			"Votre résumé du jour de la partie %s : les coups depuis votre dernier\ncourrier.\n\n%s\n%s"), Tag(g.ID), missed, s.stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
 		notices = append(notices, s.notice(g, m, p.Address, p.Name, News, "digest", text))
 	}
 	if err := s.tx.SetNotify(ctx, g.ID, d.Seat, NotifyDigest, moves, next); err != nil {

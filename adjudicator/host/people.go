@@ -294,7 +294,7 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	var text string
 	switch {
 	case fr && on && changed && you == "You":
-		text = fmt.Sprintf("Vous observez désormais la partie %s : herald vous enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur. Pour arrêter,\nécrivez : quitter %s\n\n%s", Tag(id), Tag(id), stateTextIn(g, m, "", m.State.Text(""), lang))
+		text = fmt.Sprintf("Vous observez désormais la partie %s : herald vous enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur. Pour arrêter,\nécrivez : quitter %s\n\n%s", Tag(id), Tag(id), s.stateTextIn(g, m, "", m.State.Text(""), lang))
 	case fr && on && changed:
 		text = fmt.Sprintf("%s observe désormais la partie %s : herald lui enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur.\n", address, Tag(id))
 	case fr && on && you == "You":
@@ -310,7 +310,7 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	case fr:
 		text = fmt.Sprintf("%s n'observait pas la partie %s.\n", you, Tag(id))
 	case on && changed && you == "You":
-		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), stateText(g, m, "", m.State.Text("")))
+		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text("")))
 	case on && changed:
 		text = fmt.Sprintf("%s now observes game %s: herald will mail them every move as\neveryone sees it, never a player's hand.\n", address, Tag(id))
 	case on:
@@ -330,7 +330,7 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 			who = "the host"
 		}
 		n := s.notice(g, m, address, "", News, "observe",
-			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), stateText(g, m, "", m.State.Text(""))))
+			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text(""))))
 		n.Picture = s.picture(g, m)
 		rep.Notices = append(rep.Notices, n)
 	}
@@ -470,7 +470,7 @@ func (s *Session) observerNews(ctx context.Context, g *Game, m *adjudicator.Matc
 		}
 		b.WriteString(seal.reveal(lang))
 		b.WriteString("\n")
-		b.WriteString(stateTextIn(g, m, "", m.State.Text(""), lang))
+		b.WriteString(s.stateTextIn(g, m, "", m.State.Text(""), lang))
 		if finished {
 			fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 				"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),

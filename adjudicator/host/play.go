@@ -178,11 +178,11 @@ func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game,
 func (s *Session) welcomeIn(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string, lang notation.Lang) Notice {
 	lang = playerLang(p, lang)
 	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. %s%s\n%s\n\n%s",
-		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, stateText(g, m, p.Name, m.State.Text(p.Name)))
+		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, s.stateText(g, m, p.Name, m.State.Text(p.Name)))
 	keyAt := "\nYour key is "
 	if lang == notation.French {
 		body = fmt.Sprintf("Bienvenue dans la partie %s de %s.\n\n%sJoueurs, dans l'ordre du tour : %s\nVous êtes %s.\n\nEngagement sur la graine (sha256 de la graine secrète, révélée à la\nfin) :\n  %s\n\nVotre clé est %s\nGardez-la secrète : herald ne l'envoie que dans ce courrier. Mettez\ncette ligne dans chaque courrier que vous envoyez à herald pour cette\npartie :\n\n  clé %s\n\nComment jouer : répondez aux courriers de herald avec vos étapes, une\npar ligne, après votre clé. %s%s\n%s\n\n%s",
-			Tag(g.ID), cmp.Or(game.TitleFR, game.Title), intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(lang), s.h.pageNoteIn(g, lang), cmp.Or(game.HelpFR, game.Help), stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
+			Tag(g.ID), cmp.Or(game.TitleFR, game.Title), intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(lang), s.h.pageNoteIn(g, lang), cmp.Or(game.HelpFR, game.Help), s.stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
 		keyAt = "\nVotre clé est "
 	}
 	if g.Clock != nil {
@@ -981,7 +981,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		}
 		b.WriteString(adjudicator.Pretty(err, lang))
 		b.WriteString("\n")
-		writeStateText(&b, g, m, player, m.State.Text(player), lang)
+		s.writeStateText(&b, g, m, player, m.State.Text(player), lang)
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
 	return s.answer(g, m, req, Answer, "preview", head+IgnoredNote(ignored, lang)+tail, "preview"), nil
@@ -1055,7 +1055,7 @@ func (s *Session) View(ctx context.Context, id int64, viewer string) (string, er
 			return "", fmt.Errorf("game %d does not replay: %w", g.ID, err)
 		}
 	}
-	return stateText(g, m, viewer, m.State.Text(viewer)), nil
+	return s.stateText(g, m, viewer, m.State.Text(viewer)), nil
 }
 
 // maxListedSteps is how many legal steps a notice that asks for a move
@@ -1066,23 +1066,23 @@ const maxListedSteps = 40
 // see it, board, already rendered (adjudicator.Texts renders everyone's at
 // once): whose turn, the scores, the board with their own hand, and their
 // legal steps when it is their turn.
-func stateText(g *Game, m *adjudicator.Match, player, board string) string {
-	return stateTextIn(g, m, player, board, notation.English)
+func (s *Session) stateText(g *Game, m *adjudicator.Match, player, board string) string {
+	return s.stateTextIn(g, m, player, board, notation.English)
 }
 
 // stateTextIn is stateText with its frame in lang, and the words around
 // the board too where the game has them in lang (adjudicator.LangTexter).
-func stateTextIn(g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) string {
+func (s *Session) stateTextIn(g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) string {
 	var b strings.Builder
 	b.Grow(len(board) + 1024)
-	writeStateText(&b, g, m, player, board, lang)
+	s.writeStateText(&b, g, m, player, board, lang)
 	return b.String()
 }
 
 // writeStateText writes stateTextIn to b: a mail that holds the state
 // text (the news of a move) writes it into its own text, not into a
 // string of its own copied there.
-func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) {
+func (s *Session) writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, board string, lang notation.Lang) {
 	fr := lang == notation.French
 	if _, ok := m.State.(adjudicator.LangTexter); ok && fr {
 		// board is player's Text, in English: the game writes the words
@@ -1127,9 +1127,15 @@ func writeStateText(b *strings.Builder, g *Game, m *adjudicator.Match, player, b
 		if more := len(legal) - maxListedSteps; more > 0 {
 			fmt.Fprintf(b, pick(fr, "\n(and %d more: a mail with the line legal lists them all)\n", "\n(et %d de plus : un courrier avec la ligne coups les liste toutes)\n"), more)
 		}
-		// How to answer, in one line, never with the key itself.
-		b.WriteString(pick(fr, "\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n",
-			"\nPour jouer, répondez avec votre ligne de clé (clé VOTRE-CLÉ) et vos\nétapes, une par ligne.\n"))
+		// How to answer, never with the key itself: a reply reaches
+		// herald at the seat's reply-token address, which needs no key.
+		if s.h.cfg.ReplyTokens {
+			b.WriteString(pick(fr, "\nTo play, reply to this mail with your steps, one per line. In a new\nmail, put your key line first (key YOUR-KEY).\n",
+				"\nPour jouer, répondez à ce courrier avec vos étapes, une par ligne.\nDans un nouveau courrier, ajoutez votre ligne de clé (clé VOTRE-CLÉ).\n"))
+		} else {
+			b.WriteString(pick(fr, "\nTo play, reply with your key line (key YOUR-KEY) and your steps,\none per line.\n",
+				"\nPour jouer, répondez avec votre ligne de clé (clé VOTRE-CLÉ) et vos\nétapes, une par ligne.\n"))
+		}
 	}
 }
 
@@ -1240,7 +1246,7 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 				}
 			}
 			b.WriteString("\n")
-			writeStateText(&b, tg, tm, p.Name, board(i), lang)
+			s.writeStateText(&b, tg, tm, p.Name, board(i), lang)
 			if finished {
 				fmt.Fprintf(&b, pick(fr, "\nThe seed was:\n  %q\nIts sha256, announced at the start:\n  %s\nThe full record is attached; check every move with:\n  herald adjudicate %s\n",
 					"\nLa graine était :\n  %q\nSon sha256, annoncé au début :\n  %s\nL'enregistrement complet est joint ; vérifiez chaque coup avec :\n  herald adjudicate %s\n"),
@@ -1435,7 +1441,7 @@ func (s *Session) alreadyApplied(g *Game, m *adjudicator.Match, req Request, pla
 		b.WriteString(note)
 	}
 	b.WriteString("\n")
-	writeStateText(&b, g, m, player, m.State.Text(player), lang)
+	s.writeStateText(&b, g, m, player, m.State.Text(player), lang)
 	return s.answer(g, m, req, Answer, "move already applied", b.String(), fmt.Sprintf("move %d sent again", n))
 }
 
@@ -1453,7 +1459,7 @@ func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player stri
 	if note := IgnoredNote(ignored, lang); note != "" {
 		b.WriteString(note[1:] + "\n")
 	}
-	writeStateText(&b, g, m, player, m.State.Text(player), lang)
+	s.writeStateText(&b, g, m, player, m.State.Text(player), lang)
 	return s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
 }
 
@@ -1467,7 +1473,7 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 		names = append(names, c.Name)
 		switch c.Name {
 		case "show":
-			writeStateText(&b, g, m, player, m.State.Text(player), env.Lang)
+			s.writeStateText(&b, g, m, player, m.State.Text(player), env.Lang)
 		case "legal":
 			legal := m.State.Legal(player)
 			if len(legal) == 0 {

@@ -266,7 +266,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 		if p.Address == req.From {
 			lang = req.Env.Lang
 		}
-		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name, lang)+stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
+		n := s.notice(g, back, p.Address, p.Name, News, "moves taken back", takenBackText(g, m, u, lang)+botNews(g, back, botSubs, p.Name, lang)+s.stateTextIn(g, back, p.Name, back.State.Text(p.Name), lang))
 		n.Answer, n.Picture, n.Lang = p.Address == req.From, pics.in(lang), lang
 		notices = append(notices, n)
 	}
@@ -276,7 +276,7 @@ func (s *Session) takeBack(ctx context.Context, g *Game, m *adjudicator.Match, r
 	}
 	for _, a := range obs { // each in the language they observed in
 		lang := storedLang(langs[a])
-		n := s.notice(g, back, a, "", News, "moves taken back", takenBackText(g, m, u, lang)+stateTextIn(g, back, "", back.State.Text(""), lang))
+		n := s.notice(g, back, a, "", News, "moves taken back", takenBackText(g, m, u, lang)+s.stateTextIn(g, back, "", back.State.Text(""), lang))
 		n.Lang = lang
 		notices = append(notices, n)
 	}
