@@ -489,7 +489,9 @@ func testGameCacheMatchesReplay(t *testing.T, game string) {
 	ref := newFixture(t)
 	cfg := ref.svc.cfg
 	cfg.Registry = reg
-	h, err := host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, NoCache: true})
+	hcfg := cfg.hostConfig()
+	hcfg.NoCache = true
+	h, err := host.New(hcfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,8 +207,7 @@ func NewService(cfg Config) (*Service, error) {
 	h := cfg.Host
 	if h == nil {
 		var err error
-		h, err = host.New(host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken, ReplyTokens: !cfg.NoReplyTokens, PageURL: cfg.PageURL, Hints: cfg.Hints,
-			Own: func(a string) bool { return ownAddress(cfg.Address, a) }})
+		h, err = host.New(cfg.hostConfig())
 		if err != nil {
 			return nil, err
 		}
@@ -216,6 +215,14 @@ func NewService(cfg Config) (*Service, error) {
 	svc := &Service{cfg: cfg, domain: domain, log: log, host: h, dkimTimeout: dkimTimeout}
 	svc.pictures.m = map[[32]byte]*pictureJob{}
 	return svc, nil
+}
+
+// hostConfig is the configuration of the host a service makes for cfg
+// when cfg.Host is nil.
+func (cfg Config) hostConfig() host.Config {
+	return host.Config{Registry: cfg.Registry, Store: cfg.Store, Now: cfg.Now, NewKey: cfg.NewKey, NewSeed: cfg.NewSeed, NewToken: cfg.NewToken,
+		ReplyTokens: !cfg.NoReplyTokens, PageURL: cfg.PageURL, Hints: cfg.Hints,
+		Own: func(a string) bool { return ownAddress(cfg.Address, a) }}
 }
 
 // Handle processes one raw incoming mail. It returns an error only when
