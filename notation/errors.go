@@ -25,6 +25,19 @@ func (l Lang) String() string {
 	return "en"
 }
 
+// LangNamed returns the language word names: "en", "english" or
+// "anglais" for English, "fr", "french" or "français" for French, in any
+// case and with or without accents (Fold); ok is false for any other word.
+func LangNamed(word string) (lang Lang, ok bool) {
+	switch Fold(word) {
+	case "en", "english", "anglais":
+		return English, true
+	case "fr", "french", "francais":
+		return French, true
+	}
+	return English, false
+}
+
 // Error is a notation error: the input could not be understood. It carries
 // where the fault is, what was wrong (in English and in French), the words
 // that would fit there, and the input line for a caret rendering.

@@ -209,3 +209,21 @@ func TestErrorList(t *testing.T) {
 		t.Errorf("empty Pretty = %q, want empty", got)
 	}
 }
+
+// TestLangNamed: the words that name a language, in any case and with or
+// without accents, and a word that names none.
+func TestLangNamed(t *testing.T) {
+	for _, tc := range []struct {
+		word string
+		lang notation.Lang
+		ok   bool
+	}{
+		{"fr", notation.French, true}, {"Français", notation.French, true}, {"FRENCH", notation.French, true}, {"francais", notation.French, true},
+		{"en", notation.English, true}, {"English", notation.English, true}, {"anglais", notation.English, true},
+		{"de", notation.English, false}, {"auto", notation.English, false}, {"", notation.English, false},
+	} {
+		if lang, ok := notation.LangNamed(tc.word); lang != tc.lang || ok != tc.ok {
+			t.Errorf("LangNamed(%q) = %v, %v; want %v, %v", tc.word, lang, ok, tc.lang, tc.ok)
+		}
+	}
+}

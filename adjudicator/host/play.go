@@ -1710,12 +1710,12 @@ func (s *Session) setLang(ctx context.Context, g *Game, m *adjudicator.Match, re
 	}
 	choice := ""
 	if len(args) == 1 {
-		switch notation.Fold(args[0]) {
-		case "fr", "francais", "french":
+		switch lang, ok := notation.LangNamed(args[0]); {
+		case ok && lang == notation.French:
 			choice = LangFrench
-		case "en", "english", "anglais":
+		case ok:
 			choice = LangEnglish
-		case "auto":
+		case notation.Fold(args[0]) == "auto":
 			choice = "auto"
 		}
 	}

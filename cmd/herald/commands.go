@@ -345,11 +345,8 @@ var cmdShow = &command{
 // parseLang reads a --lang value: en or fr, or the language's name in
 // either (english, français), as the mail command lang takes them.
 func parseLang(s string) (notation.Lang, error) {
-	switch notation.Fold(s) {
-	case "en", "english", "anglais":
-		return notation.English, nil
-	case "fr", "french", "francais":
-		return notation.French, nil
+	if lang, ok := notation.LangNamed(s); ok {
+		return lang, nil
 	}
 	return 0, usagef("--lang %q: expected en or fr", s)
 }
