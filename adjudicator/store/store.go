@@ -51,6 +51,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -410,7 +411,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := privateFiles(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(" + strconv.FormatInt(busyTimeout.Milliseconds(), 10) + ")&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -418,6 +419,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db, wal: path + "-wal", writing: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stopped: make(chan struct{})}
 	s.writes.Store(1)
 	s.stmts = map[string]*sql.Stmt{}
+	if err := firstConn(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -425,6 +430,37 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	go s.checkpointer()
 	return s, nil
 }
+
+// firstConn opens the store's first connection, waiting while another
+// process holds the database in a way SQLite will not wait for. The first
+// connection to a database still in rollback-journal mode (one made by an
+// older herald, or by hand) switches it to WAL; two processes doing that at
+// once deadlock, each holding a read lock and wanting to write, and SQLite
+// answers one of them at once with SQLITE_BUSY without calling its busy
+// handler (see sqlite3_busy_handler). That one tries again, for as long as
+// the busy timeout it would otherwise have had: by then the database is in
+// WAL mode and opening needs no lock.
+func firstConn(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := db.PingContext(ctx)
+		if err == nil {
+			return nil
+		}
+		if !busy(err) || time.Now().Add(wait).After(deadline) {
+			return fmt.Errorf("store: open: %w", err)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return fmt.Errorf("store: open: %w", ctx.Err())
+		}
+	}
+}
+
+// busyTimeout is how long a statement waits for a lock another connection
+// holds before it fails with SQLITE_BUSY (the DSN's busy_timeout).
+const busyTimeout = 10 * time.Second
 
 // privateFiles creates the database file at path, if it is missing, with
 // mode 0600, and makes it and its WAL and shared-memory files 0600 if they

@@ -269,6 +269,53 @@ func TestSchemaUpgradedElsewhere(t *testing.T) {
 	}
 }
 
+// TestOpenWaitsForRollbackJournalWriter checks that opening a database
+// still in rollback-journal mode while another process writes to it waits
+// for that writer, rather than fail at once: SQLite does not call the busy
+// handler for the switch to WAL, so the store must wait itself (firstConn).
+func TestOpenWaitsForRollbackJournalWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "herald.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version (version) VALUES (1)`, migrations[0].sql, `BEGIN IMMEDIATE`, `INSERT INTO schema_version (version) VALUES (1)`} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opened := make(chan error, 1)
+	var s *Store
+	go func() {
+		var err error
+		s, err = Open(context.Background(), path)
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		t.Fatalf("Open returned while another connection held the write lock: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if _, err := conn.ExecContext(context.Background(), `ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatalf("Open once the writer rolled back: %v", err)
+	}
+	defer s.Close()
+	b, err := s.Begin(context.Background())
+	if err != nil {
+		t.Fatalf("Begin on the opened store: %v", err)
+	}
+	b.Rollback()
+}
+
 // TestStampsSortInTimeOrder checks that the stored times compare as
 // strings in time order, as the outbox and the rate limit compare them.
 func TestStampsSortInTimeOrder(t *testing.T) {
