@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -15,13 +16,15 @@ import (
 // runs as it is).
 func (s *Store) NoteFailure(ctx context.Context, f host.Failure, now time.Time) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `INSERT INTO failures (kind, ref, party, subject, reason, attempts, first, last)
+	err := s.withWriter(ctx, func(p *prepared) error {
+		return p.QueryRowContext(ctx, `INSERT INTO failures (kind, ref, party, subject, reason, attempts, first, last)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (kind, ref) DO UPDATE SET
 			attempts = CASE WHEN failures.reason = excluded.reason THEN failures.attempts + 1 ELSE 1 END,
 			reason = excluded.reason, last = excluded.last
 		RETURNING attempts`,
-		f.Kind, f.Ref, f.Party, f.Subject, f.Reason, max(f.Attempts, 1), stamp(now), stamp(now)).Scan(&n)
+			f.Kind, f.Ref, f.Party, f.Subject, f.Reason, max(f.Attempts, 1), stamp(now), stamp(now)).Scan(&n)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: noting a failure: %w", err)
 	}
@@ -31,7 +34,11 @@ func (s *Store) NoteFailure(ctx context.Context, f host.Failure, now time.Time) 
 
 // SetAside marks the failure of kind and ref as set aside at now.
 func (s *Store) SetAside(ctx context.Context, kind, ref string, now time.Time) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE failures SET set_aside = ? WHERE kind = ? AND ref = ?`, stamp(now), kind, ref)
+	var res sql.Result
+	err := s.withWriter(ctx, func(p *prepared) (err error) {
+		res, err = p.ExecContext(ctx, `UPDATE failures SET set_aside = ? WHERE kind = ? AND ref = ?`, stamp(now), kind, ref)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: setting aside: %w", err)
 	}

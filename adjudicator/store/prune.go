@@ -48,6 +48,9 @@ func (s *Store) Prune(ctx context.Context, now time.Time, limit int) (host.Prune
 	if err := tx.Commit(); err != nil {
 		return host.Pruned{}, fmt.Errorf("store: prune: %w", err)
 	}
+	// The games pruned may be cached: written by another connection than
+	// the writer's, they would be forgotten at the next batch anyway.
+	s.headers.clear()
 	if p.Rows() > 0 {
 		// A lost prune (a power loss before the WAL reaches the disk) is
 		// done again: no Sync is owed, only a checkpoint, signalled while

@@ -31,6 +31,12 @@
 // (auto_vacuum is off: the file keeps its size, a SentKept of mail beside
 // the games, and never pays for giving pages back and taking them again).
 //
+// The store keeps the header of the games it read lately (headerCache), so
+// that a burst of moves reads each game's players and clock once; every
+// write this process makes goes through its one writing connection, and a
+// write by another process (a CLI command) empties the cache at the next
+// batch (PRAGMA data_version).
+//
 // The database uses WAL mode with a busy timeout, so CLI commands can read
 // while `herald serve` writes; the store checkpoints the WAL in the
 // background after commits rather than inside them. The driver is modernc.org/sqlite (pure Go, no
@@ -387,6 +393,9 @@ type Store struct {
 	stmts   map[string]*sql.Stmt
 	// statements counts the statements batches ran (Statements).
 	statements atomic.Int64
+	// headers are the games' headers the writer read lately (see
+	// headerCache); used only by the holder of the writing token.
+	headers headerCache
 }
 
 // Statements returns how many SQL statements the store's batches have run
@@ -653,6 +662,30 @@ type Tx struct {
 	// known is what the transaction learnt of the games it read and
 	// wrote, so as not to ask the database again (see known).
 	known map[int64]known
+	// touched are the games whose header the transaction read or wrote:
+	// if it rolls back, the store's cache forgets them (see headerCache).
+	touched []int64
+}
+
+// cache records game g's header, as the transaction read it, in the
+// store's cache.
+func (t *Tx) cache(g *host.Game, flags gameFlags) {
+	t.touched = append(t.touched, g.ID)
+	t.b.s.headers.put(g, flags)
+}
+
+// changed forgets game id's header in the store's cache: the transaction
+// is about to write it.
+func (t *Tx) changed(id int64) {
+	t.touched = append(t.touched, id)
+	t.b.s.headers.forget(id)
+}
+
+// changedTo updates game id's header in the store's cache with change,
+// which makes it what the transaction is writing.
+func (t *Tx) changedTo(id int64, change func(g *host.Game)) {
+	t.touched = append(t.touched, id)
+	t.b.s.headers.update(id, change)
 }
 
 // known is what a Tx knows of a game it read, true until the Tx itself
@@ -749,41 +782,98 @@ func (s *Store) Begin(ctx context.Context) (host.StoreBatch, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("store: %w", ctx.Err())
 	}
-	if s.writer == nil {
-		conn, err := s.db.Conn(ctx)
-		if err != nil {
-			<-s.writing
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}, count: &s.statements}
+	if err := s.connectWriter(ctx); err != nil {
+		<-s.writing
+		return nil, err
 	}
-	s.statements.Add(2) // BEGIN and the schema's version, below
+	s.statements.Add(2) // BEGIN and the data version, below
 	if _, err := s.writer.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
 		s.release(true)
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	// Another process with a newer herald may have migrated the database
-	// since it was opened: writing with the old schema could corrupt it.
-	var v int
-	if err := s.writer.conn.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != len(migrations) {
+	// Has another connection written since the last batch? Not one of
+	// this process's (they all write through this one, see withWriter,
+	// or clear the cache): another process's.
+	var dv int64
+	if err := s.writer.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err != nil {
 		s.writer.conn.ExecContext(ctx, `ROLLBACK`)
-		s.release(err != nil)
-		if err != nil {
-			return nil, fmt.Errorf("store: %w", err)
+		s.release(true)
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !s.headers.valid || dv != s.headers.version {
+		s.headers.clear()
+		s.headers.version, s.headers.valid = dv, true
+		// Another process with a newer herald may have migrated the
+		// database since it was opened: writing with the old schema could
+		// corrupt it.
+		s.statements.Add(1)
+		var v int
+		if err := s.writer.conn.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != len(migrations) {
+			s.writer.conn.ExecContext(ctx, `ROLLBACK`)
+			s.headers.valid = false
+			s.release(err != nil)
+			if err != nil {
+				return nil, fmt.Errorf("store: %w", err)
+			}
+			return nil, fmt.Errorf("store: the database is at schema version %d, this herald writes version %d: it was upgraded by another herald; restart with that one", v, len(migrations))
 		}
-		return nil, fmt.Errorf("store: the database is at schema version %d, this herald writes version %d: it was upgraded by another herald; restart with that one", v, len(migrations))
 	}
 	return &Batch{s: s, stmts: s.writer}, nil
 }
 
+// connectWriter makes the writing connection, if there is none. The
+// caller holds the writing token.
+func (s *Store) connectWriter(ctx context.Context) error {
+	if s.writer != nil {
+		return nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	s.writer = &prepared{conn: conn, cache: map[string]*sql.Stmt{}, count: &s.statements}
+	return nil
+}
+
 // release ends a batch: the next may begin. A bad connection (its state
-// unknown after a failure) is dropped.
+// unknown after a failure) is dropped, and with it what the cache knew.
 func (s *Store) release(bad bool) {
 	if bad {
 		s.writer.close(true)
 		s.writer = nil
+		s.headers.clear()
+		s.headers.valid = false
 	}
 	<-s.writing
+}
+
+// withWriter runs fn's statements on the writing connection, between two
+// batches, each in a transaction of its own: the writes this process makes
+// outside its batches (the outbox's, the failures') go through that one
+// connection, so that PRAGMA data_version on it changes only for another
+// process's writes (see headerCache). It waits for the batch under way, if
+// any, as long as SQLite would wait for its lock, and its statements are
+// not counted in Statements (they are no request's).
+func (s *Store) withWriter(ctx context.Context, fn func(p *prepared) error) error {
+	timer := time.NewTimer(busyTimeout)
+	defer timer.Stop()
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("store: %w", ctx.Err())
+	case <-timer.C:
+		return fmt.Errorf("store: the database is busy: a batch held it for %v", busyTimeout)
+	}
+	if err := s.connectWriter(ctx); err != nil {
+		<-s.writing
+		return err
+	}
+	p := &prepared{conn: s.writer.conn, cache: s.writer.cache}
+	err := fn(p)
+	// An error of the statement (a constraint) leaves the connection as
+	// it was; one of the connection drops it.
+	s.release(errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone))
+	return err
 }
 
 // Process runs fn for one mail inside the batch, as Store.Process does:
@@ -835,6 +925,9 @@ func (b *Batch) Process(ctx context.Context, in host.Intake, fn func(tx host.Tx)
 		b.queued, b.queue = b.queued[:queued], b.queue[:queue]
 		b.recent = sqlform.RecentShared{}
 		b.rollbackMail(ctx)
+		for _, id := range t.touched {
+			b.s.headers.forget(id)
+		}
 		return err
 	}
 	// The mail is recorded when the batch commits, with the others: until
@@ -1111,6 +1204,7 @@ func (b *Batch) Rollback() error {
 		return nil
 	}
 	b.done = true
+	b.s.headers.clear() // what the batch read or wrote is undone
 	_, err := b.stmts.ExecContext(context.Background(), `ROLLBACK`)
 	// Without a transaction to roll back (SQLite ends it by itself on some
 	// errors) the connection is fine; otherwise its state is unknown.
@@ -1140,7 +1234,9 @@ func (p *prepared) close(bad bool) {
 }
 
 func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	p.count.Add(1)
+	if p.count != nil {
+		p.count.Add(1)
+	}
 	if st, ok := p.cache[query]; ok {
 		return st, nil
 	}
@@ -1201,6 +1297,7 @@ func (t *Tx) CreateGame(ctx context.Context, hostAddr, hostKey string, rec *adju
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
+	t.changed(id)
 	if err := t.insertMoves(ctx, id, rec.Moves, 0); err != nil {
 		return 0, err
 	}
@@ -1220,12 +1317,17 @@ func (t *Tx) Game(ctx context.Context, id int64) (*host.Game, error) {
 		return nil, err
 	}
 	t.learn(g, flags)
+	t.cache(g, flags)
 	return g, nil
 }
 
 // GameInfo reads a game inside the transaction without its record: Record
 // is nil. It returns nil and no error when there is no game id.
 func (t *Tx) GameInfo(ctx context.Context, id int64) (*host.Game, error) {
+	if g, flags, ok := t.b.s.headers.get(id); ok {
+		t.learn(g, flags)
+		return g, nil
+	}
 	g, flags, err := readGame(ctx, t.b.stmts, id, false)
 	if errors.Is(err, host.ErrNoGame) {
 		return nil, nil
@@ -1234,6 +1336,7 @@ func (t *Tx) GameInfo(ctx context.Context, id int64) (*host.Game, error) {
 		return nil, err
 	}
 	t.learn(g, flags)
+	t.cache(g, flags)
 	return g, nil
 }
 
@@ -1352,6 +1455,7 @@ func (t *Tx) Save(ctx context.Context, id int64, rec *adjudicator.Record, status
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	t.unknown(id, func(k *known) { k.moves = -1 })
+	t.saved(id, rev, len(rec.Moves), status)
 	if err := t.saveRest(ctx, id, rec, stored); err != nil {
 		return 0, err
 	}
@@ -1380,10 +1484,20 @@ func (t *Tx) saveKnown(ctx context.Context, id int64, rec *adjudicator.Record, s
 		return 0, false, err
 	}
 	t.unknown(id, func(k *known) { k.moves = -1 })
+	t.saved(id, rev, len(rec.Moves), status)
 	if err := t.saveRest(ctx, id, rec, stored); err != nil {
 		return 0, true, err
 	}
 	return rev, true, nil
+}
+
+// saved updates the store's cache of game id's header with what Save
+// wrote to the game's row.
+func (t *Tx) saved(id, rev int64, moves int, status string) {
+	updated := stored(t.now)
+	t.changedTo(id, func(g *host.Game) {
+		g.Status, g.Updated, g.Rev, g.Moves = status, updated, rev, moves
+	})
 }
 
 // saveRest writes what Save writes once the game's row is updated: the
@@ -1533,6 +1647,7 @@ func scanIDs(rows *sql.Rows) ([]int64, error) {
 // ReplacePlayer gives seat of game id to address, with secret as its key
 // and token as its reply token.
 func (t *Tx) ReplacePlayer(ctx context.Context, id int64, seat int, address, secret, token string) error {
+	t.changed(id)
 	res, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET address = ?, secret = ?, token = ? WHERE game_id = ? AND seat = ?`,
 		strings.ToLower(address), host.HashKey(secret), token, id, seat)
 	if err != nil {
@@ -1590,6 +1705,7 @@ func (t *Tx) ObserverLangs(ctx context.Context, id int64) (map[string]string, er
 // SetObserverLang records the language of address, an observer of game
 // id: "fr", or "" for English.
 func (t *Tx) SetObserverLang(ctx context.Context, id int64, address, lang string) error {
+	t.changed(id)
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE observers SET lang = ? WHERE game_id = ? AND address = ?`, lang, id, strings.ToLower(address)); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1599,6 +1715,7 @@ func (t *Tx) SetObserverLang(ctx context.Context, id int64, address, lang string
 // Observe adds address to the observers of game id, or takes it away;
 // it reports whether that changed anything.
 func (t *Tx) Observe(ctx context.Context, id int64, address string, on bool) (bool, error) {
+	t.changed(id)
 	q := `INSERT INTO observers (game_id, address) VALUES (?, ?) ON CONFLICT DO NOTHING`
 	if !on {
 		q = `DELETE FROM observers WHERE game_id = ? AND address = ?`
@@ -1632,6 +1749,7 @@ func (t *Tx) ObserveRequest(ctx context.Context, id int64, address string) (stri
 // the hash of its confirmation token and when the mail went; an empty
 // tokenHash removes it.
 func (t *Tx) SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error {
+	t.changed(id)
 	var err error
 	if tokenHash == "" {
 		_, err = t.b.stmts.ExecContext(ctx, `DELETE FROM observe_requests WHERE game_id = ? AND address = ?`, id, strings.ToLower(address))
@@ -1648,6 +1766,7 @@ func (t *Tx) SetObserveRequest(ctx context.Context, id int64, address, tokenHash
 // SetObserversOff records whether the host of game id forbids observers;
 // forbidding them also ends every observation.
 func (t *Tx) SetObserversOff(ctx context.Context, id int64, off bool) error {
+	t.changed(id)
 	v := 0
 	if off {
 		v = 1
@@ -1665,6 +1784,7 @@ func (t *Tx) SetObserversOff(ctx context.Context, id int64, off bool) error {
 // how many moves they have been told of, and when their next digest is
 // due (zero: none).
 func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, told int, digestNext time.Time) error {
+	t.changed(id)
 	var next any
 	if !digestNext.IsZero() {
 		next = stamp(digestNext)
@@ -1680,6 +1800,7 @@ func (t *Tx) SetNotify(ctx context.Context, id int64, seat int, mode string, tol
 // SetLang records the language the player of seat in game id chose for
 // herald's mails: "fr", or "" for English.
 func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error {
+	t.changed(id)
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1689,6 +1810,7 @@ func (t *Tx) SetLang(ctx context.Context, id int64, seat int, lang string) error
 // SetMailLang records the language of the last mail of the player of
 // seat in game id that said which: "fr", or "" for English.
 func (t *Tx) SetMailLang(ctx context.Context, id int64, seat int, lang string) error {
+	t.changed(id)
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET mail_lang = ? WHERE game_id = ? AND seat = ?`, lang, id, seat); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1698,6 +1820,7 @@ func (t *Tx) SetMailLang(ctx context.Context, id int64, seat int, lang string) e
 // SetHostLang records the language of game id's host: "fr", or "" for
 // English.
 func (t *Tx) SetHostLang(ctx context.Context, id int64, lang string) error {
+	t.changed(id)
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET host_lang = ? WHERE id = ?`, lang, id); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1707,6 +1830,7 @@ func (t *Tx) SetHostLang(ctx context.Context, id int64, lang string) error {
 // SetAway records that the player of seat in game id is away until a time
 // (zero: not away), having used so much of the game's vacation allowance.
 func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, used time.Duration) error {
+	t.changed(id)
 	var u any
 	if !until.IsZero() {
 		u = stamp(until)
@@ -1722,6 +1846,7 @@ func (t *Tx) SetAway(ctx context.Context, id int64, seat int, until time.Time, u
 // SetUndeliverable records why mail to the player of seat in game id
 // bounces ("" when it reaches them again).
 func (t *Tx) SetUndeliverable(ctx context.Context, id int64, seat int, reason string) error {
+	t.changed(id)
 	_, err := t.b.stmts.ExecContext(ctx, `UPDATE players SET undeliverable = ? WHERE game_id = ? AND seat = ?`, reason, id, seat)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -1731,6 +1856,7 @@ func (t *Tx) SetUndeliverable(ctx context.Context, id int64, seat int, reason st
 
 // SetPage sets the token of game id's web page and whether it is served.
 func (t *Tx) SetPage(ctx context.Context, id int64, mode, token string) error {
+	t.changed(id)
 	if _, err := t.b.stmts.ExecContext(ctx, `UPDATE games SET page = ?, page_token = ? WHERE id = ?`, mode, token, id); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -1741,6 +1867,7 @@ func (t *Tx) SetPage(ctx context.Context, id int64, mode, token string) error {
 // (with the undone entry) and its moves, fewer than stored. It returns the
 // game's new revision.
 func (t *Tx) TakeBack(ctx context.Context, id int64, rec *adjudicator.Record) (int64, error) {
+	t.changed(id)
 	if len(rec.Undone) == 0 {
 		return 0, fmt.Errorf("store: game %d: a take-back without an undone entry", id)
 	}
@@ -1789,6 +1916,7 @@ func (t *Tx) UndoRequest(ctx context.Context, id int64) (*host.UndoRequest, erro
 // SetUndoRequest writes the request to take moves back of game id, or
 // removes it (nil).
 func (t *Tx) SetUndoRequest(ctx context.Context, id int64, u *host.UndoRequest) error {
+	t.changed(id)
 	t.unknown(id, func(k *known) { k.undo = true })
 	var err error
 	if u == nil {
@@ -1821,6 +1949,20 @@ func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
+	// The clock as readGame reads it back: whole seconds, stored times.
+	k := c
+	k.Deadline, k.Grace, k.Vacation = c.Deadline.Truncate(time.Second), c.Grace.Truncate(time.Second), c.Vacation.Truncate(time.Second)
+	k.Since = stored(c.Since)
+	if !c.Next.IsZero() {
+		k.Next = stored(c.Next)
+	}
+	t.changedTo(id, func(g *host.Game) {
+		if k.Deadline <= 0 {
+			g.Clock = nil // readGame's: no deadline, no clock
+			return
+		}
+		g.Clock = &k
+	})
 	return nil
 }
 
@@ -2067,18 +2209,18 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 // A claim needs no Sync: one lost to a power loss died with the worker
 // that held it.
 func (s *Store) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration, limit int) ([]host.Outgoing, error) {
-	claim, err := s.stmt(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
+	var out []host.Outgoing
+	err := s.withWriter(ctx, func(p *prepared) error {
+		rows, err := p.QueryContext(ctx, `UPDATE outbox SET claimed_by = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM outbox WHERE sent IS NULL AND next_attempt <= ?
 			AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?) AND `+inOrder+` ORDER BY id LIMIT ?)
-		RETURNING `+outgoingColumns)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := claim.QueryContext(ctx, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), stamp(now), stamp(now.Add(givenUp)), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	out, err := scanOutgoing(rows)
+		RETURNING `+outgoingColumns, worker, stamp(now.Add(lease)), stamp(now), worker, stamp(now), stamp(now), stamp(now.Add(givenUp)), limit)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		out, err = scanOutgoing(rows)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -2211,11 +2353,10 @@ func (s *Store) Pending(ctx context.Context) (int, error) {
 // MarkSent records that an outgoing mail was accepted by the SMTP server.
 // It is durable once a later Sync returns.
 func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	st, err := s.stmt(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
-	if err != nil {
+	err := s.withWriter(ctx, func(p *prepared) error {
+		_, err := p.ExecContext(ctx, `UPDATE outbox SET sent = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(now), id)
 		return err
-	}
-	_, err = st.ExecContext(ctx, stamp(now), id)
+	})
 	s.writes.Add(1)
 	return err
 }
@@ -2223,11 +2364,10 @@ func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
 // MarkFailed records a failed attempt and when to try again. It is
 // durable once a later Sync returns.
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time, cause error) error {
-	st, err := s.stmt(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`)
-	if err != nil {
+	err := s.withWriter(ctx, func(p *prepared) error {
+		_, err := p.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?`, stamp(next), cause.Error(), id)
 		return err
-	}
-	_, err = st.ExecContext(ctx, stamp(next), cause.Error(), id)
+	})
 	s.writes.Add(1)
 	return err
 }
