@@ -184,6 +184,15 @@ func Start(ctx context.Context, cfg RunConfig) (*Running, error) {
 	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, AddressFile), []byte(cfg.Address+"\n"), 0o600); err != nil {
 		return fail(err)
 	}
+	// And whether replies carry a reply token: the welcome mails it queues
+	// say how to answer, with or without the key line.
+	tokens := "on\n"
+	if cfg.NoReplyTokens {
+		tokens = "off\n"
+	}
+	if err := adjudicator.WriteFileAtomic(filepath.Join(cfg.Dir, ReplyTokensFile), []byte(tokens), 0o600); err != nil {
+		return fail(err)
+	}
 	svc, err := NewService(Config{
 		Address: cfg.Address, Registry: cfg.Registry, Store: st, Hosts: cfg.Hosts, Logger: log,
 		OnNewPlayer: onNew, NewSeed: cfg.NewSeed, NewKey: cfg.NewKey, NoReplyTokens: cfg.NoReplyTokens, PageURL: cfg.PageURL, NoPictures: cfg.NoPictures, Hints: cfg.Hints, Now: cfg.Now,
@@ -292,6 +301,32 @@ func ReadAddress(dir string) (string, error) {
 		return "", nil
 	}
 	return strings.TrimSpace(string(b)), err
+}
+
+// ReplyTokensFile is the file, in the data directory, that says whether
+// the last herald serve that ran on it gave replies a reply token: "on" or
+// "off" (serve --reply-tokens).
+const ReplyTokensFile = "herald-reply-tokens"
+
+// ReadReplyTokens reports whether the last herald serve that ran on dir
+// gave replies a reply token (ReplyTokensFile): true, serve's default,
+// when no serve has run there.
+func ReadReplyTokens(dir string) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ReplyTokensFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	switch v := strings.TrimSpace(string(b)); v {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	default:
+		return true, fmt.Errorf("mail: %s says %q, want on or off (herald serve writes it; remove it and run serve again)", filepath.Join(dir, ReplyTokensFile), v)
+	}
 }
 
 // PlayerPasswordsFile is the file, in the data directory of the embedded

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +194,63 @@ func TestBadAddressesRefused(t *testing.T) {
 		if _, err := os.Stat(dir); err == nil {
 			t.Errorf("%v created the data directory", args)
 		}
+	}
+}
+
+// TestNewByMailFollowsReplyTokens starts a game with herald new --mail on
+// the data directory of a serve that ran with reply tokens on, then off:
+// the welcome of the player to move says how to answer as serve's own
+// mails would, without the key line in a reply when tokens are on, with it
+// when they are off. A data directory whose setting cannot be read stops
+// new --mail with the file's name, before a game is made.
+func TestNewByMailFollowsReplyTokens(t *testing.T) {
+	ctx := context.Background()
+	for _, tokens := range []bool{true, false} {
+		dir := t.TempDir()
+		r, err := mail.Start(ctx, mail.RunConfig{Dir: dir, Address: "referee@games.test", Registry: games.All, Local: startEmbedded,
+			OpenStore: openSQLite, Logger: slog.New(slog.DiscardHandler), NoReplyTokens: !tokens})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		mustHerald(t, "new", "raubritter", "--mail", "--players", "alice@games.test,bob@games.test", "--data", dir)
+		st, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := st.Due(ctx, time.Now().Add(time.Hour), 100)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var said []string
+		for _, m := range out {
+			text := string(m.Raw) + string(m.Draft)
+			switch {
+			case strings.Contains(text, "reply to this mail with your steps"):
+				said = append(said, "reply")
+			case strings.Contains(text, "reply with your key line"):
+				said = append(said, "key line")
+			}
+		}
+		want := "key line"
+		if tokens {
+			want = "reply"
+		}
+		if len(said) == 0 || slices.ContainsFunc(said, func(s string) bool { return s != want }) {
+			t.Errorf("reply tokens %v: the mails queued say how to play as %q, want as %q", tokens, said, want)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, mail.ReplyTokensFile), []byte("maybe\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := herald(t, "", "new", "raubritter", "--mail", "--players", "alice@games.test,bob@games.test", "--data", dir)
+	if res.code == 0 || !strings.Contains(res.stderr, mail.ReplyTokensFile+` says "maybe", want on or off`) {
+		t.Errorf("a setting that cannot be read:\n%v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "herald.db")); err == nil {
+		t.Errorf("new --mail made a database before it read the setting")
 	}
 }

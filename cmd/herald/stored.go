@@ -186,6 +186,10 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	tokens, err := mail.ReadReplyTokens(dir) // how the welcomes say to answer, as serve --reply-tokens
+	if err != nil {
+		return err
+	}
 	open, err := serveStore(e.str("store"))
 	if err != nil {
 		return err
@@ -210,7 +214,7 @@ func newByMail(ctx context.Context, e *env, g *adjudicator.Game) error {
 	if err != nil {
 		return err
 	}
-	svc, err := mail.NewService(mail.Config{Address: address, Registry: games.All, Store: st, PageURL: pageURL})
+	svc, err := mail.NewService(mail.Config{Address: address, Registry: games.All, Store: st, PageURL: pageURL, NoReplyTokens: !tokens})
 	if err != nil {
 		return err
 	}
