@@ -139,6 +139,29 @@ func TestHeaderCacheMatchesDatabase(t *testing.T) {
 		mail++
 		return b.Process(ctx, host.Intake{MessageID: fmt.Sprintf("<m%d@x>", mail), Sender: "alice@x", Received: t0.Add(time.Duration(mail) * time.Second).In(cet)}, fn)
 	}
+	// inBatch processes mails in a batch of their own, each a mail that
+	// must succeed, and commits the batch, or rolls it back.
+	inBatch := func(commit bool, mails ...func(tx host.Tx) error) {
+		t.Helper()
+		b, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Rollback() // after Commit, nothing
+		for _, fn := range mails {
+			if err := process(b, fn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if commit {
+			if err := b.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	checking := func(when string) func(tx host.Tx) error {
+		return func(tx host.Tx) error { check(tx, when); return nil }
+	}
 	other, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -184,16 +207,7 @@ func TestHeaderCacheMatchesDatabase(t *testing.T) {
 		if err := b.Commit(ctx); err != nil {
 			t.Fatal(err)
 		}
-		b, err = s.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := process(b, func(tx host.Tx) error { check(tx, when+", the next batch"); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		inBatch(true, checking(when+", the next batch"))
 		// Another herald (a CLI command) changes a player; then another
 		// connection the language of another.
 		mail++
@@ -203,42 +217,13 @@ func TestHeaderCacheMatchesDatabase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err = s.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := process(b, func(tx host.Tx) error { check(tx, when+", after another herald wrote"); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		inBatch(true, checking(when+", after another herald wrote"))
 		if _, err := raw.Exec(`UPDATE players SET lang = ? WHERE game_id = ? AND seat = 0`, fmt.Sprint("l", i), gid); err != nil {
 			t.Fatal(err)
 		}
-		b, err = s.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := process(b, func(tx host.Tx) error { check(tx, when+", after another connection wrote"); return nil }); err != nil {
-			t.Fatal(err)
-		}
 		// A batch rolled back forgets what it wrote.
-		if err := process(b, w.do); err != nil {
-			b.Rollback()
-			t.Fatalf("%s, in a batch rolled back: %v", when, err)
-		}
-		b.Rollback()
-		b, err = s.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := process(b, func(tx host.Tx) error { check(tx, when+", after a batch rolled back"); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		inBatch(false, checking(when+", after another connection wrote"), w.do)
+		inBatch(true, checking(when+", after a batch rolled back"))
 	}
 	if s.headers.hits == 0 {
 		t.Errorf("GameInfo never read a header from the cache (%d misses)", s.headers.misses)
