@@ -791,7 +791,8 @@ func (s *Service) replyTo(game int64, token string) string {
 }
 
 // findGame finds the game a mail is about: named in the body, tagged in
-// the subject, or the sender's only running game. The game it returns has
+// the subject, the sender's only running game, or the one of their
+// running games that the mail's key opens. The game it returns has
 // no record yet (see match).
 func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope) (*host.Game, string, error) {
 	tag := env.Game
@@ -826,6 +827,33 @@ func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message,
 		return g, "", err
 	case 0:
 		return nil, "You play in no running game.", nil
+	}
+	// A key line names its game: a player's key is drawn for one seat of
+	// one game, so a new mail with the key and no game tag is for the one
+	// game the key opens (a wrong key opens none, and the answer is the
+	// same as without one).
+	if env.Key != "" {
+		var opens *host.Game
+		for _, id := range ids {
+			g, err := ses.Game(ctx, id)
+			if err != nil {
+				return nil, "", err
+			}
+			if g == nil {
+				continue
+			}
+			seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == from })
+			if (seat >= 0 || g.Host == from) && host.Authenticate(g, seat, env.Key) {
+				if opens != nil {
+					opens = nil // two games share the key: say which
+					break
+				}
+				opens = g
+			}
+		}
+		if opens != nil {
+			return opens, "", nil
+		}
 	}
 	tags := make([]string, len(ids))
 	for i, id := range ids {

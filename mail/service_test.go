@@ -720,3 +720,32 @@ func TestObserveByMail(t *testing.T) {
 		t.Errorf("a stranger subscribed frank: %v", got)
 	}
 }
+
+// TestKeyNamesItsGame sends a new mail, with no game tag, from a player of
+// two games: the key line names the game whose key it is, as herald's
+// mails say ("In a new mail, put your key line first"); a key of neither
+// game gets the question of which game, and names no game.
+func TestKeyNamesItsGame(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	first := f.keys["alice@herald.test"]
+	f.start()
+	second := f.keys["alice@herald.test"]
+	if first == second {
+		t.Fatalf("alice has the same key in both games: %s", first)
+	}
+	for _, c := range []struct {
+		key, tag string
+	}{{first, "G1"}, {second, "G2"}} {
+		f.handle(f.mail("alice@herald.test", "my game", "Hello herald,\n\nkey "+c.key+"\nshow\n\nAlice"), Answered)
+		got := f.sent()["alice@herald.test"]
+		if len(got) != 1 || !strings.Contains(got[0], "[herald "+c.tag+"]") {
+			t.Errorf("key of %s: alice got %q, want the board of %s", c.tag, got, c.tag)
+		}
+	}
+	f.handle(f.mail("alice@herald.test", "my game", "key not-a-key\nshow"), Rejected)
+	got := f.sent()["alice@herald.test"]
+	if len(got) != 1 || !strings.Contains(got[0], "You play in several games (G2, G1); say which.") {
+		t.Errorf("a key of no game: alice got %q, want the question of which game", got)
+	}
+}
