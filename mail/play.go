@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,17 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
 		return fail("your address may not start games on this herald")
+	}
+	// One game a mail: which of two new lines would be meant, and what of
+	// the other if the first were refused, is not clear.
+	var lines []string
+	for _, o := range env.Commands {
+		if o.Name == "new" {
+			lines = append(lines, strconv.Itoa(o.Pos.Line))
+		}
+	}
+	if len(lines) > 1 {
+		return fail(fmt.Sprintf("this mail starts %d games (new on lines %s); herald starts one game a mail: send one mail for each, and none was started", len(lines), strings.Join(lines, ", ")))
 	}
 	if len(s.cfg.Hosts) == 0 {
 		if why, err := s.strangerLimit(ctx, ses.Tx(), msg.From, now); err != nil || why != "" {

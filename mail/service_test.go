@@ -749,3 +749,19 @@ func TestKeyNamesItsGame(t *testing.T) {
 		t.Errorf("a key of no game: alice got %q, want the question of which game", got)
 	}
 }
+
+// TestOneNewGameAMail sends two new lines in one mail: herald starts
+// neither and says why, naming the lines, rather than start the first and
+// drop the second unsaid (found by hand over a real Postfix + Dovecot).
+func TestOneNewGameAMail(t *testing.T) {
+	f := newFixture(t)
+	f.handle(f.mail("host@herald.test", "two games", "Hi,\n\nnew raubritter players alice@herald.test bob@herald.test\nnew raubritter players carol@herald.test dave@herald.test\n\nThanks"), Rejected)
+	got := f.sent()
+	if len(got) != 1 || len(got["host@herald.test"]) != 1 ||
+		!strings.Contains(got["host@herald.test"][0], "this mail starts 2 games (new on lines 3, 4); herald starts one game a") {
+		t.Errorf("two new lines: herald sent %q", got)
+	}
+	if g, err := f.st.Game(context.Background(), 1); err == nil {
+		t.Errorf("a game was started: %+v", g)
+	}
+}
