@@ -944,17 +944,19 @@ func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64
 	}
 	which := "your mails"
 	if kind == host.UnkeyedAnswer {
-		which = "mails from your address that carry no key (observe, new, or\nmails herald could not read)"
+		which = "mails from your address that carry no key (observe, new, or mails herald could not read)"
 	}
-	body := fmt.Sprintf("herald has answered %s %d times in the last hour, its limit\n(so that two programs can never mail each other without end). It will\nanswer them again from %s; until then it reads them but\nsends no answer.\n\nMoves are still played: you still get the news of every move, yours too.\nThe answer held back: %q.\n",
+	// which, long or short, ends its sentence and the line: wrapping a
+	// sentence that goes on after it would leave a word alone on a line.
+	body := fmt.Sprintf("herald has answered %s %d times in the last hour.\nThat is its limit, so that two programs can never mail each other\nwithout end. It will answer them again from %s;\nuntil then it reads them but sends no answer.\n\nMoves are still played: you still get the news of every move, yours too.\nThe answer held back: %q.\n",
 		which, len(times), formatResume(resume), m.Subject)
 	subject := "[herald] answers paused"
 	if m.lang == notation.French {
 		which = "vos courriers"
 		if kind == host.UnkeyedAnswer {
-			which = "les courriers de votre adresse sans clé (observer, nouvelle, ou\ncourriers que herald n'a pas pu lire)"
+			which = "les courriers de votre adresse sans clé (observer, nouvelle, ou courriers que herald n'a pas pu lire)"
 		}
-		body = fmt.Sprintf("herald a répondu à %s %d fois dans la dernière heure, sa limite\n(pour que deux programmes ne puissent jamais s'écrire sans fin). Il y\nrépondra de nouveau à partir du %s ; d'ici là, il les lit\nmais n'envoie aucune réponse.\n\nLes coups sont toujours joués : vous recevez toujours les nouvelles de\nchaque coup, des vôtres aussi.\nLa réponse retenue : « %s ».\n",
+		body = fmt.Sprintf("herald a répondu à %s %d fois dans la dernière heure.\nC'est sa limite, pour que deux programmes ne puissent jamais s'écrire\nsans fin. Il leur répondra de nouveau à partir du %s ;\nd'ici là, il les lit mais n'envoie aucune réponse.\n\nLes coups sont toujours joués : vous recevez toujours les nouvelles de\nchaque coup, des vôtres aussi.\nLa réponse retenue : « %s ».\n",
 			which, len(times), formatResume(resume), m.Subject)
 		subject = "[herald] réponses suspendues"
 	}

@@ -712,12 +712,36 @@ func TestObserveByMail(t *testing.T) {
 	if len(got["alice@herald.test"]) != 1 || !strings.Contains(got["alice@herald.test"][0], "erin@herald.test now observes game G1") {
 		t.Errorf("alice's answer: %v", got["alice@herald.test"])
 	}
-	if len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "alice@herald.test, a player of game G1, asked herald") {
+	if len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "alice@herald.test, a player of game G1,\r\nasked herald") {
 		t.Errorf("erin's notice: %v", got["erin@herald.test"])
 	}
 	f.handle(f.mail("mallory@herald.test", "Re: [herald G1]", "observe G1 frank@herald.test"), Rejected)
 	if got := f.sent(); len(got["frank@herald.test"]) != 0 {
 		t.Errorf("a stranger subscribed frank: %v", got)
+	}
+}
+
+// TestLongAddressKeepsSentencesWhole adds an observer of a long address
+// and checks the answer and the observer's notice: the address ends its
+// line, and the sentence after it is not broken around it by the wrap at
+// 72 columns (a word was left alone on a line: found by hand over a real
+// Postfix + Dovecot).
+func TestLongAddressKeepsSentencesWhole(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	const erin = "erin.of-the-very-long-address@herald.test"
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nobserve G1 "+erin), Answered)
+	got := f.sent()
+	for who, want := range map[string]string{
+		"alice@herald.test": erin + " now observes game G1.\nherald will mail them every move as everyone sees it, never a\nplayer's hand.\n",
+		erin:                "alice@herald.test, a player of game G1,\nasked herald to mail you every move as everyone sees it, never a\nplayer's hand.",
+	} {
+		if len(got[who]) != 1 {
+			t.Fatalf("%s got %d mails, want 1", who, len(got[who]))
+		}
+		if text := strings.ReplaceAll(unwrap(got[who][0]), "\r\n", "\n"); !strings.Contains(text, want) {
+			t.Errorf("%s's mail lacks %q:\n%s", who, want, text)
+		}
 	}
 }
 

@@ -312,7 +312,9 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	case on && changed && you == "You":
 		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text("")))
 	case on && changed:
-		text = fmt.Sprintf("%s now observes game %s: herald will mail them every move as\neveryone sees it, never a player's hand.\n", address, Tag(id))
+		// The address, of any length, ends its line: wrapping a sentence
+		// that holds it would leave a word alone on a line.
+		text = fmt.Sprintf("%s now observes game %s.\nherald will mail them every move as everyone sees it, never a\nplayer's hand.\n", address, Tag(id))
 	case on:
 		text = fmt.Sprintf("%s observe%s game %s already. To stop, write: unobserve %s\n", you, map[bool]string{true: "", false: "s"}[you == "You"], Tag(id), Tag(id))
 	case changed:
@@ -330,7 +332,7 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 			who = "the host"
 		}
 		n := s.notice(g, m, address, "", News, "observe",
-			fmt.Sprintf("%s, %s of game %s, asked herald to mail you its moves as everyone\nsees them, never a player's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text(""))))
+			fmt.Sprintf("%s, %s of game %s,\nasked herald to mail you every move as everyone sees it, never a\nplayer's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text(""))))
 		n.Picture = s.picture(g, m)
 		rep.Notices = append(rep.Notices, n)
 	}

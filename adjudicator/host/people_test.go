@@ -212,7 +212,7 @@ func TestObserveNeedsConsent(t *testing.T) {
 		if rep.Outcome != host.Answered || len(rep.Notices) != 2 || rep.Notices[0].To != tc.by || !strings.Contains(rep.Notices[0].Text, tc.addr+" now observes game G1") {
 			t.Fatalf("%s subscribes %s: %+v", tc.by, tc.addr, rep)
 		}
-		if n := rep.Notices[1]; n.To != tc.addr || !strings.Contains(n.Text, tc.by+", "+tc.who+" of game G1, asked herald") {
+		if n := rep.Notices[1]; n.To != tc.addr || !strings.Contains(n.Text, tc.by+", "+tc.who+" of game G1,\nasked herald") {
 			t.Errorf("the new observer's notice: %+v", n)
 		}
 		if !news(r.playTurn(id), tc.addr) {
@@ -257,7 +257,7 @@ func TestObserverFirstMailHasPicture(t *testing.T) {
 	for _, n := range rep.Notices {
 		if n.To == "dan@w.org" {
 			found = true
-			if n.Picture == nil || !strings.Contains(n.Text, "asked herald to mail you its moves") {
+			if n.Picture == nil || !strings.Contains(n.Text, "asked herald to mail you every move") {
 				t.Errorf("dan's first mail as an observer, picture %v:\n%s", n.Picture != nil, n.Text)
 			}
 		}
