@@ -549,6 +549,22 @@ func (s *Service) handleOne(ctx context.Context, b *host.Batch, raw []byte, r re
 	}, nil
 }
 
+// unreadableAdvice says, for a player, what to do about a mail Extract
+// could not read (xerr, an *ExtractError or not).
+func unreadableAdvice(xerr error) string {
+	var e *ExtractError
+	errors.As(xerr, &e)
+	switch {
+	case e != nil && e.Kind == ErrTooLarge:
+		return "A picture or another attachment makes a mail that large (a reply may\ncarry herald's own picture back): send your moves again without it."
+	case e != nil && e.Kind == ErrMalformed && (strings.HasPrefix(e.Detail, "multipart/") || errors.Is(e.Err, io.ErrUnexpectedEOF)):
+		return "Its parts are not closed as MIME requires: the mail ends in the middle\nof one, as when a mail program or a server cuts it short. Send it again,\nas plain text if you can."
+	case e != nil && e.Kind == ErrEmpty:
+		return "Once the quoted text and the signature are set aside, nothing is left:\nwrite your moves above the quoted mail, or attach a YAML turn file."
+	}
+	return "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file."
+}
+
 // handleBroken records and, when it is safe, answers a mail that could not
 // be read: too large, malformed, an unknown charset, empty. It is not
 // answered when it comes from no one, from a program or from herald, nor
@@ -577,7 +593,7 @@ func (s *Service) handleBroken(ctx context.Context, b *host.Batch, msg *Message,
 			return nil
 		}
 		body := fmt.Sprintf("herald could not read your mail, so nothing was done with it:\n\n  %v\n\n%s",
-			xerr, "Send your moves as plain text (or HTML) in UTF-8 or another common\ncharset, under the size limit, or attach a YAML turn file.")
+			xerr, unreadableAdvice(xerr))
 		return s.reply(ctx, tx, outMail{To: from, Subject: "[herald] your mail could not be read", InReplyTo: id, References: refs(id, 0, s.domain), Body: body}, 0, now, host.UnkeyedAnswer)
 	})
 	if errors.Is(err, host.ErrDuplicate) {

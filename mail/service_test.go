@@ -789,3 +789,32 @@ func TestOneNewGameAMail(t *testing.T) {
 		t.Errorf("a game was started: %+v", g)
 	}
 }
+
+// TestUnreadableAdvice sends mails herald cannot read and checks that each
+// answer says what to do about it: a mail too large (a photo, herald's own
+// picture sent back), a multipart mail cut short, a mail of quotes alone
+// (found by hand over a real Postfix + Dovecot: the answers gave only the
+// parser's words, such as "multipart: NextPart: EOF").
+func TestUnreadableAdvice(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name string
+		raw  []byte
+		want string
+	}{
+		{"too large", f.mail("alice@herald.test", "my move", "keep plain village\n\n"+strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAA", 12000)),
+			"send your moves again without it"},
+		{"cut short", f.mail("alice@herald.test", "my move", "--XYZ\nContent-Type: text/plain\n\nkeep plain village\n", `Content-Type: multipart/mixed; boundary="XYZ"`),
+			"Its parts are not closed as MIME requires"},
+		{"no parts", f.mail("alice@herald.test", "my move", "keep plain village\n", `Content-Type: multipart/mixed; boundary="XYZ"`),
+			"Its parts are not closed as MIME requires"},
+		{"quotes alone", f.mail("alice@herald.test", "Re: [herald G1]", "On Mon, herald wrote:\n> keep plain village\n"),
+			"Once the quoted text and the signature are set aside, nothing is left"},
+	} {
+		f.handle(c.raw, Rejected)
+		got := f.sent()["alice@herald.test"]
+		if len(got) != 1 || !strings.Contains(unwrap(got[0]), c.want) {
+			t.Errorf("%s: answered %q, want %q", c.name, got, c.want)
+		}
+	}
+}
