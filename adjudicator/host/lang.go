@@ -3,6 +3,7 @@ package host
 import (
 	"strings"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/notation"
 )
 
@@ -92,10 +93,10 @@ func topicFR(t string) string {
 		return "reprise demandée par " + who
 	}
 	if who, ok := strings.CutSuffix(t, " is back"); ok {
-		return "retour de " + who
+		return "retour " + adjudicator.OfName(who).FR
 	}
 	if who, ok := strings.CutSuffix(t, " is away"); ok {
-		return "absence de " + who
+		return "absence " + adjudicator.OfName(who).FR
 	}
 	if n, ok := strings.CutPrefix(t, "move "); ok {
 		return "coup " + n
