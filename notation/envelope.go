@@ -52,7 +52,7 @@ type Command struct {
 var envelopeWords = Vocabulary{
 	{Name: "game", FR: []string{"partie", "jeu"}},
 	{Name: "key", FR: []string{"clé", "cle", "clef"}},
-	{Name: "show", EN: []string{"board"}, FR: []string{"montre", "montrer", "plateau"}},
+	{Name: "show", EN: []string{"board", "status"}, FR: []string{"montre", "montrer", "plateau", "état"}},
 	{Name: "legal", EN: []string{"moves"}, FR: []string{"coups", "légal", "legaux", "légaux"}},
 	{Name: "help", FR: []string{"aide"}},
 	{Name: "history", FR: []string{"historique"}},

@@ -137,3 +137,16 @@ func TestEnvelopeLangClear(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopeShowWords checks the words that ask for the board: show and
+// board, and status, which a player writes for it too (found by hand over
+// a real Postfix + Dovecot: "status" got "Your mail held no steps and no
+// command"); in French montre, plateau and état.
+func TestEnvelopeShowWords(t *testing.T) {
+	for _, body := range []string{"show", "board", "Status", "status G1", "montre", "plateau", "état", "Etat"} {
+		env := notation.ParseEnvelope("key K\n" + body)
+		if len(env.Commands) != 1 || env.Commands[0].Name != "show" || len(env.Errors) != 0 {
+			t.Errorf("ParseEnvelope(%q): commands %+v, errors %v; want show", body, env.Commands, env.Errors)
+		}
+	}
+}
