@@ -18,6 +18,10 @@ import (
 // newGame starts a game from a mail: "new GAME players A B [C D] [seed S]
 // [opt k=v]...". Every player gets a welcome mail with their key; the host
 // gets a confirmation with the host key.
+// notAllowed is why a new game is refused to an address not among the
+// service's hosts.
+const notAllowed = "your address may not start games on this herald"
+
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	fail := func(why string) (Outcome, int64, string, error) {
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      (bot:2 in place of an address: a seat the bot plays)\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
@@ -27,10 +31,18 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			body = "herald n'a pas pu lancer la partie :\n\n  " + why + "\n\nÉcrivez, seule sur sa ligne :\n\n  nouvelle JEU joueurs ADRESSE ADRESSE [ADRESSE ADRESSE]\n      [opt NOM=VALEUR]\n      (bot:2 à la place d'une adresse : une place que joue le bot)\n      [délai 72h] [grace 24h] [politique wait|forfeit]\n\npar exemple :\n  nouvelle raubritter joueurs alice@example.org bob@example.org\n\nJeux :\n" + s.gamesListIn(notation.French)
 			subject = "[herald] nouvelle partie refusée"
 		}
+		if why == notAllowed {
+			// How to write a new line is no use to an address that may
+			// not start games.
+			body = "herald could not start the game:\n\n  " + why + "\n"
+			if env.Lang == notation.French {
+				body = "herald n'a pas pu lancer la partie :\n\n  " + why + "\n"
+			}
+		}
 		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body, lang: env.Lang}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
-		return fail("your address may not start games on this herald")
+		return fail(notAllowed)
 	}
 	// One game a mail: which of two new lines would be meant, and what of
 	// the other if the first were refused, is not clear.

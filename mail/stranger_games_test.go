@@ -91,3 +91,22 @@ func TestStrangerGamesLimited(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAHostToldOnlyWhy sends new from an address not among --hosts:
+// the answer says it may not start games, without the syntax of new and
+// the games' list, which are no use to it (found by hand over a real
+// Postfix + Dovecot).
+func TestNotAHostToldOnlyWhy(t *testing.T) {
+	f := newFixture(t)
+	f.svc.cfg.Hosts = []string{"club@herald.test"}
+	f.handle(f.mail("dave@herald.test", "game", "new raubritter players alice@herald.test bob@herald.test"), Rejected)
+	got := f.sent()["dave@herald.test"]
+	if len(got) != 1 || !strings.Contains(got[0], "your address may not start games on this herald") || strings.Contains(got[0], "Write, on a line of its own") {
+		t.Errorf("the answer to a stranger's new: %q", got)
+	}
+	f.handle(f.mail("dave@herald.test", "partie", "nouvelle raubritter joueurs alice@herald.test bob@herald.test"), Rejected)
+	got = f.sent()["dave@herald.test"]
+	if len(got) != 1 || !strings.Contains(got[0], "herald n'a pas pu lancer la partie") || strings.Contains(got[0], "seule sur sa ligne") {
+		t.Errorf("the French answer to a stranger's new: %q", got)
+	}
+}
