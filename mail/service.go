@@ -643,6 +643,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 				return s.observe(ctx, ses, msg, env, c, v.DMARC.Result == "pass" || v.DKIM.Result == "pass", now)
 			}
 			if env.Game == "" && len(c.Args) > 0 && !strings.Contains(c.Args[0], "@") {
+				// The game it names is the mail's, unless the mail is
+				// about another already: herald handles one game a mail.
+				named, _ := tagID(c.Args[0])
+				other := tokenGame
+				if id, ok := tagID(notation.SubjectGame(msg.Subject)); ok {
+					other = id
+				}
+				if other != 0 && named != 0 && named != other {
+					return s.twoGames(ctx, ses, msg, env, other, named, c, now)
+				}
 				env.Game = c.Args[0]
 			}
 		}
@@ -806,6 +816,31 @@ func (s *Service) replyTo(game int64, token string) string {
 	return fmt.Sprintf("%s+g%d.%s@%s", local, game, token, domain)
 }
 
+// tagID returns the id of the game tag names ("G12", "g12", "12").
+func tagID(tag string) (int64, bool) {
+	id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+// twoGames answers a mail about game other (by its subject or the reply
+// address it went to) whose command c names another game: herald handles
+// one game a mail, and which the sender meant for each of its lines is not
+// clear. Nothing is done. The sender is not authenticated yet, so the
+// answer is an authentication notice's (limited, and about nothing but
+// what the mail itself said).
+func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, other, named int64, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+	why := fmt.Sprintf("the mail is about game %s, and line %d (%s) names game %s", gameTag(other), c.Pos.Line, c.Name, gameTag(named))
+	body := fmt.Sprintf("herald did nothing with your mail: it is about game %s (its subject\nor the address you replied to), and line %d names game %s:\n\n  %s %s\n\nherald handles one game a mail. Send that line in a mail of its own,\nand the rest again.\n",
+		gameTag(other), c.Pos.Line, gameTag(named), c.Name, host.VisibleText(strings.Join(c.Args, " "), 200))
+	subject := "[herald] two games in one mail"
+	if env.Lang == notation.French {
+		body = fmt.Sprintf("herald n'a rien fait de votre courrier : il concerne la partie %s (son\nsujet ou l'adresse à laquelle vous avez répondu), et la ligne %d nomme\nla partie %s :\n\n  %s %s\n\nherald traite une partie par courrier. Envoyez cette ligne dans un\ncourrier à part, et le reste de nouveau.\n",
+			gameTag(other), c.Pos.Line, gameTag(named), c.Name, host.VisibleText(strings.Join(c.Args, " "), 200))
+		subject = "[herald] deux parties dans un courrier"
+	}
+	return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, subject, body, now, env.Lang)
+}
+
 // findGame finds the game a mail is about: named in the body, tagged in
 // the subject, the sender's only running game, or the one of their
 // running games that the mail's key opens. The game it returns has
@@ -817,8 +852,8 @@ func (s *Service) findGame(ctx context.Context, ses *host.Session, msg *Message,
 	}
 	from := strings.ToLower(msg.From)
 	if tag != "" {
-		id, err := strconv.ParseInt(strings.TrimLeft(strings.ToUpper(tag), "G"), 10, 64)
-		if err != nil || id <= 0 {
+		id, ok := tagID(tag)
+		if !ok {
 			return nil, fmt.Sprintf("%q is not a game id; ids look like G12.", tag), nil
 		}
 		g, err := ses.Game(ctx, id)

@@ -818,3 +818,24 @@ func TestUnreadableAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoGamesInOneMail sends, in a reply about game G1, a line that asks
+// for an observer of game G2: herald does nothing and says the mail names
+// two games, and which line (it answered "authentication failed", or, with
+// that notice's allowance spent, nothing: found by hand over a real
+// Postfix + Dovecot). The same line about G1 adds the observer.
+func TestTwoGamesInOneMail(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.start()
+	key := f.keys["alice@herald.test"] // of G2, where alice plays too
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "Hi,\nset deadline 48h\nobserve G2 carol@herald.test\n"), Rejected)
+	got := f.sent()["alice@herald.test"]
+	if len(got) != 1 || !strings.Contains(unwrap(got[0]), "it is about game G1 (its subject\r\nor the address you replied to), and line 3 names game G2:") {
+		t.Errorf("two games in one mail: alice got %q", got)
+	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "key "+key+"\nobserve G2 carol@herald.test"), Answered)
+	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "carol@herald.test now observes game G2") {
+		t.Errorf("the same line about the mail's game: alice got %q", got)
+	}
+}
