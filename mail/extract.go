@@ -154,6 +154,11 @@ type Message struct {
 	// count lines of the converted text.
 	Lines []Line
 
+	// Dropped is what of the text part is not the sender's own words and
+	// is not in Body: quoted text and a signature, by line (the reply
+	// says so).
+	Dropped Dropped
+
 	// Attachments are the YAML turn files of the message, in MIME order: the
 	// parts named *.yaml or *.yml (in any case), or typed application/yaml,
 	// application/x-yaml, text/yaml or text/x-yaml. Other attachments are
@@ -415,7 +420,7 @@ func Extract(r io.Reader, opts *ExtractOptions) (*Message, error) {
 	msg.Attachments = w.attachments
 	if part != nil {
 		msg.HTMLOnly = part.html
-		msg.Lines = part.lines()
+		msg.Lines, msg.Dropped = part.lines()
 		texts := make([]string, len(msg.Lines))
 		for i, l := range msg.Lines {
 			texts[i] = l.Text
@@ -993,8 +998,43 @@ func (w *partWalker) chooseText() (*textPart, error) {
 	return nil, nil
 }
 
-// lines returns the sender's own lines of p; see Message.Body.
-func (p *textPart) lines() []Line {
+// Dropped is what Extract dropped from a text part as not the sender's
+// own words: the numbers of the lines that are not blank, as in
+// Message.Lines.
+type Dropped struct {
+	Quoted    []int // quoted text, reply headers, a quoted original
+	Signature []int // from the signature separator ("-- ") on
+}
+
+// dropped returns the lines of raw that are not blank and not in own (a
+// subsequence of raw, as ownLines returns it).
+func dropped(raw, own []Line) Dropped {
+	var d Dropped
+	sig := false
+	k := 0
+	for _, l := range raw {
+		if k < len(own) && own[k].No == l.No {
+			k++
+			continue
+		}
+		if l.Text == "--" || l.Text == "-- " {
+			sig = true
+		}
+		if l.Text == "" {
+			continue
+		}
+		if sig {
+			d.Signature = append(d.Signature, l.No)
+		} else {
+			d.Quoted = append(d.Quoted, l.No)
+		}
+	}
+	return d
+}
+
+// lines returns the sender's own lines of p, see Message.Body, and what
+// was dropped.
+func (p *textPart) lines() ([]Line, Dropped) {
 	var raw []Line
 	if p.flowed {
 		raw = unflow(strings.Split(p.text, "\n"), p.delSp)
@@ -1006,5 +1046,6 @@ func (p *textPart) lines() []Line {
 	for i := range raw {
 		raw[i].Text = strings.TrimRight(raw[i].Text, " \t")
 	}
-	return ownLines(raw)
+	own := ownLines(raw)
+	return own, dropped(raw, own)
 }

@@ -698,6 +698,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if err != nil {
 		return "", 0, "", err
 	}
+	// The answer says what of the mail herald did not read, besides the
+	// prose around the steps that the host lists.
+	for i, n := range rep.Notices {
+		if n.To == msg.From {
+			if note := droppedNote(msg.Dropped, n.Lang); note != "" {
+				rep.Notices[i].Edit(func(text string) string { return strings.TrimRight(text, "\n") + "\n\n" + note })
+			}
+			break
+		}
+	}
 	if err := s.deliver(ctx, ses.Tx(), msg.From, msg.MessageID, rep.Notices, now); err != nil {
 		return "", 0, "", err
 	}
@@ -814,6 +824,57 @@ func (s *Service) replyTo(game int64, token string) string {
 	}
 	local, domain, _ := strings.Cut(s.cfg.Address, "@")
 	return fmt.Sprintf("%s+g%d.%s@%s", local, game, token, domain)
+}
+
+// droppedNote says which lines of a mail were not read as the sender's
+// words (Message.Dropped), or "".
+func droppedNote(d Dropped, lang notation.Lang) string {
+	if len(d.Quoted)+len(d.Signature) == 0 {
+		return ""
+	}
+	fr := lang == notation.French
+	var b strings.Builder
+	b.WriteString(pick(fr, "Not read, as not your words:\n", "Non lu, car pas de vous :\n"))
+	if len(d.Quoted) > 0 {
+		fmt.Fprintf(&b, pick(fr, "  %s %s: quoted text\n", "  %s %s : du texte cité\n"), linesWord(len(d.Quoted), fr), lineRanges(d.Quoted))
+	}
+	if len(d.Signature) > 0 {
+		fmt.Fprintf(&b, pick(fr, "  %s %s: a signature\n", "  %s %s : une signature\n"), linesWord(len(d.Signature), fr), lineRanges(d.Signature))
+	}
+	return b.String()
+}
+
+// linesWord is "line" or "lines" (ligne, lignes) for n lines.
+func linesWord(n int, fr bool) string {
+	switch {
+	case fr && n == 1:
+		return "ligne"
+	case fr:
+		return "lignes"
+	case n == 1:
+		return "line"
+	}
+	return "lines"
+}
+
+// lineRanges writes increasing line numbers as ranges: "3, 7-12".
+func lineRanges(nos []int) string {
+	var b strings.Builder
+	for i := 0; i < len(nos); {
+		j := i
+		for j+1 < len(nos) && nos[j+1] == nos[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(nos[i]))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(nos[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
 }
 
 // tagID returns the id of the game tag names ("G12", "g12", "12").

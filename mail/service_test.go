@@ -18,6 +18,7 @@ import (
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/store"
 	"github.com/heraldgames/herald/games/raubritter"
+	"github.com/heraldgames/herald/notation"
 )
 
 // fixture is a service on a fresh store with a started game.
@@ -837,5 +838,55 @@ func TestTwoGamesInOneMail(t *testing.T) {
 	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "key "+key+"\nobserve G2 carol@herald.test"), Answered)
 	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "carol@herald.test now observes game G2") {
 		t.Errorf("the same line about the mail's game: alice got %q", got)
+	}
+}
+
+// TestDroppedLinesNamed sends a move with a greeting, a quoted mail under
+// its reply header, and a signature: the answer lists the greeting among
+// the lines ignored and names the quote and the signature by line, as
+// not read (found by hand over a real Postfix + Dovecot: they went
+// unmentioned).
+func TestDroppedLinesNamed(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	body := "Hi herald,\nkey " + f.keys["alice@herald.test"] + "\nkeep plain village\n\nOn Mon, 23 Nov 2026 at 09:00, herald <herald@herald.test> wrote:\n> welcome\n> keep plain\n\n-- \nAlice\n"
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
+	got := f.sent()["alice@herald.test"]
+	if len(got) == 0 || !strings.Contains(unwrap(got[0]), "Not read, as not your words:\r\n  lines 5-7: quoted text\r\n  lines 9-10: a signature\r\n") {
+		t.Errorf("alice's answer does not name the quote and the signature:\n%s", got)
+	}
+}
+
+// TestLineRanges checks how droppedNote writes line numbers.
+func TestLineRanges(t *testing.T) {
+	for _, c := range []struct {
+		nos  []int
+		want string
+	}{
+		{[]int{4}, "4"},
+		{[]int{4, 5}, "4-5"},
+		{[]int{3, 7, 8, 9, 12}, "3, 7-9, 12"},
+		{nil, ""},
+	} {
+		if got := lineRanges(c.nos); got != c.want {
+			t.Errorf("lineRanges(%v) = %q, want %q", c.nos, got, c.want)
+		}
+	}
+}
+
+// TestDroppedNote checks the note of what was not read, in both languages.
+func TestDroppedNote(t *testing.T) {
+	for _, c := range []struct {
+		d    Dropped
+		lang notation.Lang
+		want string
+	}{
+		{Dropped{}, notation.English, ""},
+		{Dropped{Quoted: []int{3}, Signature: []int{5, 6}}, notation.French, "Non lu, car pas de vous :\n  ligne 3 : du texte cité\n  lignes 5-6 : une signature\n"},
+		{Dropped{Signature: []int{8}}, notation.English, "Not read, as not your words:\n  line 8: a signature\n"},
+	} {
+		if got := droppedNote(c.d, c.lang); got != c.want {
+			t.Errorf("droppedNote(%+v, %v) = %q, want %q", c.d, c.lang, got, c.want)
+		}
 	}
 }
