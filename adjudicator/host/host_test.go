@@ -171,19 +171,33 @@ func TestCreate(t *testing.T) {
 		t.Errorf("alice's welcome does not say it is her turn:\n%s", to(notices, "alice@x.org")[0].Text)
 	}
 
-	for _, bad := range []host.CreateRequest{
-		{Host: "h@x", Game: "chess", Players: []string{"a@x", "b@x"}},
-		{Host: "h@x", Game: "raubritter", Players: []string{"a@x"}},
-		{Host: "h@x", Game: "raubritter", Players: []string{"a@x", "bob"}},
+	for _, bad := range []struct {
+		req  host.CreateRequest
+		want string
+	}{
+		{host.CreateRequest{Host: "h@x", Game: "chess", Players: []string{"a@x", "b@x"}}, "chess"},
+		{host.CreateRequest{Host: "h@x", Game: "raubritter", Players: []string{"a@x"}}, ""},
+		{host.CreateRequest{Host: "h@x", Game: "raubritter", Players: []string{"a@x", "bob"}}, "bob"},
+		// One address, two seats: the second could never be played by
+		// mail (found by hand over a real Postfix + Dovecot).
+		{host.CreateRequest{Host: "h@x", Game: "raubritter", Players: []string{"a@x", "b@x", "A@x"}}, "a@x is listed as player 1 and as player 3"},
 	} {
 		err := r.do("h@x", func(s *host.Session) error {
-			_, _, err := s.Create(context.Background(), bad)
+			_, _, err := s.Create(context.Background(), bad.req)
 			return err
 		})
 		var refused *host.RefusedError
-		if !errors.As(err, &refused) {
-			t.Errorf("Create(%+v) = %v, want a RefusedError", bad, err)
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Create(%+v) = %v, want a RefusedError that says %q", bad.req, err, bad.want)
 		}
+	}
+	// Bot seats may repeat.
+	err := r.do("h@x", func(s *host.Session) error {
+		_, _, err := s.Create(context.Background(), host.CreateRequest{Host: "h@x", Game: "raubritter", Players: []string{"a@x", "bot:1", "bot:1"}})
+		return err
+	})
+	if err != nil {
+		t.Errorf("two seats of bot:1: %v", err)
 	}
 }
 

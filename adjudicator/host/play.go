@@ -62,6 +62,11 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		if addrs[i], err = ParseAddress(strings.TrimSpace(a)); err != nil {
 			return 0, nil, &RefusedError{err.Error()}
 		}
+		// herald tells a player's mail by its address: a second seat of
+		// one address could never be played by mail.
+		if j := slices.IndexFunc(addrs[:i], func(b string) bool { return strings.EqualFold(b, addrs[i]) }); j >= 0 {
+			return 0, nil, &RefusedError{fmt.Sprintf("%s is listed as player %d and as player %d: each player needs an address of their own, by which herald knows their mail (a bot seat, bot:2, may be listed more than once)", addrs[i], j+1, i+1)}
+		}
 	}
 	if !slices.ContainsFunc(addrs, func(a string) bool { _, isBot := adjudicator.BotLevel(a); return !isBot }) {
 		return 0, nil, &RefusedError{"a game by mail needs at least one person among its players; bots alone play with herald play --bots"}
