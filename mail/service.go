@@ -891,12 +891,13 @@ func tagID(tag string) (int64, bool) {
 // what the mail itself said).
 func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, other, named int64, c notation.Command, now time.Time) (Outcome, int64, string, error) {
 	why := fmt.Sprintf("the mail is about game %s, and line %d (%s) names game %s", gameTag(other), c.Pos.Line, c.Name, gameTag(named))
+	args := host.VisibleText(strings.Join(c.Args, " "), 200)
 	body := fmt.Sprintf("herald did nothing with your mail: it is about game %s (its subject\nor the address you replied to), and line %d names game %s:\n\n  %s %s\n\nherald handles one game a mail. Send that line in a mail of its own,\nand the rest again.\n",
-		gameTag(other), c.Pos.Line, gameTag(named), c.Name, host.VisibleText(strings.Join(c.Args, " "), 200))
+		gameTag(other), c.Pos.Line, gameTag(named), c.Name, args)
 	subject := "[herald] two games in one mail"
 	if env.Lang == notation.French {
 		body = fmt.Sprintf("herald n'a rien fait de votre courrier : il concerne la partie %s (son\nsujet ou l'adresse à laquelle vous avez répondu), et la ligne %d nomme\nla partie %s :\n\n  %s %s\n\nherald traite une partie par courrier. Envoyez cette ligne dans un\ncourrier à part, et le reste de nouveau.\n",
-			gameTag(other), c.Pos.Line, gameTag(named), c.Name, host.VisibleText(strings.Join(c.Args, " "), 200))
+			gameTag(other), c.Pos.Line, gameTag(named), c.Name, args)
 		subject = "[herald] deux parties dans un courrier"
 	}
 	return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, subject, body, now, env.Lang)

@@ -1949,20 +1949,15 @@ func (t *Tx) SetClock(ctx context.Context, id int64, c host.Clock) error {
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	// The clock as readGame reads it back: whole seconds, stored times.
-	k := c
-	k.Deadline, k.Grace, k.Vacation = c.Deadline.Truncate(time.Second), c.Grace.Truncate(time.Second), c.Vacation.Truncate(time.Second)
-	k.Since = stored(c.Since)
-	if !c.Next.IsZero() {
-		k.Next = stored(c.Next)
+	// The clock as readGame reads back the row just written.
+	row := clockScan{
+		deadline: sql.NullInt64{Int64: int64(c.Deadline / time.Second), Valid: true}, grace: sql.NullInt64{Int64: int64(c.Grace / time.Second), Valid: true},
+		remind: sql.NullInt64{Int64: int64(c.Remind), Valid: true}, stage: sql.NullInt64{Int64: int64(c.Stage), Valid: true},
+		vacation: sql.NullInt64{Int64: int64(c.Vacation / time.Second), Valid: true},
+		policy:   sql.NullString{String: c.Policy, Valid: true}, since: sql.NullString{String: stamp(c.Since), Valid: true},
+		toMove: sql.NullString{String: c.ToMove, Valid: true}, next: sql.NullString{String: stamp(c.Next), Valid: !c.Next.IsZero()},
 	}
-	t.changedTo(id, func(g *host.Game) {
-		if k.Deadline <= 0 {
-			g.Clock = nil // readGame's: no deadline, no clock
-			return
-		}
-		g.Clock = &k
-	})
+	t.changedTo(id, func(g *host.Game) { g.Clock = row.clock() })
 	return nil
 }
 
