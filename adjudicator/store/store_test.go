@@ -316,6 +316,56 @@ func TestOpenWaitsForRollbackJournalWriter(t *testing.T) {
 	b.Rollback()
 }
 
+// TestPageSize checks that a new database gets pages of pageSize, and in
+// WAL mode, while one that has pages already (made by an older herald,
+// with SQLite's 4 KiB) keeps its size and opens as before.
+func TestPageSize(t *testing.T) {
+	ctx := context.Background()
+	header := func(path string) (size int, wal bool) {
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) < 100 {
+			t.Fatalf("the header of %s: %d bytes, %v", path, len(b), err)
+		}
+		size = int(b[16])<<8 | int(b[17])
+		if size == 1 {
+			size = 65536
+		}
+		return size, b[18] == 2 && b[19] == 2 // the file format's WAL versions
+	}
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new.db")
+	s, err := Open(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newGame(t, s, "<p1@x>")
+	s.Close()
+	if size, wal := header(fresh); size != pageSize || !wal {
+		t.Errorf("a new database has pages of %d bytes (WAL %v), want %d in WAL mode", size, wal, pageSize)
+	}
+	old := filepath.Join(dir, "old.db")
+	db, err := sql.Open("sqlite", "file:"+old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA page_size = 4096; CREATE TABLE kept (x)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err = Open(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid := newGame(t, s, "<p2@x>")
+	if g, err := s.Game(ctx, gid); err != nil || g.Record.Game != "raubritter" {
+		t.Fatalf("a game in a database of 4 KiB pages: %+v, %v", g, err)
+	}
+	s.Close()
+	if size, wal := header(old); size != 4096 || !wal {
+		t.Errorf("a database of 4 KiB pages has pages of %d bytes (WAL %v) once opened, want 4096 in WAL mode", size, wal)
+	}
+}
+
 // TestStampsSortInTimeOrder checks that the stored times compare as
 // strings in time order, as the outbox and the rate limit compare them.
 func TestStampsSortInTimeOrder(t *testing.T) {
