@@ -165,6 +165,12 @@ type StepError struct {
 	// Localize and Pretty say only that (RULINGS.md H-4), and Err, for
 	// the referee, holds the reason.
 	Reveal int
+
+	// Also are the words of the submission, after the fault, that look
+	// like misspelt keywords (Match.alsoMisspelt), each with the keywords
+	// nearest it: Pretty tells them under the error, so that a turn with
+	// two typos costs one answer, not two.
+	Also []*notation.Error
 }
 
 var _ error = (*StepError)(nil)
@@ -223,6 +229,13 @@ func (e *StepError) Pretty(lang notation.Lang) string {
 	default:
 		b.WriteString(e.Localize(lang))
 		b.WriteByte('\n')
+	}
+	also := "also: "
+	if lang == notation.French {
+		also = "et aussi : "
+	}
+	for _, a := range e.Also {
+		b.WriteString(also + a.Pretty(lang))
 	}
 	return b.String()
 }

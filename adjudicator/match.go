@@ -390,7 +390,7 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 					continue
 				}
 			}
-			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang}
+			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang, Also: m.alsoMisspelt(steps, i, actErr, false)}
 		}
 		round := 0
 		if s, ok := st.(Sealer); ok && err == nil {
@@ -414,6 +414,7 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 			if onHidden(orig, player, err) {
 				se.Reveal = firstReveal(orig, player, sub.Moves)
 			}
+			se.Also = m.alsoMisspelt(steps, i, err, se.Reveal > 0)
 			return nil, nil, se
 		}
 		sub.Moves = append(sub.Moves, mv)
@@ -445,15 +446,66 @@ func (g *Game) suggestKeyword(e *notation.Error, step *notation.Step) {
 		if t.Pos != e.Pos {
 			continue
 		}
-		if t.Kind != notation.Word || len([]rune(t.Text)) < 4 || strings.ContainsFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-			return
+		if g.looksMisspelt(t) { // not a keyword out of its place, whose error says what fits
+			e.Suggest = g.Keywords.Suggest(t.Text, step.Lang)
 		}
-		if _, _, ok := g.Keywords.Lookup(t.Text); ok {
-			return // a keyword out of its place: the error says what fits
-		}
-		e.Suggest = g.Keywords.Suggest(t.Text, step.Lang)
 		return
 	}
+}
+
+// alsoMisspelt returns, for a submission refused at steps[failed] with
+// err, the words after the fault that look like misspelt keywords (as
+// suggestKeyword sees them), each as a notation error with the keywords
+// nearest it, in the order written: in the refused step, those after a
+// notation error's position (the words before it were understood; a step
+// refused by the rules was understood whole), unless hidden is set (the
+// reason is not told, RULINGS.md H-4, so neither is where the step went
+// wrong); and every one in the steps after it, which were not read. A
+// player's name is no misspelling. So a turn with two typos costs its
+// player one answer, not two.
+func (m *Match) alsoMisspelt(steps []*notation.Step, failed int, err error, hidden bool) []*notation.Error {
+	var from notation.Pos // in steps[failed]: the words after it
+	var ne *notation.Error
+	inFailed := !hidden && errors.As(err, &ne) && ne.Pos.IsValid()
+	if inFailed {
+		from = ne.Pos
+	}
+	var also []*notation.Error
+	for i := failed; i < len(steps); i++ {
+		if i == failed && !inFailed {
+			continue
+		}
+		step := steps[i]
+		for _, t := range step.Tokens {
+			if i == failed && (t.Pos.Line < from.Line || t.Pos.Line == from.Line && t.Pos.Col <= from.Col) {
+				continue
+			}
+			if !m.Game.looksMisspelt(t) || slices.ContainsFunc(m.Record.Players, func(p string) bool { return notation.Fold(p) == notation.Fold(t.Text) }) {
+				continue
+			}
+			sug := m.Game.Keywords.Suggest(t.Text, step.Lang)
+			if len(sug) == 0 {
+				continue
+			}
+			also = append(also, &notation.Error{
+				Pos: t.Pos, Source: step.Source, Suggest: sug,
+				Msg:   fmt.Sprintf("%q is not a word of this game", t.Text),
+				MsgFR: fmt.Sprintf("« %s » n'est pas un mot de ce jeu", t.Text),
+			})
+		}
+	}
+	return also
+}
+
+// looksMisspelt reports whether t may be one of the game's keywords
+// misspelt: a word of letters alone, four or more of them, and no keyword
+// itself.
+func (g *Game) looksMisspelt(t notation.Token) bool {
+	if g == nil || g.Keywords == nil || t.Kind != notation.Word || len([]rune(t.Text)) < 4 || strings.ContainsFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	_, _, ok := g.Keywords.Lookup(t.Text)
+	return !ok
 }
 
 // onHidden reports whether the reason err gives may depend on what

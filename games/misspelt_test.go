@@ -2,6 +2,8 @@ package games_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,5 +59,66 @@ func TestMisspeltKeyword(t *testing.T) {
 		case tt.want != "" && !strings.Contains(msg, tt.want):
 			t.Errorf("%s %q: %s; want %s", tt.game, tt.step, msg, tt.want)
 		}
+	}
+}
+
+// TestMisspeltAlso: a refused turn tells, under its error, every other
+// word after the fault that looks like a misspelt keyword, with the
+// keyword it looks like (StepError.Also), so that a turn with two typos
+// costs one answer: the words after a notation error in the refused step,
+// and those of the steps after it, never read; not a player's name, nor a
+// word like no keyword.
+func TestMisspeltAlso(t *testing.T) {
+	for _, tt := range []struct {
+		name, game string
+		players    []string
+		text       string
+		lang       notation.Lang
+		want       []string // each Also: "line:col word: first suggestion"
+		pretty     string   // in Pretty, when not ""
+	}{
+		{"two typos in a step", "lowenherz", []string{"a", "b"}, "castel b1 knigth a1", notation.English,
+			[]string{`1:11 knigth: knight`}, "also: 1:11: \"knigth\" is not a word of this game; did you mean \"knight\""},
+		{"a typo in each step", "lowenherz", []string{"a", "b"}, "castle a1 knigt a2\ncastle b2 kniht b3", notation.English,
+			[]string{`2:11 kniht: knight`}, ""},
+		{"a typo after a step refused by the rules", "lowenherz", []string{"a", "b"}, "castle b1 knight a1\ncastle e1 knigth f1", notation.English,
+			[]string{`2:11 knigth: knight`}, ""},
+		{"a player's name is no typo", "lowenherz", []string{"castel", "b"}, "castle a1 knigt a2\nbanana castel", notation.English,
+			nil, ""},
+		{"in French", "lowenherz", []string{"a", "b"}, "château a1 chevallier a2\nchâteau b2 chevalir b3", notation.French,
+			[]string{`2:12 chevalir: chevalier`}, "et aussi : 2:12: « chevalir » n'est pas un mot de ce jeu ; vouliez-vous dire « chevalier »"},
+		{"the game's own words", "raubritter", []string{"a", "b"}, "keep plain vilage\nkeep plian village", notation.English,
+			[]string{`2:6 plian: plain`}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := games.All.Lookup(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := adjudicator.NewRecord(g, tt.players, nil, "misspelt", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := adjudicator.Start(games.All, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.Submit(tt.players[0], tt.text, "", "")
+			var se *adjudicator.StepError
+			if !errors.As(err, &se) {
+				t.Fatalf("%v, want a step's error", err)
+			}
+			var got []string
+			for _, a := range se.Also {
+				word, _, _ := strings.Cut(string([]rune(a.Source)[a.Pos.Col-1:]), " ")
+				got = append(got, fmt.Sprintf("%s %s: %s", a.Pos, word, a.Suggest[0]))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("also %q, want %q (error: %v)", got, tt.want, err)
+			}
+			if p := adjudicator.Pretty(err, tt.lang); tt.pretty != "" && !strings.Contains(p, tt.pretty) {
+				t.Errorf("Pretty:\n%s\nwant it to hold %q", p, tt.pretty)
+			}
+		})
 	}
 }

@@ -283,6 +283,15 @@ func TestRefusals(t *testing.T) {
 	if m := f.sent()["bob@herald.test"][0]; !strings.Contains(m, "did you mean") || !strings.Contains(m, "^") {
 		t.Errorf("a misspelt word gets no suggestion and caret:\n%s", m)
 	}
+	// Two typos, on two lines among prose: one answer names both, at the
+	// lines of the mail as written.
+	f.handle(f.mail("bob@herald.test", "Re: [herald G1]", "Hi herald,\n\nkey "+b+"\nkeep plian\nplain castel f5\n\nBob"), Rejected)
+	m := f.sent()["bob@herald.test"][0]
+	for _, want := range []string{"4:6: unknown", `also: 5:7: "castel" is not a word of this game; did you mean "castle"`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("a turn with two typos: the answer lacks %q:\n%s", want, m)
+		}
+	}
 }
 
 func TestHTMLAndAttachment(t *testing.T) {
