@@ -215,3 +215,47 @@ func TestSealedWaitingInFrench(t *testing.T) {
 		t.Fatal("no sealed step was taken in 400 steps")
 	}
 }
+
+// TestLangAnswerInLangChosen: the answer to lang is in the language
+// chosen, its frame (Notice.Lang: the subject, the transport's words) as
+// its text, not in the language of the mail that chose: "lang fr" in an
+// English mail is answered in French, "lang en" in a French one in
+// English, and "lang auto" in the mail's own language.
+func TestLangAnswerInLangChosen(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	a := r.game(id).Players[0]
+	for _, tt := range []struct {
+		body string
+		want notation.Lang
+		text string
+	}{
+		{"Hello,\nkey " + a.Secret + "\nlang fr\nThanks", notation.French, "herald vous écrira désormais en français"},
+		{"Bonjour,\nclé " + a.Secret + "\nlangue en\nMerci", notation.English, "herald will now write to you in English"},
+		{"Bonjour,\nclé " + a.Secret + "\nlangue auto\nMerci", notation.French, "herald répondra désormais à chacun de vos courriers"},
+		{"Hello,\nkey " + a.Secret + "\nlang auto\nThanks", notation.English, "herald will now answer each of your mails"},
+	} {
+		rep := r.send(id, a.Address, tt.body)
+		if n := to(rep.Notices, a.Address); rep.Outcome != host.Answered || len(n) != 1 || n[0].Lang != tt.want || !strings.Contains(n[0].Text, tt.text) {
+			t.Errorf("%q: %s, %+v; want an answer in %s holding %q", tt.body, rep.Outcome, n, tt.want, tt.text)
+		}
+	}
+}
+
+// TestLangByTheHost: the host who plays no seat may not choose a language
+// (lang is a player's choice), and is told so in the language herald
+// writes to them in, the language of their mails: not "English" to a host
+// who writes French.
+func TestLangByTheHost(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}, Lang: notation.French})
+	g := r.game(id)
+	rep := r.send(id, "h@x.org", "Bonjour,\nclé "+g.HostKey+"\nlangue en")
+	if n := to(rep.Notices, "h@x.org"); rep.Outcome != host.Rejected || len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "langue est un choix\nde joueur") {
+		t.Errorf("the host's lang, in French: %s, %+v", rep.Outcome, n)
+	}
+	rep = r.send(id, "h@x.org", "Hello,\nkey "+g.HostKey+"\nlang fr")
+	if n := to(rep.Notices, "h@x.org"); rep.Outcome != host.Rejected || len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "lang is a player's choice") {
+		t.Errorf("the host's lang, in English: %s, %+v", rep.Outcome, n)
+	}
+}

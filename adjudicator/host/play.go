@@ -1708,10 +1708,14 @@ func pick(fr bool, en, frText string) string {
 
 // setLang is "lang fr" (French "langue fr"): the language of herald's
 // mails to the sender in this game, "fr" or "en" ("auto" for the
-// language of each mail). The answer is in the language chosen.
+// language of each mail). The answer is in the language chosen, text and
+// frame (Notice.Lang: the subject, the transport's words around it).
 func (s *Session) setLang(ctx context.Context, g *Game, m *adjudicator.Match, req Request, args []string) (Reply, error) {
 	if req.Seat < 0 {
-		return s.answer(g, m, req, Refusal, "lang refused", "You host this game without playing: herald writes to you in English.\n", "lang by the host"), nil
+		body := pick(req.Env != nil && req.Env.Lang == notation.French,
+			"You host this game without playing, and lang is a player's choice:\nherald writes to you in the language of your last mail that said which.\n",
+			"Vous êtes l'hôte de cette partie sans y jouer, et langue est un choix\nde joueur : herald vous écrit dans la langue de votre dernier courrier\nqui disait laquelle.\n")
+		return s.answer(g, m, req, Refusal, "lang refused", body, "lang by the host"), nil
 	}
 	choice := ""
 	if len(args) == 1 {
@@ -1735,14 +1739,25 @@ func (s *Session) setLang(ctx context.Context, g *Game, m *adjudicator.Match, re
 		return Reply{}, err
 	}
 	g.Players[req.Seat].Lang = choice
+	if req.Env != nil {
+		// This answer is the first in the language chosen (auto: the
+		// mail's, or the last that said which), its frame as its text.
+		env := *req.Env
+		env.Lang = noticeLang(g.Players[req.Seat])
+		req.Env = &env
+	}
 	var body string
 	switch choice {
 	case LangFrench:
 		body = fmt.Sprintf("herald vous écrira désormais en français dans la partie %s (les\nplateaux et les étapes restent dans la notation du jeu). Pour revenir\nà l'anglais : langue en.\n", Tag(g.ID))
 	case LangEnglish:
 		body = fmt.Sprintf("herald will now write to you in English in game %s. For French:\nlang fr.\n", Tag(g.ID))
-	default:
-		body = fmt.Sprintf("herald will now answer each of your mails in game %s in its language\n(French when it holds French words), and write its other mails in\nEnglish.\n", Tag(g.ID))
+	case "":
+		if req.Env != nil && req.Env.Lang == notation.French {
+			body = fmt.Sprintf("herald répondra désormais à chacun de vos courriers de la partie %s\ndans sa langue (en français s'il contient des mots français), et\nécrira ses autres courriers dans la langue du dernier qui disait\nlaquelle.\n", Tag(g.ID))
+		} else {
+			body = fmt.Sprintf("herald will now answer each of your mails in game %s in its language\n(French when it holds French words), and write its other mails in\nthe language of your last mail that said which.\n", Tag(g.ID))
+		}
 	}
 	return s.answer(g, m, req, Answer, "lang", body, "lang "+cmp.Or(choice, "auto")), nil
 }
