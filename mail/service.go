@@ -698,12 +698,12 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 	if err != nil {
 		return "", 0, "", err
 	}
-	// The answer says what of the mail herald did not read, besides the
+	// The answer says what of the mail herald did not read, under the
 	// prose around the steps that the host lists.
 	for i, n := range rep.Notices {
 		if n.To == msg.From {
 			if note := droppedNote(msg.Dropped, n.Lang); note != "" {
-				rep.Notices[i].Edit(func(text string) string { return strings.TrimRight(text, "\n") + "\n\n" + note })
+				rep.Notices[i].Edit(func(text string) string { return host.WithNotRead(text, note) })
 			}
 			break
 		}

@@ -853,16 +853,17 @@ func TestTwoGamesInOneMail(t *testing.T) {
 // TestDroppedLinesNamed sends a move with a greeting, a quoted mail under
 // its reply header, and a signature: the answer lists the greeting among
 // the lines ignored and names the quote and the signature by line, as
-// not read (found by hand over a real Postfix + Dovecot: they went
-// unmentioned).
+// not read, right under that list (found by hand over a real Postfix +
+// Dovecot: they went unmentioned, then were named at the end, after the
+// board).
 func TestDroppedLinesNamed(t *testing.T) {
 	f := newFixture(t)
 	f.start()
 	body := "Hi herald,\nkey " + f.keys["alice@herald.test"] + "\nkeep plain village\n\nOn Mon, 23 Nov 2026 at 09:00, herald <herald@herald.test> wrote:\n> welcome\n> keep plain\n\n-- \nAlice\n"
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
 	got := f.sent()["alice@herald.test"]
-	if len(got) == 0 || !strings.Contains(unwrap(got[0]), "Not read, as not your words:\r\n  lines 5-7: quoted text\r\n  lines 9-10: a signature\r\n") {
-		t.Errorf("alice's answer does not name the quote and the signature:\n%s", got)
+	if len(got) == 0 || !strings.Contains(unwrap(got[0]), "Lines ignored (text, not steps):\r\n  1: Hi herald,\r\nNot read, as not your words:\r\n  lines 5-7: quoted text\r\n  lines 9-10: a signature\r\n") {
+		t.Errorf("alice's answer does not name the quote and the signature under the lines it ignored:\n%s", got)
 	}
 }
 

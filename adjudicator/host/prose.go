@@ -18,14 +18,47 @@ func IgnoredNote(lines []notation.IgnoredLine, lang notation.Lang) string {
 	}
 	var b strings.Builder
 	if lang == notation.French {
-		b.WriteString("\nLignes ignorées (du texte, pas des étapes) :\n")
+		b.WriteString("\n" + ignoredHeadFR)
 	} else {
-		b.WriteString("\nLines ignored (text, not steps):\n")
+		b.WriteString("\n" + ignoredHeadEN)
 	}
 	for _, l := range lines {
 		fmt.Fprintf(&b, "  %d: %s\n", l.Line, VisibleText(l.Text, 68))
 	}
 	return b.String()
+}
+
+// The first line of IgnoredNote's list, in each language.
+const (
+	ignoredHeadEN = "Lines ignored (text, not steps):\n"
+	ignoredHeadFR = "Lignes ignorées (du texte, pas des étapes) :\n"
+)
+
+// WithNotRead returns text, an answer to a mail, with note, which says
+// what of the mail its transport did not read as the sender's words (the
+// quoted text, a signature), right under the answer's list of the lines
+// it ignored (IgnoredNote), so that the two read together near the top;
+// at the end of text when it lists none.
+func WithNotRead(text, note string) string {
+	if note == "" {
+		return text
+	}
+	for _, head := range []string{ignoredHeadEN, ignoredHeadFR} {
+		i := strings.Index(text, "\n"+head)
+		if i < 0 {
+			continue
+		}
+		j := i + 1 + len(head)
+		for strings.HasPrefix(text[j:], "  ") { // the list's lines
+			k := strings.IndexByte(text[j:], '\n')
+			if k < 0 {
+				return text + "\n" + note
+			}
+			j += k + 1
+		}
+		return text[:j] + note + text[j:]
+	}
+	return strings.TrimRight(text, "\n") + "\n\n" + note
 }
 
 // VisibleText returns s, the sender's own text quoted back to them, as

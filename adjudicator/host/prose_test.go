@@ -61,3 +61,25 @@ func FuzzVisibleText(f *testing.F) {
 		}
 	})
 }
+
+// TestWithNotRead: the transport's note of the lines it did not read goes
+// right under the answer's list of ignored lines, in either language, or
+// at the end of an answer that lists none.
+func TestWithNotRead(t *testing.T) {
+	note := "Not read, as not your words:\n  lines 5-7: quoted text\n"
+	for _, c := range []struct{ text, want string }{
+		{"Your move 1 was applied.\n" + IgnoredNote([]notation.IgnoredLine{{Line: 1, Text: "Hi"}, {Line: 9, Text: "Bob"}}, notation.English) + "\nGame G1, move 2\n",
+			"Your move 1 was applied.\n\nLines ignored (text, not steps):\n  1: Hi\n  9: Bob\n" + note + "\nGame G1, move 2\n"},
+		{"Coup appliqué.\n" + IgnoredNote([]notation.IgnoredLine{{Line: 2, Text: "Merci"}}, notation.French),
+			"Coup appliqué.\n\nLignes ignorées (du texte, pas des étapes) :\n  2: Merci\n" + note},
+		{"Game G1, move 2\n\n", "Game G1, move 2\n\n" + note},
+		{"Game G1", "Game G1\n\n" + note},
+	} {
+		if got := WithNotRead(c.text, note); got != c.want {
+			t.Errorf("WithNotRead(%q) =\n%q\nwant\n%q", c.text, got, c.want)
+		}
+	}
+	if got := WithNotRead("text\n", ""); got != "text\n" {
+		t.Errorf("WithNotRead with no note changed the text: %q", got)
+	}
+}
