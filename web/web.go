@@ -43,6 +43,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
@@ -121,6 +122,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// BoardCols is the width of the board's text, its longest line in
+// characters: the page sizes the board's font to it on a narrow screen,
+// so that the board fits the screen's width rather than scroll sideways.
+func (v *view) BoardCols() int {
+	most := 0
+	for line := range strings.Lines(v.Board) {
+		most = max(most, utf8.RuneCountInString(strings.TrimRight(line, "\n")))
+	}
+	return max(most, 1)
 }
 
 // view is what a game's page shows.
@@ -706,7 +718,8 @@ nav{margin:.5em 0}nav a,nav span{display:inline-block;padding:.3em .6em;margin:.
 nav span{color:#999;border-color:#ddd}
 ul.turns{list-style:none;padding-left:0}ul.turns ol{margin:.1em 0 .4em;padding-left:2.6em;font-family:ui-monospace,monospace;font-size:.95em}.who{font-weight:bold}
 .now{background:#ffe28a;font-weight:bold}.undone{text-decoration:line-through;color:#666}
-@media (max-width:30em){body{padding:.5em}pre{font-size:11px}td,th{padding:.2em .4em}}`
+@media (max-width:30em){body{padding:.5em}pre{font-size:11px}td,th{padding:.2em .4em}
+#board{font-size:clamp(8px,calc((100vw - 2.2em) / (var(--cols) * .61)),11px)}}`
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="{{.W.Lang}}"><head><meta charset="utf-8">
@@ -725,7 +738,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{range .Scores}}<tr><td>{{.Name}}</td><td>{{.Points}}</td></tr>
 {{end}}</table>
 {{if .Picture}}<p><img id="picture" src="{{.Picture}}" alt="{{.W.BoardOf}} {{.Tag}}{{if .Replay}} {{.W.AfterMove}} {{.At}}{{end}}"></p>{{end}}
-<pre id="board">{{.Board}}</pre>
+<pre id="board" style="--cols:{{.BoardCols}}">{{.Board}}</pre>
 <h2>{{.W.History}}</h2>
 {{if .Turns}}<ul class="turns" id="moves">{{range .Turns}}<li><span class="who">{{.Player}}</span>{{if .Time}} <small>{{.Time}}</small>{{end}}
 <ol>{{range .Moves}}<li value="{{.N}}"{{if .Now}} class="now"{{end}}><a href="{{.Href}}"{{if .Now}} aria-current="step"{{end}}>{{.Text}}</a></li>

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/gametest"
@@ -128,7 +129,7 @@ func TestPage(t *testing.T) {
 	// The first step is a keep of the setup, sealed until both have kept
 	// (RULINGS.md RB-15): the page says only that it was taken.
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "G1: Raubritter") || !strings.Contains(body, `<span class="who">`+who+`</span>`) || !strings.Contains(body, ">keeps an A tile</a>") || strings.Contains(body, step) ||
-		!strings.Contains(body, `<pre id="board">`) || !strings.Contains(body, "waiting for") {
+		!strings.Contains(body, `<pre id="board" style="--cols:`) || !strings.Contains(body, "waiting for") {
 		t.Fatalf("the page: %d\n%s", resp.StatusCode, body)
 	}
 	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"} {
@@ -294,8 +295,14 @@ func TestReplay(t *testing.T) {
 			t.Fatalf("move %d: %d", n, resp.StatusCode)
 		}
 		body = html.UnescapeString(body)
-		if !strings.Contains(body, `<pre id="board">`+m.State.Text("")+`</pre>`) {
-			t.Errorf("move %d: the replay does not show the board after it:\n%s", n, body)
+		text := m.State.Text("")
+		cols := 0
+		for line := range strings.Lines(text) {
+			cols = max(cols, utf8.RuneCountInString(strings.TrimRight(line, "\n")))
+		}
+		// The board's width, for its font on a narrow screen (issue 28).
+		if !strings.Contains(body, fmt.Sprintf(`<pre id="board" style="--cols:%d">`, cols)+text+`</pre>`) {
+			t.Errorf("move %d: the replay does not show the board after it, %d columns wide:\n%s", n, cols, body)
 		}
 		status := fmt.Sprintf("After move %d of %d: waiting for %s", n, moves, adjudicator.WaitingFor(m.State))
 		if n == 0 {

@@ -107,7 +107,7 @@ func TestPageInChromium(t *testing.T) {
 		return headless(t, ctx, browser, profile, args...)
 	}
 	dom := run("--dump-dom", url)
-	if !strings.Contains(dom, want) || !strings.Contains(dom, who) || !strings.Contains(dom, `<pre id="board">`) {
+	if !strings.Contains(dom, want) || !strings.Contains(dom, who) || !strings.Contains(dom, `<pre id="board" style="--cols:`) {
 		t.Errorf("Chromium's DOM of the page lacks the move %q or the board:\n%s", want, dom)
 	}
 	artifacts := os.Getenv("HERALD_ARTIFACTS")
@@ -158,8 +158,9 @@ func pageWidth(t *testing.T, url string, width int, shot string, run func(args .
 	html = strings.Replace(html, "<head>", `<head><base href="`+origin+`/">`, 1)
 	html = strings.Replace(html, "</body>", `<script>
 window.addEventListener("load", () => {
-  const img = document.getElementById("picture");
-  parent.postMessage("width " + document.documentElement.scrollWidth + " " + window.innerWidth + " " + (img ? img.naturalWidth : -1), "*");
+  const img = document.getElementById("picture"), board = document.getElementById("board");
+  parent.postMessage("width " + document.documentElement.scrollWidth + " " + window.innerWidth + " " + (img ? img.naturalWidth : -1) +
+    " " + board.scrollWidth + " " + board.clientWidth, "*");
 });
 </script></body>`, 1)
 	dir := t.TempDir()
@@ -175,12 +176,18 @@ window.addEventListener("load", () => {
 	}
 	win := fmt.Sprintf("--window-size=%d,2400", max(width, 500))
 	dom := run("--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files", win, "file://"+file)
-	m := regexp.MustCompile(`<pre id="width">width (\d+) (\d+) (-?\d+)</pre>`).FindStringSubmatch(dom)
+	m := regexp.MustCompile(`<pre id="width">width (\d+) (\d+) (-?\d+) (\d+) (\d+)</pre>`).FindStringSubmatch(dom)
 	if m == nil {
 		t.Fatalf("Chromium did not measure %s:\n%.2000s", url, dom)
 	}
 	if m[3] == "0" {
 		t.Errorf("%s: the picture did not load", url)
+	}
+	// The board's text fits the window, its font sized to its width on a
+	// narrow screen (BoardCols), rather than scroll sideways in its box:
+	// a Raubritter board begins 56 characters wide.
+	if scroll, box := atoi(t, m[4]), atoi(t, m[5]); scroll > box {
+		t.Errorf("%s at %d px: the board's text is %d px wide in a box of %d: it scrolls sideways", url, width, scroll, box)
 	}
 	run("--screenshot="+shot, "--virtual-time-budget=5000", "--allow-file-access-from-files", "--hide-scrollbars", fmt.Sprintf("--window-size=%d,2400", max(width, 500)), "file://"+file)
 	page, _ = strconv.Atoi(m[1])
@@ -189,6 +196,16 @@ window.addEventListener("load", () => {
 		t.Errorf("the frame is %d px wide, not %d", window, width)
 	}
 	return page, window
+}
+
+// atoi is strconv.Atoi for a number the test's own script wrote.
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // send mails body from from to to over the embedded SMTP server.
