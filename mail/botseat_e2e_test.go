@@ -12,16 +12,24 @@ import (
 	"github.com/heraldgames/herald/games/raubritter"
 )
 
-// botReason is a bot's step in a mail, with the search's reason.
-var botReason = regexp.MustCompile(`\n  \S[^\n]*\n      \((chosen in \d+% of \d+ tries, mean outcome [01]\.\d\d of 1|the only legal step)\)\n`)
+// botReason is a bot's step in a mail, with the reason the others may be
+// told (bot.Reason.PublicWhy): what it gains at once and its tries, never
+// the search's estimates, which the bot's hidden hand informs.
+var botReason = regexp.MustCompile(`\n  \S[^\n]*\n      \((\d+ points? at once, more than any other player gains by it; )?its search's pick of \d+ tries\)\n`)
+
+// botEstimate is what a bot's reason must never tell the others: the share
+// of its tries and their mean outcome (bot.Reason.Why, for a hint).
+var botEstimate = regexp.MustCompile(`chosen in \d+%|mean outcome|only legal step`)
 
 // playAgainstBot has alice, whose key is key and whose last mail was
 // last, play her legal steps by mail until she has been told of at least
-// n of the bot's moves, each step with its reason; it returns her last
-// mail.
-func playAgainstBot(t *testing.T, r *queued, alice, key, last, label string, n int) string {
+// n of the bot's moves, none with the search's estimates; it returns her
+// last mail, and how many of those moves came with a reason (a sealed or
+// forced step has none).
+func playAgainstBot(t *testing.T, r *queued, alice, key, last, label string, n int) (string, int) {
 	t.Helper()
 	seen := strings.Count(last, label+" played move")
+	reasoned := 0
 	for i := 0; seen < n; i++ {
 		if i > 30 {
 			t.Fatalf("alice was told of %d of the bot's moves after %d of hers", seen, i)
@@ -34,12 +42,16 @@ func playAgainstBot(t *testing.T, r *queued, alice, key, last, label string, n i
 		last = unwrap(r.await(alice, ""))
 		if c := strings.Count(last, label+" played move"); c > 0 {
 			seen += c
-			if !botReason.MatchString(last[strings.Index(last, label+" played move"):]) {
-				t.Errorf("the bot's move without its reason:\n%s", last)
+			news := last[strings.Index(last, label+" played move"):]
+			if botReason.MatchString(news) {
+				reasoned++
+			}
+			if botEstimate.MatchString(news) {
+				t.Errorf("the bot's move told with the search's estimates, which its hand informs:\n%s", last)
 			}
 		}
 	}
-	return last
+	return last, reasoned
 }
 
 // checkBotRecord adjudicates game 1 of r: every move legal, and the bot's
@@ -105,7 +117,11 @@ func TestMailBotSeat(t *testing.T) {
 	if key == nil {
 		t.Fatalf("no key:\n%s", aw)
 	}
-	playAgainstBot(t, r, alice, key[1], aw, "bot (bot:1)", 3)
+	// Of three moves of the bot, at least one is searched, and told with
+	// its reason.
+	if _, reasoned := playAgainstBot(t, r, alice, key[1], aw, "bot (bot:1)", 3); reasoned == 0 {
+		t.Errorf("none of the bot's moves came with its reason")
+	}
 	// The bot is asked no consent: alice's undo takes her last move, and
 	// the bot's since, back at once.
 	before := checkBotRecord(t, r, reg)
@@ -166,7 +182,7 @@ func TestMailReplaceByBot(t *testing.T) {
 	if strings.Contains(news, "bob (bot:1) played move") {
 		last = news
 	}
-	last = playAgainstBot(t, r, alice, key[1], last, "bob (bot:1)", 2)
+	last, _ = playAgainstBot(t, r, alice, key[1], last, "bob (bot:1)", 2)
 
 	// The seat may be named by its player's name or, as here, by the
 	// bot that plays it.

@@ -48,6 +48,30 @@ func (c Reason) Why() (en, fr string) {
 	return en, fr
 }
 
+// PublicWhy returns the reason of c that the other players of the game
+// may be told with the bot's move, in English and in French: what the
+// step gains at once, which they see as it is played, and the number of
+// tries of the bot's level, which is no secret; "" when there is
+// neither. Not the share of the tries that went through the step, nor
+// their mean outcome: those are the search's own estimates, drawn from
+// what the bot's seat sees, its hand among it, and a player who knew how
+// sure the bot is of its hand would know something of that hand. Nor
+// that it was the only legal step, which in a game of hidden hands tells
+// what the hand lacks. Why, with all of it, is for the seat's own player
+// (Hint).
+func (c Reason) PublicWhy() (en, fr string) {
+	if c.Only || c.Iterations == 0 {
+		return "", ""
+	}
+	en = fmt.Sprintf("its search's pick of %d tries", c.Iterations)
+	fr = fmt.Sprintf("le choix de sa recherche sur %d essais", c.Iterations)
+	if c.Gain > 0 {
+		en = fmt.Sprintf("%s at once, more than any other player gains by it; %s", points(c.Gain), en)
+		fr = fmt.Sprintf("%s sur-le-champ, plus que n'en gagne aucun autre joueur ; %s", points(c.Gain), fr)
+	}
+	return en, fr
+}
+
 // points writes n points, in English and in French alike.
 func points(n int) string {
 	if n == 1 {
@@ -117,7 +141,8 @@ func seatSeed(seed string, number int) string {
 
 // SeatTurn returns the steps the bot of level plays for seat as the next
 // move of m (the move m.MoveNumber()), one a line, with each step's
-// reason in English and French. It is a function of the state as seat
+// reason in English and French as the other players may be told it
+// (Reason.PublicWhy; "" for none). It is a function of the state as seat
 // sees it, seat, level, the record's seed and the move number; m is not
 // changed.
 func SeatTurn(m *adjudicator.Match, seat string, level int) (text string, why, whyFR []string, err error) {
@@ -128,7 +153,7 @@ func SeatTurn(m *adjudicator.Match, seat string, level int) (text string, why, w
 		return "", nil, nil, fmt.Errorf("bot: the record has no seed, and a bot's move is drawn from it")
 	}
 	o := Options{Level: level, Seed: seatSeed(m.Record.Seed, m.MoveNumber()), Explain: func(c Reason) {
-		en, fr := c.Why()
+		en, fr := c.PublicWhy()
 		why, whyFR = append(why, en), append(whyFR, fr)
 	}}
 	moves, err := Turn(m.State, m.Seats(), seat, o)

@@ -337,6 +337,36 @@ func firstDiff(a, b string) string {
 	return "lengths differ"
 }
 
+// TestReasonPublicWhy: the reason the other players are told with a
+// bot's move says what it gains at once and the tries of its level, and
+// nothing that its hidden hand informs: two reasons that differ only in
+// the share of tries through the step and their mean outcome read the
+// same, and an only legal step (which tells what the hand lacks) gives
+// none.
+func TestReasonPublicWhy(t *testing.T) {
+	for _, tc := range []struct {
+		r      bot.Reason
+		en, fr string
+	}{
+		{bot.Reason{Only: true}, "", ""},
+		{bot.Reason{Visits: 61, Iterations: 250, Mean: 0.584}, "its search's pick of 250 tries", "le choix de sa recherche sur 250 essais"},
+		{bot.Reason{Visits: 200, Iterations: 250, Mean: 0.9, Gain: 7},
+			"7 points at once, more than any other player gains by it; its search's pick of 250 tries",
+			"7 points sur-le-champ, plus que n'en gagne aucun autre joueur ; le choix de sa recherche sur 250 essais"},
+		{bot.Reason{Visits: 10, Iterations: 100, Mean: 0.1, Gain: -3}, "its search's pick of 100 tries", "le choix de sa recherche sur 100 essais"},
+	} {
+		en, fr := tc.r.PublicWhy()
+		if en != tc.en || fr != tc.fr {
+			t.Errorf("%+v: PublicWhy() = %q, %q; want %q, %q", tc.r, en, fr, tc.en, tc.fr)
+		}
+		other := tc.r
+		other.Visits, other.Mean = tc.r.Iterations-tc.r.Visits, 1-tc.r.Mean
+		if en2, fr2 := other.PublicWhy(); en2 != en || fr2 != fr {
+			t.Errorf("%+v and %+v, alike but for the search's estimates, read %q and %q", tc.r, other, en, en2)
+		}
+	}
+}
+
 // TestReasonWhy: the reason a bot gives for a step, in both languages;
 // a step that gains points at once says so first.
 func TestReasonWhy(t *testing.T) {
