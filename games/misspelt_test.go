@@ -122,3 +122,56 @@ func TestMisspeltAlso(t *testing.T) {
 		})
 	}
 }
+
+// TestNoLegalWordMisspelt: no word of a legal step, in English or in
+// French, is ever taken for a misspelt keyword (StepError.Also): over a
+// self-played game of every game and player count, each player's legal
+// steps (up to 40 at every third move), sent after a step that cannot be
+// read, are refused for that step alone, with nothing else named.
+func TestNoLegalWordMisspelt(t *testing.T) {
+	for _, g := range games.All.Games() {
+		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+			t.Run(fmt.Sprintf("%s/%dp", g.Name, n), func(t *testing.T) {
+				full, err := adjudicator.SelfPlay(g, games.All, n, "misspelt-"+g.Name, nil, func() string { return "" })
+				if err != nil {
+					t.Fatal(err)
+				}
+				checked := 0
+				for k := 0; k < len(full.Record.Moves); k += 3 {
+					rec := *full.Record
+					rec.Moves = rec.Moves[:k]
+					m, err := adjudicator.Start(games.All, &rec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, who := range m.State.ToMove() {
+						if slices.Contains(adjudicator.Automata(m.State), who) {
+							continue // Henri: the game plays him
+						}
+						legal := m.State.Legal(who)
+						for i, mv := range legal {
+							if i == 40 {
+								break
+							}
+							for _, lang := range []notation.Lang{notation.English, notation.French} {
+								step := g.StepIn(mv.String(), lang)
+								_, err := m.Submit(who, "zzzz\n"+step, "", "")
+								var se *adjudicator.StepError
+								if !errors.As(err, &se) || se.Index != 1 {
+									t.Fatalf("move %d, %s: %q after an unreadable step: %v, want step 1 refused", k+1, who, step, err)
+								}
+								if len(se.Also) > 0 {
+									t.Errorf("move %d, %s: the legal step %q is taken for a misspelling: %v", k+1, who, step, se.Also[0])
+								}
+								checked++
+							}
+						}
+					}
+				}
+				if checked == 0 {
+					t.Fatal("no legal step checked")
+				}
+			})
+		}
+	}
+}
