@@ -695,3 +695,37 @@ func TestMailAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyCommands: a mail with more than MaxCommands command lines is
+// refused whole, its steps unplayed, with an answer that says which line
+// went over, in the mail's language; one with MaxCommands is carried out.
+// A mail that repeated show thousands of times had herald build an
+// answer of tens of megabytes (found by hand over real mail).
+func TestTooManyCommands(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	moves := len(r.game(id).Record.Moves)
+	steps, a := r.turnIn(id, notation.English)
+	rep := r.send(id, a.Address, "key "+a.Secret+"\n"+strings.Repeat("show\n", host.MaxCommands+1)+steps)
+	if n := to(rep.Notices, a.Address); rep.Outcome != host.Rejected || len(rep.Notices) != 1 || len(n) != 1 || n[0].Topic != "too many commands" ||
+		!strings.Contains(n[0].Text, fmt.Sprintf("holds %d commands", host.MaxCommands+1)) || !strings.Contains(n[0].Text, fmt.Sprintf("line %d is the\n%dth", host.MaxCommands+2, host.MaxCommands+1)) {
+		t.Errorf("%d shows and a turn: %s, %+v", host.MaxCommands+1, rep.Outcome, rep.Notices)
+	}
+	if got := len(r.game(id).Record.Moves); got != moves {
+		t.Errorf("the turn beside too many commands was played: %d moves, want %d", got, moves)
+	}
+	if strings.Count(rep.Notices[0].Body(), "+-----+") > 1 {
+		t.Errorf("the refusal shows the board more than once:\n%s", rep.Notices[0].Body())
+	}
+	rep = r.send(id, a.Address, "clé "+a.Secret+"\n"+strings.Repeat("montre\n", 4)+strings.Repeat("coups\n", 20))
+	if n := to(rep.Notices, a.Address); rep.Outcome != host.Rejected || len(n) != 1 || !strings.Contains(n[0].Text, "contient 24 commandes") || n[0].Lang != notation.French {
+		t.Errorf("24 French commands: %s, %+v", rep.Outcome, n)
+	}
+	rep = r.send(id, a.Address, "key "+a.Secret+"\n"+strings.Repeat("show\n", host.MaxCommands))
+	if rep.Outcome != host.Answered {
+		t.Errorf("%d shows: %s, want them answered", host.MaxCommands, rep.Outcome)
+	}
+	if got := len(r.game(id).Record.Moves); got != moves {
+		t.Errorf("the game has %d moves after commands alone, want %d", got, moves)
+	}
+}

@@ -17,6 +17,7 @@ var topicsFR = map[string]string{
 	"move refused":         "coup refusé",
 	"move already applied": "coup déjà appliqué",
 	"game over":            "partie finie",
+	"too many commands":    "trop de commandes",
 	"game ended":           "partie terminée",
 	"not a player":         "vous ne jouez pas",
 	"preview":              "essai",

@@ -389,6 +389,9 @@ func (s *Session) Handle(ctx context.Context, req Request) (Reply, error) {
 		}
 		req.Env = &env
 	}
+	if req.Env != nil && len(req.Env.Commands) > MaxCommands {
+		return s.tooManyCommands(ctx, req)
+	}
 	parts := splitRequest(req)
 	if len(parts) < 2 {
 		return s.handle(ctx, req)
@@ -573,6 +576,42 @@ func splitRequest(req Request) []requestPart {
 	}
 	slices.SortStableFunc(parts, func(a, b requestPart) int { return a.line - b.line })
 	return parts
+}
+
+// MaxCommands is the most command lines (show, legal, notify, …) herald
+// carries out from one mail. Each answers on its own, and show, legal and
+// history each with the whole board: a mail of a few kilobytes that
+// repeated show ten thousand times had herald build an answer of some 50
+// MB, hundreds of megabytes of memory, for one address to send again and
+// again. Ten is more than any turn needs.
+const MaxCommands = 10
+
+// tooManyCommands refuses a mail that holds more than MaxCommands command
+// lines, all of it: nothing is carried out, not even its steps, and the
+// answer says which line went over.
+func (s *Session) tooManyCommands(ctx context.Context, req Request) (Reply, error) {
+	g, env := req.Game, req.Env
+	var m *adjudicator.Match
+	if g.Status == Playing {
+		var err error
+		if m, err = s.match(ctx, g); err != nil {
+			return Reply{}, err
+		}
+		s.games.stage(g.ID, g.Rev, m)
+	} else {
+		var err error
+		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+	}
+	over := env.Commands[MaxCommands].Pos.Line
+	body := fmt.Sprintf("Your mail holds %d commands; herald carries out at most %d from one\nmail, so it did nothing with this one, steps and all (line %d is the\n%dth). Send each command once, in fewer lines.\n",
+		len(env.Commands), MaxCommands, over, MaxCommands+1)
+	if env.Lang == notation.French {
+		body = fmt.Sprintf("Votre courrier contient %d commandes ; herald en exécute au plus %d\npar courrier, et n'a donc rien fait de celui-ci, étapes comprises (la\nligne %d est la %de). Envoyez chaque commande une fois, en moins de\nlignes.\n",
+			len(env.Commands), MaxCommands, over, MaxCommands+1)
+	}
+	return s.answer(g, m, req, Refusal, "too many commands", body, fmt.Sprintf("%d commands", len(env.Commands))), nil
 }
 
 // handleParts carries out the parts of req one after the other, each on
