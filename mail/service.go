@@ -651,7 +651,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 					other = id
 				}
 				if other != 0 && named != 0 && named != other {
-					return s.twoGames(ctx, ses, msg, env, other, named, c, now)
+					return s.twoGames(ctx, ses, msg, env, other, named, c, tokenGame, token, now)
 				}
 				env.Game = c.Args[0]
 			}
@@ -886,10 +886,13 @@ func tagID(tag string) (int64, bool) {
 // twoGames answers a mail about game other (by its subject or the reply
 // address it went to) whose command c names another game: herald handles
 // one game a mail, and which the sender meant for each of its lines is not
-// clear. Nothing is done. The sender is not authenticated yet, so the
-// answer is an authentication notice's (limited, and about nothing but
-// what the mail itself said).
-func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, other, named int64, c notation.Command, now time.Time) (Outcome, int64, string, error) {
+// clear. Nothing is done. The answer says nothing but what the mail itself
+// said. A mail that proves its sender a player or the host of game other
+// (its key, or the reply token of the address it went to) is answered as
+// theirs; any other as an authentication notice, limited to one an hour:
+// its From may be forged, and a forger who had used up that notice
+// silenced the real player's answer.
+func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, other, named int64, c notation.Command, tokenGame int64, token string, now time.Time) (Outcome, int64, string, error) {
 	why := fmt.Sprintf("the mail is about game %s, and line %d (%s) names game %s", gameTag(other), c.Pos.Line, c.Name, gameTag(named))
 	args := host.VisibleText(strings.Join(c.Args, " "), 200)
 	body := fmt.Sprintf("herald did nothing with your mail: it is about game %s (its subject\nor the address you replied to), and line %d names game %s:\n\n  %s %s\n\nherald handles one game a mail. Send that line in a mail of its own,\nand the rest again.\n",
@@ -899,6 +902,17 @@ func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message,
 		body = fmt.Sprintf("herald n'a rien fait de votre courrier : il concerne la partie %s (son\nsujet ou l'adresse à laquelle vous avez répondu), et la ligne %d nomme\nla partie %s :\n\n  %s %s\n\nherald traite une partie par courrier. Envoyez cette ligne dans un\ncourrier à part, et le reste de nouveau.\n",
 			gameTag(other), c.Pos.Line, gameTag(named), c.Name, args)
 		subject = "[herald] deux parties dans un courrier"
+	}
+	g, err := ses.Game(ctx, other)
+	if err != nil {
+		return "", 0, "", err
+	}
+	if g != nil {
+		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
+		if (seat >= 0 || g.Host == msg.From) && (host.Authenticate(g, seat, env.Key) || tokenGame == other && host.TokenOK(g, seat, token)) {
+			m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, other, s.domain), Body: body, lang: env.Lang}
+			return Rejected, other, why, s.reply(ctx, ses.Tx(), m, other, now, host.KeyedAnswer)
+		}
 	}
 	return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, subject, body, now, env.Lang)
 }

@@ -848,6 +848,18 @@ func TestTwoGamesInOneMail(t *testing.T) {
 	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "carol@herald.test now observes game G2") {
 		t.Errorf("the same line about the mail's game: alice got %q", got)
 	}
+	// A forger in alice's name uses up the hour's notice to an
+	// unauthenticated mail; alice's own mail, with her key, naming two
+	// games, is still answered (found by hand over real mail: it was not).
+	f.clock = f.clock.Add(2 * time.Hour)
+	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "show"), Rejected)
+	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "not authenticated") {
+		t.Fatalf("the forged mail: alice got %q", got)
+	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "key "+key+"\nobserve G1 carol@herald.test"), Rejected)
+	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(unwrap(got[0]), "and line 2 names game G1:") {
+		t.Errorf("alice's own mail naming two games, after a forgery: alice got %q", got)
+	}
 }
 
 // TestDroppedLinesNamed sends a move with a greeting, a quoted mail under
