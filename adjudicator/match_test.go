@@ -566,3 +566,24 @@ func TestResignAndAbandon(t *testing.T) {
 		t.Errorf("Resign after the end = %v", err)
 	}
 }
+
+// TestPublicSource: a source shared with anyone (the record of a game's
+// page, export --public) holds no Message-ID, bracketed or bare as the
+// mail service writes it ("mail:" and the mail's Message-ID, found by
+// hand over real mail on a page's record.yaml), and keeps the rest.
+func TestPublicSource(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"mail:<x@example.org>", "mail"},
+		{"mail:179587229741.2125.8@herald.test", "mail"},
+		{"mail:x@example.org turn:t.yaml", "mail turn:t.yaml"},
+		{"mail:<x@example.org> turn:t.yaml", "mail turn:t.yaml"},
+		{"cli", "cli"},
+		{"turn:t.yaml", "turn:t.yaml"},
+		{"bot:2", "bot:2"},
+		{"", ""},
+	} {
+		if got := adjudicator.PublicSource(c.in); got != c.want {
+			t.Errorf("PublicSource(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

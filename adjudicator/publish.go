@@ -33,14 +33,17 @@ func (e *SealedRecordError) Error() string {
 	return fmt.Sprintf("the record cannot be shared yet: %s; it can be once %s", what, e.Until)
 }
 
-// messageID is a mail's Message-ID in a source ("mail:<x@example.org>").
-var messageID = regexp.MustCompile(`:?<[^<>]*>`)
+// messageID is a mail's Message-ID in a source, in angle brackets
+// ("mail:<x@example.org>") or as the mail service writes it, bare, after
+// "mail:" ("mail:x@example.org"), up to the next space.
+var messageID = regexp.MustCompile(`:?<[^<>]*>|(\bmail):[^\s<]+`)
 
 // PublicSource returns source without the Message-ID it may hold, which
-// names the sender's host: "mail:<x@example.org> turn:t.yaml" is "mail
+// names the sender's host and the mail: "mail:<x@example.org>
+// turn:t.yaml" and "mail:x@example.org turn:t.yaml" are both "mail
 // turn:t.yaml".
 func PublicSource(source string) string {
-	return strings.TrimSpace(messageID.ReplaceAllString(source, ""))
+	return strings.TrimSpace(messageID.ReplaceAllString(source, "$1"))
 }
 
 // PublicRecord returns the copy of m's record that may be shared with
