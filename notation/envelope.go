@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -151,6 +152,17 @@ func ParseEnvelope(body string) *Envelope {
 			if name == "game" {
 				env.Game = strings.TrimRight(value, ".,;")
 			} else {
+				if env.Key != "" && env.Key != value {
+					// Two keys: two seats, perhaps of two games. Which
+					// the steps are for is not clear.
+					env.Errors = append(env.Errors, &Error{Pos: pos, Source: line,
+						Msg:   fmt.Sprintf("a second key line, and another key than line %d's: herald reads one key a mail; send each seat's mail apart", env.KeyPos.Line),
+						MsgFR: fmt.Sprintf("une seconde ligne de clé, et une autre clé que celle de la ligne %d : herald lit une clé par courrier ; envoyez le courrier de chaque place à part", env.KeyPos.Line)})
+					continue
+				}
+				if env.Key == value {
+					continue // the same key again: the first line names it
+				}
 				env.Key, env.KeyPos = value, pos
 			}
 		default:

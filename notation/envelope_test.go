@@ -31,6 +31,10 @@ func TestEnvelopeKey(t *testing.T) {
 		{"Key:", "", 0, 1},
 		{"key", "", 0, 1},
 		{"plain castle e5", "", 0, 0},
+		// Two key lines: the same key twice is one; two keys are an error
+		// at the second, which may be another seat's, of another game.
+		{"key 5f0c\nshow\nkey 5f0c", "5f0c", 1, 0},
+		{"key 5f0c\nkey 9a1b\nshow", "5f0c", 1, 1},
 	} {
 		env := notation.ParseEnvelope(tt.body)
 		if env.Key != tt.key || len(env.Errors) != tt.errs || tt.key != "" && env.KeyPos.Line != tt.line {
