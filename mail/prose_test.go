@@ -55,6 +55,9 @@ func TestProseAroundSteps(t *testing.T) {
 				t.Errorf("%s: the confirmation does not list %q as ignored:\n%s", tt.client, l, got[0])
 			}
 		}
+		if strings.Contains(got[0], "(a step?") || strings.Contains(got[0], "(une étape ?") {
+			t.Errorf("%s: a greeting or a signature is taken for a misspelt step:\n%s", tt.client, got[0])
+		}
 		if !strings.Contains(got[0], "Lines ignored") && !strings.Contains(got[0], "Lignes ignor") {
 			t.Errorf("%s: the confirmation lists no ignored line:\n%s", tt.client, got[0])
 		}
@@ -119,4 +122,21 @@ func TestResignBesideSteps(t *testing.T) {
 		t.Fatalf("game G1 after the refusals: %+v, %v", g, err)
 	}
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "Sorry,\nkey "+f.keys["alice@herald.test"]+"\nresign\nAlice"), Ended)
+}
+
+// TestShortTypoHinted: a short keyword misspelt alone on a line after the
+// steps ("kepe", found by hand as "drwa" and "tkae 1") stays ignored, a
+// short word alone being too often a greeting or a name, but the answer
+// asks whether it was a step, with the keyword it looks like; "Bye" and
+// "Thanks" get no such question.
+func TestShortTypoHinted(t *testing.T) {
+	f := newFixture(t)
+	f.start()
+	f.sent()
+	body := "key " + f.keys["alice@herald.test"] + "\nkeep plain village\nkepe\nBye\nThanks"
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
+	got := unwrap(f.sent()["alice@herald.test"][0])
+	if !strings.Contains(got, "  3: kepe\r\n     (a step? did you mean \"keep\"?)\r\n  4: Bye\r\n  5: Thanks\r\n") {
+		t.Errorf("the answer does not ask whether kepe was a step, or asks it of Bye or Thanks:\n%s", got)
+	}
 }

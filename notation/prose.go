@@ -3,6 +3,7 @@ package notation
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -38,6 +39,10 @@ import (
 type IgnoredLine struct {
 	Line int    // in the body, as the positions of the steps
 	Text string // the whole line
+	// Suggest, for a line that may be a short keyword misspelt ("drwa",
+	// "tkae 1"), are the keywords it is one edit from (misspeltHint):
+	// the answer asks "did you mean", as the line stays ignored.
+	Suggest []string
 }
 
 // IgnoreProse drops from env the prose before the first step line and
@@ -77,7 +82,7 @@ func (env *Envelope) IgnoreProse(keywords Vocabulary) []IgnoredLine {
 	for i, l := range lines {
 		if i < first || i > last {
 			prose[l] = true
-			ignored = append(ignored, IgnoredLine{Line: l, Text: source[l]})
+			ignored = append(ignored, IgnoredLine{Line: l, Text: source[l], Suggest: misspeltHint(source[l], keywords)})
 		}
 	}
 	if len(ignored) == 0 {
@@ -92,6 +97,36 @@ func (env *Envelope) IgnoreProse(keywords Vocabulary) []IgnoredLine {
 	}
 	env.Errors = kept
 	return ignored
+}
+
+// misspeltHint returns the keywords of kw that line, taken for prose,
+// may have meant: when it is one word of four letters or more, alone or
+// before numbers ("drwa", "tkae 1"), one edit from a spelling of a
+// keyword (nearKeyword), and no everyday word. Such a line stays prose (a
+// short word alone is too often a greeting or a name), but a player who
+// meant a step is told what it looked like; nil otherwise.
+func misspeltHint(line string, kw Vocabulary) []string {
+	steps, errs := Split(line)
+	if len(steps) != 1 || len(errs) > 0 {
+		return nil
+	}
+	toks := steps[0].Tokens
+	if len(toks) == 0 || toks[0].Kind != Word {
+		return nil
+	}
+	for _, t := range toks[1:] {
+		if t.Kind != Number {
+			return nil
+		}
+	}
+	w := toks[0].Text
+	if utf8.RuneCountInString(w) < 4 || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) || proseWord(w) || !nearKeyword(w, kw) {
+		return nil
+	}
+	if _, _, ok := kw.Lookup(w); ok {
+		return nil
+	}
+	return kw.Suggest(w, steps[0].Lang)
 }
 
 // stepLine reports whether line holds a word of the notation whose

@@ -24,6 +24,15 @@ func IgnoredNote(lines []notation.IgnoredLine, lang notation.Lang) string {
 	}
 	for _, l := range lines {
 		fmt.Fprintf(&b, "  %d: %s\n", l.Line, VisibleText(l.Text, 68))
+		if len(l.Suggest) > 0 {
+			// A short keyword misspelt, alone on its line: still ignored,
+			// but the player who meant a step learns what it looked like.
+			if lang == notation.French {
+				fmt.Fprintf(&b, "     (une étape ? vouliez-vous dire « %s » ?)\n", l.Suggest[0])
+			} else {
+				fmt.Fprintf(&b, "     (a step? did you mean %q?)\n", l.Suggest[0])
+			}
+		}
 	}
 	return b.String()
 }
