@@ -259,3 +259,31 @@ func TestLangByTheHost(t *testing.T) {
 		t.Errorf("the host's lang, in English: %s, %+v", rep.Outcome, n)
 	}
 }
+
+// TestLangBesideOtherLines: a lang line beside other lines (show, a move)
+// makes the whole answer the language chosen, the wrapper, the labels of
+// the parts and the parts after it, not only its own part (found by hand
+// over real mail: "lang fr" and "show" in an English mail came back half
+// French).
+func TestLangBesideOtherLines(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	a := r.game(id).Players[0]
+	rep := r.send(id, a.Address, "Hello,\nkey "+a.Secret+"\nlang fr\nshow\nThanks")
+	n := to(rep.Notices, a.Address)
+	if len(n) != 1 || n[0].Lang != notation.French {
+		t.Fatalf("lang fr and show: %+v", n)
+	}
+	for _, want := range []string{"Votre courrier demandait 2 choses", "[ligne 3 : langue fr]", "[ligne 4 : montre]"} {
+		if !strings.Contains(n[0].Text, want) {
+			t.Errorf("lang fr and show: the answer lacks %q:\n%s", want, n[0].Text)
+		}
+	}
+	if strings.Contains(n[0].Text, "Your mail asked") || strings.Contains(n[0].Text, "[line ") {
+		t.Errorf("lang fr and show: English in the answer:\n%s", n[0].Text)
+	}
+	rep = r.send(id, a.Address, "Bonjour,\nclé "+a.Secret+"\nlangue en\nmontre\nMerci")
+	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "Your mail asked for 2 things") || !strings.Contains(n[0].Text, "[line 4: show]") {
+		t.Errorf("langue en and montre: %+v", n)
+	}
+}

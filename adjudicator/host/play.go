@@ -620,9 +620,12 @@ func (s *Session) tooManyCommands(ctx context.Context, req Request) (Reply, erro
 // news when a move was played, else one answer).
 func (s *Session) handleParts(ctx context.Context, req Request, parts []requestPart) (Reply, error) {
 	var reps []Reply
+	lang := req.Env.Lang
 	for i, p := range parts {
 		sub := req
-		sub.Env = p.env
+		env := *p.env
+		env.Lang = lang
+		sub.Env = &env
 		if !p.rest {
 			sub.TurnFiles = nil
 		}
@@ -643,8 +646,35 @@ func (s *Session) handleParts(ctx context.Context, req Request, parts []requestP
 			return Reply{}, err
 		}
 		reps = append(reps, rep)
+		// A lang line chooses the language of the parts after it, and of
+		// the answer that gathers them all (the lang part's own answer is
+		// in it already: setLang).
+		if req.Seat >= 0 && req.Seat < len(sub.Game.Players) {
+			switch sub.Game.Players[req.Seat].Lang {
+			case LangFrench:
+				lang = notation.French
+			case LangEnglish:
+				lang = notation.English
+			}
+		}
 	}
-	return mergeReplies(req.From, req.Env.Lang, parts, reps), nil
+	if lang != req.Env.Lang {
+		// The labels of the parts, in the language chosen.
+		again := req
+		env := *req.Env
+		env.Lang = lang
+		again.Env = &env
+		labels := map[int]string{}
+		for _, p := range splitRequest(again) {
+			labels[p.line] = p.label
+		}
+		for i := range parts {
+			if l, ok := labels[parts[i].line]; ok {
+				parts[i].label = l
+			}
+		}
+	}
+	return mergeReplies(req.From, lang, parts, reps), nil
 }
 
 // mergeReplies makes one reply of the replies to the parts of a request:
