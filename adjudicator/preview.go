@@ -41,7 +41,7 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 		b.WriteString("A preview only: nothing changed. After these steps:\n")
 	}
 	for _, mv := range shown {
-		fmt.Fprintf(&b, "  %s\n", mv)
+		fmt.Fprintf(&b, "  %s\n", m.Game.StepIn(mv.String(), sub.Lang))
 	}
 	head = b.String()
 	b.Reset()
@@ -49,7 +49,7 @@ func (m *Match) PreviewText(player string, steps []*notation.Step) (head, tail s
 	// nothing an automaton would answer, nothing after a draw.
 	switch {
 	case sub.Stop > 0 && fr:
-		why := fmt.Sprintf("L'étape %d (%s) est permise, mais elle révèle ce qui est caché (une tuile ou une carte tirée ou retournée, une pile regardée, les mises) : ce qu'elle fait, et ce que font les étapes suivantes, en dépend. L'essai s'arrête avant elle", sub.Stop, sub.Moves[sub.Stop-1])
+		why := fmt.Sprintf("L'étape %d (%s) est permise, mais elle révèle ce qui est caché (une tuile ou une carte tirée ou retournée, une pile regardée, les mises) : ce qu'elle fait, et ce que font les étapes suivantes, en dépend. L'essai s'arrête avant elle", sub.Stop, m.Game.StepIn(sub.Moves[sub.Stop-1].String(), notation.French))
 		if rest := len(steps) - sub.Stop; rest > 0 {
 			why += fmt.Sprintf(" ; %d %s après elle non %s", rest, countWord(rest, "étape", "étapes"), countWord(rest, "vérifiée", "vérifiées"))
 		}

@@ -513,6 +513,12 @@ func TestPreview(t *testing.T) {
 		strings.Contains(rep.Notices[0].Text, "alice's hand") {
 		t.Fatalf("preview: %+v", rep)
 	}
+	// In French, the steps in French words too, as written.
+	stepFR := m.Game.StepIn(step, notation.French)
+	rep = r.send(id, alice.Address, "clé "+alice.Secret+"\nessai "+stepFR)
+	if rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "Essai seulement : rien n'a changé. Après ces étapes :\n  "+stepFR+"\n") {
+		t.Fatalf("a preview in French: %+v", rep)
+	}
 	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nessai\nend")
 	if rep.Outcome != host.Answered || rep.Notices[0].Topic != "preview refused" || !strings.Contains(rep.Notices[0].Text, "Essai seulement : rien n'a changé.") {
 		t.Fatalf("a refused preview: %+v", rep)

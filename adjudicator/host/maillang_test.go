@@ -286,4 +286,27 @@ func TestLangBesideOtherLines(t *testing.T) {
 	if n := to(rep.Notices, a.Address); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "Your mail asked for 2 things") || !strings.Contains(n[0].Text, "[line 4: show]") {
 		t.Errorf("langue en and montre: %+v", n)
 	}
+	// bob chose nothing: French steps beside an English command make the
+	// answer French, as French steps alone would.
+	r.send(id, a.Address, "key "+a.Secret+"\nlang auto")
+	steps, p := r.turnIn(id, notation.French)
+	rep = r.send(id, p.Address, "key "+p.Secret+"\n"+steps+"\nnotify turn")
+	if n := to(rep.Notices, p.Address); len(n) == 0 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "Votre courrier demandait 2 choses") ||
+		!strings.Contains(n[0].Text, "Joué ; les nouvelles de votre coup suivent.\n") {
+		t.Errorf("French steps and notify: %+v", n)
+	}
+}
+
+// TestRefusalFrameInItsLanguage: French steps refused, in a mail with no
+// other French word, get a refusal whose frame (Notice.Lang: the subject)
+// is French like its text (found by hand over real mail: "move refused"
+// over a French body).
+func TestRefusalFrameInItsLanguage(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	_, p := r.turnIn(id, notation.English)
+	rep := r.send(id, p.Address, "key "+p.Secret+"\ngarde plaine z99")
+	if n := to(rep.Notices, p.Address); rep.Outcome != host.Rejected || len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "Votre coup n'a pas été appliqué") {
+		t.Errorf("French steps refused: %s, %+v", rep.Outcome, n)
+	}
 }

@@ -648,14 +648,11 @@ func (s *Session) handleParts(ctx context.Context, req Request, parts []requestP
 		reps = append(reps, rep)
 		// A lang line chooses the language of the parts after it, and of
 		// the answer that gathers them all (the lang part's own answer is
-		// in it already: setLang).
+		// in it already: setLang); steps in French, where the player chose
+		// none, say the mail is French (noteMailLang) as its other words
+		// may not have.
 		if req.Seat >= 0 && req.Seat < len(sub.Game.Players) {
-			switch sub.Game.Players[req.Seat].Lang {
-			case LangFrench:
-				lang = notation.French
-			case LangEnglish:
-				lang = notation.English
-			}
+			lang = noticeLang(sub.Game.Players[req.Seat])
 		}
 	}
 	if lang != req.Env.Lang {
@@ -722,7 +719,12 @@ func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []R
 			if rep.Outcome == Applied {
 				what = pick(fr, "Played; the news of your move is below", "Joué ; les nouvelles de votre coup suivent")
 			}
-			fmt.Fprintf(&text, "\n[%s]\n%s (%s).\n", parts[i].label, what, rep.Reason)
+			if fr {
+				// rep.Reason is a log's words, in English.
+				fmt.Fprintf(&text, "\n[%s]\n%s.\n", parts[i].label, what)
+			} else {
+				fmt.Fprintf(&text, "\n[%s]\n%s (%s).\n", parts[i].label, what, rep.Reason)
+			}
 		}
 	}
 	out.Reason = strings.Join(reasons, "; ")
@@ -1534,7 +1536,12 @@ func (s *Session) refuse(g *Game, m *adjudicator.Match, req Request, player stri
 		b.WriteString(note[1:] + "\n")
 	}
 	s.writeStateText(&b, g, m, player, m.State.Text(player), lang)
-	return s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
+	rep := s.answer(g, m, req, Refusal, "move refused", b.String(), err.Error())
+	// Its frame (the subject, the transport's words) in the language of
+	// its text: French steps refused in a mail of no other French words
+	// had an English subject.
+	rep.Notices[0].Lang = lang
+	return rep
 }
 
 // commands answers show, legal, help and history, to the sender alone.
