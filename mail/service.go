@@ -556,7 +556,7 @@ func unreadableAdvice(xerr error) string {
 	errors.As(xerr, &e)
 	switch {
 	case e != nil && e.Kind == ErrTooLarge:
-		return "A picture or another attachment makes a mail that large (a reply may\ncarry herald's own picture back): send your moves again without it."
+		return "A mail that large most often carries a picture or another attachment (a\nreply may carry herald's own picture back), or quotes a long thread:\nsend your moves again without it, in a short mail."
 	case e != nil && e.Kind == ErrMalformed && (strings.HasPrefix(e.Detail, "multipart/") || errors.Is(e.Err, io.ErrUnexpectedEOF)):
 		return "Its parts are not closed as MIME requires: the mail ends in the middle\nof one, as when a mail program or a server cuts it short. Send it again,\nas plain text if you can."
 	case e != nil && e.Kind == ErrEmpty:
