@@ -657,6 +657,20 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 			}
 		}
 	}
+	if env.Game != "" {
+		// A game line that names another game than the one the mail is
+		// about (its subject, or the reply address it went to): which the
+		// sender meant is not clear.
+		named, _ := tagID(env.Game)
+		other := tokenGame
+		if id, ok := tagID(notation.SubjectGame(msg.Subject)); ok {
+			other = id
+		}
+		if other != 0 && named != 0 && named != other {
+			c := notation.Command{Name: "game", Args: []string{env.Game}, Pos: env.GamePos}
+			return s.twoGames(ctx, ses, msg, env, other, named, c, tokenGame, token, now)
+		}
+	}
 	if env.Game == "" && notation.SubjectGame(msg.Subject) == "" && tokenGame != 0 {
 		env.Game = gameTag(tokenGame) // a reply to herald+g12.TOKEN@… names its game
 	}
@@ -1010,6 +1024,7 @@ func remapLines(env *notation.Envelope, lines []Line) {
 		fix(&env.Commands[i].Pos)
 	}
 	fix(&env.KeyPos)
+	fix(&env.GamePos)
 }
 
 // subject is the subject of a mail about game id of the game named name:

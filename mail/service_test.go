@@ -860,6 +860,12 @@ func TestTwoGamesInOneMail(t *testing.T) {
 	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(unwrap(got[0]), "and line 2 names game G1:") {
 		t.Errorf("alice's own mail naming two games, after a forgery: alice got %q", got)
 	}
+	// A game line naming another game than the mail's subject is the
+	// same: it was answered "not authenticated" (found by hand).
+	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "Hi,\ngame G1\nkey "+key+"\nshow"), Rejected)
+	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(unwrap(got[0]), "and line 2 names game G1:\r\n\r\n  game G1") {
+		t.Errorf("a game line naming another game: alice got %q", got)
+	}
 }
 
 // TestDroppedLinesNamed sends a move with a greeting, a quoted mail under

@@ -26,6 +26,7 @@ type Envelope struct {
 	Game     string // the game id as written ("G12"), or ""
 	Key      string // the key as written, or ""
 	KeyPos   Pos    // the position of the key line's keyword, when Key is set
+	GamePos  Pos    // the position of the game line's keyword, when Game is set
 	Commands []Command
 	Steps    []*Step // the other lines, as steps, with their lines in the body
 	Errors   ErrorList
@@ -150,7 +151,7 @@ func ParseEnvelope(body string) *Envelope {
 			}
 			value = strings.Fields(value)[0]
 			if name == "game" {
-				env.Game = strings.TrimRight(value, ".,;")
+				env.Game, env.GamePos = strings.TrimRight(value, ".,;"), pos
 			} else {
 				if env.Key != "" && env.Key != value {
 					// Two keys: two seats, perhaps of two games. Which
