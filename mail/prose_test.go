@@ -82,12 +82,7 @@ func TestProseAroundSteps(t *testing.T) {
 // bidi override is listed as ignored with those characters written out
 // (\x1b, U+202E), never sent back raw to the player's screen.
 func TestProseControlsShown(t *testing.T) {
-	f := newFixture(t)
-	f.start()
-	f.sent()
-	body := "Hi \x1b]0;owned\x07herald\x1b[2J,\nkey " + f.keys["alice@herald.test"] + "\nkeep plain village\nThanks \u202Eereh\n"
-	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
-	got := unwrap(strings.ReplaceAll(f.sent()["alice@herald.test"][0], "\r\n", "\n"))
+	got := aliceApplied(t, "Hi \x1b]0;owned\x07herald\x1b[2J,\nkey KEY\nkeep plain village\nThanks \u202Eereh\n")
 	for _, want := range []string{`1: Hi \x1b]0;owned\x07herald\x1b[2J,`, `4: Thanks U+202Eereh`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, got)
@@ -130,13 +125,21 @@ func TestResignBesideSteps(t *testing.T) {
 // asks whether it was a step, with the keyword it looks like; "Bye" and
 // "Thanks" get no such question.
 func TestShortTypoHinted(t *testing.T) {
+	got := aliceApplied(t, "key KEY\nkeep plain village\nkepe\nBye\nThanks")
+	if !strings.Contains(got, "  3: kepe\n     (a step? did you mean \"keep\"?)\n  4: Bye\n  5: Thanks\n") {
+		t.Errorf("the answer does not ask whether kepe was a step, or asks it of Bye or Thanks:\n%s", got)
+	}
+}
+
+// aliceApplied sends body, with KEY replaced by alice's key, as alice's
+// reply in a new game G1, whose first step it must apply, and returns
+// the answer to her, its lines ended by \n and its quoted-printable
+// undone.
+func aliceApplied(t *testing.T, body string) string {
+	t.Helper()
 	f := newFixture(t)
 	f.start()
 	f.sent()
-	body := "key " + f.keys["alice@herald.test"] + "\nkeep plain village\nkepe\nBye\nThanks"
-	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", body), Applied)
-	got := unwrap(f.sent()["alice@herald.test"][0])
-	if !strings.Contains(got, "  3: kepe\r\n     (a step? did you mean \"keep\"?)\r\n  4: Bye\r\n  5: Thanks\r\n") {
-		t.Errorf("the answer does not ask whether kepe was a step, or asks it of Bye or Thanks:\n%s", got)
-	}
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", strings.ReplaceAll(body, "KEY", f.keys["alice@herald.test"])), Applied)
+	return unwrap(strings.ReplaceAll(f.sent()["alice@herald.test"][0], "\r\n", "\n"))
 }
