@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
@@ -501,11 +500,7 @@ func (m *Match) alsoMisspelt(steps []*notation.Step, failed int, err error, hidd
 // misspelt: a word of letters alone, four or more of them, and no keyword
 // itself.
 func (g *Game) looksMisspelt(t notation.Token) bool {
-	if g == nil || g.Keywords == nil || t.Kind != notation.Word || len([]rune(t.Text)) < 4 || strings.ContainsFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		return false
-	}
-	_, _, ok := g.Keywords.Lookup(t.Text)
-	return !ok
+	return g != nil && g.Keywords != nil && t.Kind == notation.Word && g.Keywords.MaybeMisspelt(t.Text)
 }
 
 // onHidden reports whether the reason err gives may depend on what

@@ -690,9 +690,8 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		}
 		return Rejected, 0, why, s.authNotice(ctx, ses.Tx(), msg, subject, body, now, env.Lang)
 	}
-	seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
-	byToken := tokenGame == g.ID && host.TokenOK(g, seat, token)
-	if seat < 0 && g.Host != msg.From || !host.Authenticate(g, seat, env.Key) && !byToken {
+	seat, proven := proves(g, msg, env, tokenGame, token)
+	if !proven {
 		// A forged From or a wrong key: nothing changes, and the reply says
 		// nothing about the game.
 		subject := "[herald] mail not authenticated"
@@ -897,6 +896,19 @@ func tagID(tag string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
+// proves returns the seat of msg's sender in game g (-1 for its host who
+// plays none, or for someone else), and whether the mail proves the
+// sender is who its From says: a player or the host of g, with the key
+// of that seat (or the host's key) or the reply token of the address it
+// went to (tokenGame and token, Service.replyToken).
+func proves(g *host.Game, msg *Message, env *notation.Envelope, tokenGame int64, token string) (seat int, ok bool) {
+	seat = slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
+	if seat < 0 && g.Host != msg.From {
+		return seat, false
+	}
+	return seat, host.Authenticate(g, seat, env.Key) || tokenGame == g.ID && host.TokenOK(g, seat, token)
+}
+
 // twoGames answers a mail about game other (by its subject or the reply
 // address it went to) whose command c names another game: herald handles
 // one game a mail, and which the sender meant for each of its lines is not
@@ -922,8 +934,7 @@ func (s *Service) twoGames(ctx context.Context, ses *host.Session, msg *Message,
 		return "", 0, "", err
 	}
 	if g != nil {
-		seat := slices.IndexFunc(g.Players, func(p host.Player) bool { return p.Address == msg.From })
-		if (seat >= 0 || g.Host == msg.From) && (host.Authenticate(g, seat, env.Key) || tokenGame == other && host.TokenOK(g, seat, token)) {
+		if _, proven := proves(g, msg, env, tokenGame, token); proven {
 			m := outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, other, s.domain), Body: body, lang: env.Lang}
 			return Rejected, other, why, s.reply(ctx, ses.Tx(), m, other, now, host.KeyedAnswer)
 		}

@@ -3,7 +3,6 @@ package notation
 import (
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -120,10 +119,7 @@ func misspeltHint(line string, kw Vocabulary) []string {
 		}
 	}
 	w := toks[0].Text
-	if utf8.RuneCountInString(w) < 4 || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) || proseWord(w) || !nearKeyword(w, kw) {
-		return nil
-	}
-	if _, _, ok := kw.Lookup(w); ok {
+	if !kw.MaybeMisspelt(w) || proseWord(w) || !nearKeyword(w, kw) {
 		return nil
 	}
 	return kw.Suggest(w, steps[0].Lang)

@@ -101,6 +101,18 @@ func (v Vocabulary) Lookup(word string) (name string, lang Lang, ok bool) {
 	return "", English, false
 }
 
+// MaybeMisspelt reports whether word may be one of the terms misspelt: a
+// word of letters alone, four or more of them (a shorter one is too
+// often something else), and no spelling of a term itself. Whether it is
+// near one is for Suggest to say.
+func (v Vocabulary) MaybeMisspelt(word string) bool {
+	if utf8.RuneCountInString(word) < 4 || strings.ContainsFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	_, _, ok := v.Lookup(word)
+	return !ok
+}
+
 // foldsTo reports whether Fold(s) == f, without building Fold(s): Lookup
 // compares every spelling of a vocabulary on each word read.
 func foldsTo(s, f string) bool {
