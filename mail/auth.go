@@ -36,3 +36,14 @@ func authFailureBody(env *notation.Envelope, tokens bool) string {
 	return "herald received a mail in your name that it could not authenticate,\nso it changed nothing: " + why + ".\n\n" +
 		how + "Your key is in the welcome mail herald sent you when the game began."
 }
+
+// wrongKeyNote heads the answer to a mail that the reply address it went
+// to proved, whose key line (line) is not the seat's key of game id: the
+// mail was read as the sender's, and the same key in a new mail, which
+// has no reply address, would be refused.
+func wrongKeyNote(line int, id int64, lang notation.Lang) string {
+	if lang == notation.French {
+		return fmt.Sprintf("Note : la clé de la ligne %d n'est pas votre clé pour la partie %s.\nherald a lu votre courrier parce qu'il répond à l'un des siens, dont\nl'adresse dit qui vous êtes ; un nouveau courrier avec cette clé serait\nrefusé. Votre clé est dans le courrier de bienvenue de la partie.\n\n", line, gameTag(id))
+	}
+	return fmt.Sprintf("Note: the key on line %d is not your key for game %s. herald read\nyour mail because it answers one of herald's, whose address says who\nyou are; a new mail with that key would be refused. Your key is in the\nwelcome mail of the game.\n\n", line, gameTag(id))
+}

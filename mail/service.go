@@ -712,11 +712,18 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	// The answer says what of the mail herald did not read, under the
-	// prose around the steps that the host lists.
+	// prose around the steps that the host lists; and, first, that its key
+	// line was wrong when the reply address proved the sender instead: the
+	// same key in a new mail would be refused.
+	wrongKey := env.Key != "" && !host.Authenticate(g, seat, env.Key)
 	for i, n := range rep.Notices {
 		if n.To == msg.From {
 			if note := droppedNote(msg.Dropped, n.Lang); note != "" {
 				rep.Notices[i].Edit(func(text string) string { return host.WithNotRead(text, note) })
+			}
+			if wrongKey {
+				note := wrongKeyNote(env.KeyPos.Line, g.ID, n.Lang)
+				rep.Notices[i].Edit(func(text string) string { return note + text })
 			}
 			break
 		}

@@ -46,6 +46,20 @@ func TestReplyTokens(t *testing.T) {
 	f.sent()
 	// Bob's own token from bob's address.
 	f.handle(f.mail("bob@herald.test", "Re: [herald G1] your turn", "keep forest village", "Delivered-To: "+addr["bob@herald.test"]), Applied)
+	if text := textOf(t, f.sent()["bob@herald.test"][0]); strings.Contains(text, "Note:") {
+		t.Errorf("bob's answer has a note though his mail had no key line:\n%s", text)
+	}
+	// Alice's token with a wrong key line: her token proves her, and her
+	// answer says, before anything else, that the key would not.
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1] your turn", "Hello,\nkey 5f0c93d2e1a4b7c8\nshow", "Delivered-To: "+addr["alice@herald.test"]), Answered)
+	text := textOf(t, f.sent()["alice@herald.test"][0])
+	const note = "Note: the key on line 2 is not your key for game G1. herald read\nyour mail because it answers one of herald's"
+	if _, after, _ := strings.Cut(text, "\n\n"); !strings.HasPrefix(after, note) { // after the status line
+		t.Errorf("alice's answer to a wrong key beside her token does not begin with the note %q:\n%s", note, text)
+	}
+	if regexp.MustCompile(`key-\d`).MatchString(text) { // the fixture's keys
+		t.Errorf("the note gives alice's key away:\n%s", text)
+	}
 }
 
 // TestMoveHintFollowsTokens: a mail that asks for a move says how to
