@@ -103,7 +103,13 @@ func botLabel(g *Game, a *adjudicator.Submission, lang notation.Lang) string {
 			return fmt.Sprintf("%s (%s)", a.Player, p.Address)
 		}
 	}
-	return a.Player + pick(lang == notation.French, " (played by the game)", " (joué par le jeu)")
+	return automatonLabel(a.Player, lang)
+}
+
+// automatonLabel is the name of a seat the game plays itself (Henri, in
+// Les Deux Héritiers' solo game), in lang, saying so.
+func automatonLabel(name string, lang notation.Lang) string {
+	return name + pick(lang == notation.French, " (played by the game)", " (joué par le jeu)")
 }
 
 // whyOf is "  (the reason)" of step j of a, in lang, or "".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -340,11 +341,20 @@ func TestBatchRollbackLeavesCache(t *testing.T) {
 	}
 }
 
-// TestAutomatonPlaysThroughHost plays a solo Deux Héritiers game: Henri's
-// moves come with the player's, in the same request, with his rules.
+// TestAutomatonPlaysThroughHost plays a solo Deux Héritiers game: the
+// welcome names Henri among the players, and his moves come with the
+// player's, in the same request, with his rules.
 func TestAutomatonPlaysThroughHost(t *testing.T) {
 	r := newRig(t, false)
-	id, _ := r.create(host.CreateRequest{Host: "solo@x.org", Game: "heritiers", Players: []string{"solo@x.org"}})
+	id, notices := r.create(host.CreateRequest{Host: "solo@x.org", Game: "heritiers", Players: []string{"solo@x.org"}})
+	for _, n := range notices {
+		switch {
+		case n.Kind == host.Welcome && !regexp.MustCompile(`\nPlayers, in turn order: (solo, henri \(played by the game\)|henri \(played by the game\), solo)\n`).MatchString(n.Text):
+			t.Errorf("the welcome of a solo game does not name henri among the players:\n%s", n.Text)
+		case n.Kind == host.Started && !strings.Contains(n.Text, "has started between solo@x.org, henri (played by the game).\n"):
+			t.Errorf("the host's confirmation of a solo game does not name henri:\n%s", n.Text)
+		}
+	}
 	g := r.game(id)
 	p := g.Players[0]
 	for i := range 4 {

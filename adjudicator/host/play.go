@@ -143,12 +143,17 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 			return 0, nil, err
 		}
 	}
-	// The host's confirmation.
+	// The host's confirmation, which names a seat the game plays itself
+	// (Henri) beside the players' addresses.
+	between := slices.Clone(addrs)
+	for _, a := range adjudicator.Automata(m.State) {
+		between = append(between, automatonLabel(a, req.Lang))
+	}
 	hb := fmt.Sprintf("Game %s of %s has started between %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n",
-		Tag(id), g.Title, strings.Join(addrs, ", "), rec.SeedSHA256)
+		Tag(id), g.Title, strings.Join(between, ", "), rec.SeedSHA256)
 	if fr {
 		hb = fmt.Sprintf("La partie %s de %s a commencé entre %s.\n\nEngagement sur la graine (sha256 de la graine secrète, révélée à la\nfin) :\n  %s\n",
-			Tag(id), cmp.Or(g.TitleFR, g.Title), strings.Join(addrs, ", "), rec.SeedSHA256)
+			Tag(id), cmp.Or(g.TitleFR, g.Title), strings.Join(between, ", "), rec.SeedSHA256)
 	}
 	if sg.Clock != nil {
 		hb += "\n" + describeTimingIn(sg.Clock, req.Lang)
@@ -183,11 +188,11 @@ func (s *Session) welcome(g *Game, m *adjudicator.Match, game *adjudicator.Game,
 func (s *Session) welcomeIn(g *Game, m *adjudicator.Match, game *adjudicator.Game, p Player, intro string, lang notation.Lang) Notice {
 	lang = playerLang(p, lang)
 	body := fmt.Sprintf("Welcome to game %s of %s.\n\n%sPlayers, in turn order: %s\nYou are %s.\n\nSeed commitment (sha256 of the secret seed, revealed at the end):\n  %s\n\nYour key is %s\nKeep it secret: herald sends it only in this mail. Put this line in\nevery mail you send to herald for this game:\n\n  key %s\n\nHow to play: reply to herald's mails with your steps, one per line,\nafter your key. %s%s\n%s\n\n%s",
-		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, s.stateText(g, m, p.Name, m.State.Text(p.Name)))
+		Tag(g.ID), game.Title, intro, strings.Join(turnOrder(m, notation.English), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(notation.English), s.h.pageNote(g), game.Help, s.stateText(g, m, p.Name, m.State.Text(p.Name)))
 	keyAt := "\nYour key is "
 	if lang == notation.French {
 		body = fmt.Sprintf("Bienvenue dans la partie %s de %s.\n\n%sJoueurs, dans l'ordre du tour : %s\nVous êtes %s.\n\nEngagement sur la graine (sha256 de la graine secrète, révélée à la\nfin) :\n  %s\n\nVotre clé est %s\nGardez-la secrète : herald ne l'envoie que dans ce courrier. Mettez\ncette ligne dans chaque courrier que vous envoyez à herald pour cette\npartie :\n\n  clé %s\n\nComment jouer : répondez aux courriers de herald avec vos étapes, une\npar ligne, après votre clé. %s%s\n%s\n\n%s",
-			Tag(g.ID), cmp.Or(game.TitleFR, game.Title), intro, strings.Join(turnOrder(m), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(lang), s.h.pageNoteIn(g, lang), cmp.Or(game.HelpFR, game.Help), s.stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
+			Tag(g.ID), cmp.Or(game.TitleFR, game.Title), intro, strings.Join(turnOrder(m, lang), ", "), p.Name, m.Record.SeedSHA256, p.Secret, p.Secret, commandList(lang), s.h.pageNoteIn(g, lang), cmp.Or(game.HelpFR, game.Help), s.stateTextIn(g, m, p.Name, m.State.Text(p.Name), lang))
 		keyAt = "\nVotre clé est "
 	}
 	if g.Clock != nil {
@@ -200,20 +205,24 @@ func (s *Session) welcomeIn(g *Game, m *adjudicator.Match, game *adjudicator.Gam
 	return n
 }
 
-// turnOrder is the players of m in the order they play: the order of the
-// record, from the one who moves first when one does (a coin toss, as in
-// Les Deux Héritiers, may have chosen them).
-func turnOrder(m *adjudicator.Match) []string {
-	players := m.Record.Players
-	to := m.State.ToMove()
-	if len(to) != 1 {
-		return players
+// turnOrder is the seats of m in the order they play, in lang: the order
+// of the record, from the one who moves first when one does (a coin toss,
+// as in Les Deux Héritiers, may have chosen them), a seat the game plays
+// itself (Henri, in the solo game) named as such.
+func turnOrder(m *adjudicator.Match, lang notation.Lang) []string {
+	seats := slices.Clone(m.Seats())
+	if to := m.State.ToMove(); len(to) == 1 {
+		if i := slices.Index(seats, to[0]); i > 0 {
+			seats = append(seats[i:], seats[:i]...)
+		}
 	}
-	i := slices.Index(players, to[0])
-	if i <= 0 {
-		return players
+	auto := adjudicator.Automata(m.State)
+	for i, name := range seats {
+		if slices.Contains(auto, name) {
+			seats[i] = automatonLabel(name, lang)
+		}
 	}
-	return append(slices.Clone(players[i:]), players[:i]...)
+	return seats
 }
 
 // PlayerNames returns the names the players of addrs, in seating order,
