@@ -529,9 +529,17 @@ func TestPreview(t *testing.T) {
 	if rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "Essai seulement : rien n'a changé. Après ces étapes :\n  "+stepFR+"\n") {
 		t.Fatalf("a preview in French: %+v", rep)
 	}
-	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nessai\nend")
+	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nBonjour Bob,\nessai\nend")
 	if rep.Outcome != host.Answered || rep.Notices[0].Topic != "preview refused" || !strings.Contains(rep.Notices[0].Text, "Essai seulement : rien n'a changé.") {
 		t.Fatalf("a refused preview: %+v", rep)
+	}
+	// A refused preview lists the lines it ignored, as an applied one does.
+	if text := rep.Notices[0].Text; !strings.Contains(text, "\n  2: Bonjour Bob,\n") {
+		t.Errorf("a refused preview does not list the prose it ignored:\n%s", text)
+	}
+	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nHi Bob,\npreview "+step)
+	if text := rep.Notices[0].Text; !strings.Contains(text, "\n  2: Hi Bob,\n") {
+		t.Errorf("a preview does not list the prose it ignored:\n%s", text)
 	}
 	if n := len(r.game(id).Record.Moves); n != 0 {
 		t.Fatalf("previews left %d moves", n)

@@ -1066,6 +1066,7 @@ func (s *Session) preview(g *Game, m *adjudicator.Match, req Request, player str
 		}
 		b.WriteString(adjudicator.Pretty(err, lang))
 		b.WriteString("\n")
+		b.WriteString(IgnoredNote(ignored, lang)) // as a refused move's answer lists them
 		s.writeStateText(&b, g, m, player, m.State.Text(player), lang)
 		return s.answer(g, m, req, Answer, "preview refused", b.String(), "preview: "+err.Error()), nil
 	}
