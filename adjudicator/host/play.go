@@ -901,7 +901,7 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	if err := s.saveMove(ctx, g, m); err != nil {
 		return Reply{}, err
 	}
-	var seal sealNews
+	seal := sealNews{game: m.Game}
 	if sealing {
 		seal.commits = m.Commitments(sub)
 		after, err := m.SealedSteps(s.h.cfg.Registry)
@@ -1433,6 +1433,7 @@ func policyMark(mv adjudicator.RecordMove) string {
 // mover's (for the mover alone) and the steps it revealed (for everyone).
 type sealNews struct {
 	commits, revealed []adjudicator.SealCommit
+	game              *adjudicator.Game // for the steps in the reader's words
 }
 
 // confirmation tells the mover, in lang, what herald holds of their
@@ -1448,7 +1449,14 @@ func (sn sealNews) confirmation(lang notation.Lang) string {
 			b.WriteString(pick(lang == notation.French, "\nSealed, hidden from the others until the rules reveal it; herald's\ncommitment to each step (the reveal gives the nonce that checks it):\n",
 				"\nScellée, cachée aux autres jusqu'à ce que les règles la révèlent ;\nl'engagement de herald sur chaque étape (la révélation donne le nonce\nqui le vérifie) :\n"))
 		}
-		fmt.Fprintf(&b, "  %s, sha256:\n    %s\n", c.Text, c.Hash) // a hash alone on its line fits 72 columns
+		// A hash alone on its line fits 72 columns. The commitment is to
+		// the step as the notation writes it, in English: a step read in
+		// French words says which text it commits to.
+		if words := sn.game.StepIn(c.Text, lang); words != c.Text {
+			fmt.Fprintf(&b, "  %s, engagement sur « %s », sha256 :\n    %s\n", words, c.Text, c.Hash)
+		} else {
+			fmt.Fprintf(&b, pick(lang == notation.French, "  %s, sha256:\n    %s\n", "  %s, sha256 :\n    %s\n"), c.Text, c.Hash)
+		}
 	}
 	return b.String()
 }
