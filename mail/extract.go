@@ -44,7 +44,7 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/heraldgames/herald/adjudicator/host"
 	// The charset package registers decoders for ISO-8859-*, windows-125x
-	// and the other common charsets with go-message.
+	// and the other common charsets with go-message (and see charset.go).
 	"github.com/emersion/go-message/charset"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
@@ -480,7 +480,7 @@ func readHeader(raw []byte) (message.Header, []byte, error) {
 // lenientCharsetReader decodes known charsets and passes unknown ones
 // through, for header words where a wrong charset must not lose the field.
 func lenientCharsetReader(cs string, input io.Reader) (io.Reader, error) {
-	r, err := charset.Reader(cs, input)
+	r, err := charsetReader(cs, input)
 	if err != nil {
 		return input, nil
 	}
@@ -942,7 +942,7 @@ func decodeText(data []byte, mt string, params map[string]string, strict bool, e
 	if converted && (!strict || message.IsUnknownCharset(entErr)) {
 		// go-message did not convert: either it did not understand the
 		// Content-Type, or it does not know the charset. Try ourselves.
-		r, err := charset.Reader(cs, bytes.NewReader(data))
+		r, err := charsetReader(cs, bytes.NewReader(data))
 		if err == nil {
 			data, err = io.ReadAll(r)
 		}
