@@ -506,6 +506,10 @@ func TestOwnLines(t *testing.T) {
 		{"unprefixed-wrapped", "show\nOn Mon, 23 Nov 2026 at 10:00, herald <\nherald@x> wrote:\nplain castle j10", wantLines(1, "show")},
 		{"unprefixed-french", "montre\nLe lun. 23 nov. 2026 à 10:00, herald <herald@x> a écrit :\nplaine château j10", wantLines(1, "montre")},
 		{"unprefixed-german", "show\nAm 23.11.2026 um 10:00 schrieb herald <herald@x>:\nplain castle j10", wantLines(1, "show")},
+		// Wrapped before the address, where the verb is on the first line.
+		{"german-wrapped", "show\nAm Mo., 23. Nov. 2026 um 10:00 Uhr schrieb herald <\nherald@x>:\n> Game G12", wantLines(1, "show")},
+		{"unprefixed-german-wrapped", "show\nAm Mo., 23. Nov. 2026 um 10:00 Uhr schrieb herald\n<herald@x>:\nplain castle j10", wantLines(1, "show")},
+		{"address-line-alone-kept", "show\nwrite to\n<herald@x>:\nplain castle j10", wantLines(1, "show", 2, "write to", 3, "<herald@x>:", 4, "plain castle j10")},
 		{"unprefixed-spanish", "show\nEl lun, 23 nov 2026 a las 10:00, herald (<herald@x>) escribió:\nplain castle j10", wantLines(1, "show")},
 		{"unprefixed-italian", "show\nIl giorno lun 23 nov 2026 alle ore 10:00 herald <herald@x> ha scritto:\nplain castle j10", wantLines(1, "show")},
 		{"unprefixed-dutch", "show\nOp ma 23 nov 2026 om 10:00 schreef herald <herald@x>:\nplain castle j10", wantLines(1, "show")},

@@ -75,7 +75,7 @@ func ownLines(lines []Line) []Line {
 		drop[i] = isQuoted(l.Text)
 	}
 	for i, l := range lines {
-		if drop[i] || !isAttributionEnd(l.Text) {
+		if drop[i] || !isAttributionEnd(l.Text) && !wrappedAddressEnd(lines, drop, i) {
 			continue
 		}
 		next := i + 1
@@ -131,6 +131,17 @@ func ownLines(lines []Line) []Line {
 		return nil
 	}
 	return out
+}
+
+// wrappedAddressEnd reports whether lines[i] is the address alone that
+// ends a reply header wrapped before it, where the verb comes before the
+// name and so on the line above: "Am ... schrieb herald <" / "herald@x>:"
+// (German, Dutch).
+func wrappedAddressEnd(lines []Line, drop []bool, i int) bool {
+	if i == 0 || drop[i-1] || lines[i-1].Text == "" || !strings.HasSuffix(normalizeSpaces(lines[i].Text), ">:") {
+		return false
+	}
+	return isAttributionEnd(lines[i-1].Text + " " + lines[i].Text)
 }
 
 // isQuoted reports whether s is a quoted line: '>' after optional blanks.
