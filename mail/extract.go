@@ -1006,30 +1006,77 @@ type Dropped struct {
 	Signature []int // from the signature separator ("-- ") on
 }
 
-// dropped returns the lines of raw that are not blank and not in own (a
-// subsequence of raw, as ownLines returns it).
+// dropped returns the lines of raw that are not in own (a subsequence of
+// raw, as ownLines returns it), and not blank unless between two dropped
+// lines of the same kind: a quote with blank lines in it is one range of
+// lines, not one for each paragraph. The signature runs from its separator
+// to a quoted line, or the reply header over one: the quote a mail program
+// puts under the signature is quoted text.
 func dropped(raw, own []Line) Dropped {
-	var d Dropped
+	const (
+		mine = iota
+		blank
+		quoted
+		signature
+	)
+	kinds := make([]int, len(raw))
 	sig := false
 	k := 0
-	for _, l := range raw {
-		if k < len(own) && own[k].No == l.No {
+	for i, l := range raw {
+		switch {
+		case k < len(own) && own[k].No == l.No:
 			k++
+			kinds[i] = mine
 			continue
-		}
-		if l.Text == "--" || l.Text == "-- " {
+		case l.Text == "--" || l.Text == "-- ":
 			sig = true
+		case sig && endsSignature(l.Text):
+			sig = false
 		}
-		if l.Text == "" {
-			continue
+		switch {
+		case l.Text == "":
+			kinds[i] = blank
+		case sig:
+			kinds[i] = signature
+		default:
+			kinds[i] = quoted
 		}
-		if sig {
-			d.Signature = append(d.Signature, l.No)
+	}
+	var d Dropped
+	prev := mine // the kind of the last line not blank
+	for i, kind := range kinds {
+		if kind == blank {
+			next := mine
+			for j := i + 1; j < len(kinds); j++ {
+				if kinds[j] != blank {
+					next = kinds[j]
+					break
+				}
+			}
+			if prev != next {
+				continue
+			}
+			kind = prev
 		} else {
-			d.Quoted = append(d.Quoted, l.No)
+			prev = kind
+		}
+		switch kind {
+		case quoted:
+			d.Quoted = append(d.Quoted, raw[i].No)
+		case signature:
+			d.Signature = append(d.Signature, raw[i].No)
 		}
 	}
 	return d
+}
+
+// endsSignature reports whether s, a line under a signature, begins what
+// a mail program quotes under it: a quoted line, a reply header ("On ...
+// wrote:", or its first line when wrapped), an "original message"
+// separator, or the first field of an Outlook header ("From: ...").
+func endsSignature(s string) bool {
+	return isQuoted(s) || isAttributionEnd(s) || isAttributionStart(s) && attributionDateRE.MatchString(s) ||
+		separatorRE.MatchString(normalizeSpaces(s)) || replyFromKeys[headerKey(s)]
 }
 
 // lines returns the sender's own lines of p, see Message.Body, and what

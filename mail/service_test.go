@@ -885,6 +885,34 @@ func TestDroppedLinesNamed(t *testing.T) {
 	}
 }
 
+// TestDropped checks which lines a mail's answer names as not read, and
+// as what: a quote is one range across its blank lines, and the quote a
+// mail program puts under a signature is quoted text, not signature.
+func TestDropped(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		quoted    []int
+		signature []int
+	}{
+		{"quote and signature", "show\n\nOn Mon, 23 Nov 2026, herald <h@x> wrote:\n> a\n\n-- \nAlice", []int{3, 4}, []int{6, 7}},
+		{"quote with paragraphs", "show\n\nOn Mon, 23 Nov 2026, herald <h@x> wrote:\n> a\n>\n> b\n\n> c\n\n\n> d", []int{3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+		{"quote under the signature", "show\n-- \nAlice\n\nOn Mon, 23 Nov 2026 at 09:00, herald <h@x> wrote:\n> a\n\n> b", []int{5, 6, 7, 8}, []int{2, 3}},
+		{"wrapped header under the signature", "show\n-- \nAlice\nOn Mon, 23 Nov 2026 at 09:00, herald <\nh@x> wrote:\n> a", []int{4, 5, 6}, []int{2, 3}},
+		{"outlook under the signature", "show\n--\nAlice\n\nFrom: herald <h@x>\nSent: Monday\n\nGame G1", []int{5, 6, 7, 8}, []int{2, 3}},
+		{"signature with blank lines", "show\n-- \nAlice\n\nPhone: 555", nil, []int{2, 3, 4, 5}},
+		{"inline replies", "> a\nshow\n\n> b\nlegal", []int{1, 4}, nil},
+	} {
+		var raw []Line
+		for i, s := range strings.Split(c.in, "\n") {
+			raw = append(raw, Line{No: i + 1, Text: s})
+		}
+		d := dropped(raw, ownLines(raw))
+		if !slices.Equal(d.Quoted, c.quoted) || !slices.Equal(d.Signature, c.signature) {
+			t.Errorf("%s: quoted %v, signature %v; want %v, %v", c.name, d.Quoted, d.Signature, c.quoted, c.signature)
+		}
+	}
+}
+
 // TestLineRanges checks how droppedNote writes line numbers.
 func TestLineRanges(t *testing.T) {
 	for _, c := range []struct {
