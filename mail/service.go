@@ -55,6 +55,16 @@ type Config struct {
 	// is not counted: it answers the game, not the sender.
 	RepliesPerHour int
 
+	// StrangerAnswersPerHour caps the answers to mails that do not prove
+	// their sender (with no key or reply token: observe, new, a mail herald
+	// could not read; or failing authentication) that herald sends to all
+	// addresses together in an hour; default 100. Anyone can send such a
+	// mail in anyone's name: RepliesPerHour and AuthNoticesPerHour hold
+	// what one forged address gets, and this what a forger gets out of
+	// herald by forging one address after another. Past it, herald reads
+	// those mails and answers none, and logs each answer it holds back.
+	StrangerAnswersPerHour int
+
 	// PlainOnly sends text/plain alone. By default every mail also carries
 	// an HTML alternative with the text in <pre>, so that mail clients that
 	// show plain text in a proportional font still line up the board, and
@@ -179,6 +189,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.StrangerGames.PerHour <= 0 {
 		cfg.StrangerGames.PerHour = 30
+	}
+	if cfg.StrangerAnswersPerHour <= 0 {
+		cfg.StrangerAnswersPerHour = 100
 	}
 	if cfg.RepliesPerHour <= 0 {
 		cfg.RepliesPerHour = 30
@@ -1073,9 +1086,16 @@ func (s *Service) subject(id int64, name, what string, lang notation.Lang) strin
 // so that forged mail never uses up a player's own), unless they have had
 // RepliesPerHour answers of that kind in the last hour. The first answer
 // held back is replaced by a notice, once, that says until when herald
-// will not answer.
+// will not answer. Unkeyed answers are held back, with no notice, once
+// all addresses together have had StrangerAnswersPerHour answers to mails
+// that do not prove their sender in the hour (strangersAtLimit).
 func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64, now time.Time, kind host.AnswerKind) error {
 	since := now.Add(-time.Hour)
+	if kind == host.UnkeyedAnswer {
+		if full, err := s.strangersAtLimit(ctx, tx, m.To, m.Subject, now); err != nil || full {
+			return err
+		}
+	}
 	times, err := tx.AnswersSince(ctx, m.To, kind, since)
 	if err != nil {
 		return err
@@ -1129,6 +1149,20 @@ func (s *Service) reply(ctx context.Context, tx host.Tx, m outMail, gameID int64
 	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Draft: d, Kind: pause})
 }
 
+// strangersAtLimit reports whether all addresses together have had
+// StrangerAnswersPerHour answers to mails that do not prove their sender
+// in the hour before now, and logs the answer to `to` held back if so. A
+// notice that herald stops answering would be one more mail to an address
+// that may never have written: the host reads of it in the log.
+func (s *Service) strangersAtLimit(ctx context.Context, tx host.Tx, to, subject string, now time.Time) (bool, error) {
+	n, err := tx.StrangerAnswersSince(ctx, now.Add(-time.Hour))
+	if err != nil || n < s.cfg.StrangerAnswersPerHour {
+		return false, err
+	}
+	s.log.Warn("answers to mails that do not prove their sender at their limit for all addresses; not answering", "to", to, "subject", subject, "limit", s.cfg.StrangerAnswersPerHour)
+	return true, nil
+}
+
 // formatResume is a time in answers: "2026-11-24 10:15 UTC".
 func formatResume(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
@@ -1144,6 +1178,9 @@ func (s *Service) authNotice(ctx context.Context, tx host.Tx, msg *Message, subj
 	if n >= AuthNoticesPerHour {
 		s.log.Warn("a notice for an unauthenticated mail was sent within the hour; not answering", "to", msg.From)
 		return nil
+	}
+	if full, err := s.strangersAtLimit(ctx, tx, msg.From, subject, now); err != nil || full {
+		return err
 	}
 	// Say that the next such mails within the hour get no answer, and
 	// until when: a player who wonders why herald is silent knows.

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/raubritter"
 )
 
 // TestStrangerGamesLimited: where anyone may start games (no Hosts), one
@@ -108,5 +111,54 @@ func TestNotAHostToldOnlyWhy(t *testing.T) {
 	got = f.sent()["dave@herald.test"]
 	if len(got) != 1 || !strings.Contains(got[0], "herald n'a pas pu lancer la partie") || strings.Contains(got[0], "seule sur sa ligne") {
 		t.Errorf("the French answer to a stranger's new: %q", got)
+	}
+}
+
+// TestStrangerAnswersLimited: the answers to mails that do not prove their
+// sender are capped for all addresses together, as well as for each: one
+// forger who forges one From after another (hand play, as dave) could
+// make herald write to any number of addresses, 30 mails an hour each,
+// some with the forger's words quoted back. Past the cap herald answers
+// none of those mails, with no notice (it would be one more mail to an
+// address that never wrote), while a player's own mails are answered as
+// ever; an hour later, strangers are answered again.
+func TestStrangerAnswersLimited(t *testing.T) {
+	f := newFixtureOf(t, adjudicator.NewRegistry(raubritter.Game), func(c *Config) { c.StrangerAnswersPerHour = 3 })
+	def, err := NewService(Config{Address: "herald@herald.test", Registry: f.svc.cfg.Registry, Store: f.st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.cfg.StrangerAnswersPerHour != 100 {
+		t.Errorf("the default cap: %d, want 100", def.cfg.StrangerAnswersPerHour)
+	}
+	f.start()
+	answered := func(from string) bool {
+		got := f.sent()
+		return len(got[from]) > 0
+	}
+	// Keyless mails from five forged addresses, each about no game: a
+	// notice of a failed authentication each (AuthNoticesPerHour), and an
+	// unkeyed answer to a mail herald cannot read.
+	for i, want := range []bool{true, true, true, false, false} {
+		from := fmt.Sprintf("victim%d@victim.test", i)
+		body := "show"
+		if i == 2 {
+			f.handle(f.mail(from, "hello", "", "Content-Type: application/octet-stream"), Rejected)
+		} else {
+			f.handle(f.mail(from, "hello", body), Rejected)
+		}
+		if got := answered(from); got != want {
+			t.Errorf("forged mail %d: answered %v, want %v", i+1, got, want)
+		}
+	}
+	// A player's own mail is answered, past the cap.
+	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nshow"), Answered)
+	if !answered("alice@herald.test") {
+		t.Error("alice's own mail got no answer once strangers' answers were at their cap")
+	}
+	f.clock = f.clock.Add(time.Hour)
+	f.handle(f.mail("victim9@victim.test", "hello", "show"), Rejected)
+	if !answered("victim9@victim.test") {
+		t.Error("an hour later, a keyless mail got no answer")
 	}
 }

@@ -339,6 +339,12 @@ type Tx interface {
 	// queued to recipient since a time, oldest first: the rate limits
 	// count them and say when the next answer may go.
 	AnswersSince(ctx context.Context, recipient string, kind AnswerKind, since time.Time) ([]time.Time, error)
+
+	// StrangerAnswersSince counts the answers to mails that do not prove
+	// their sender, of kinds AuthAnswer and UnkeyedAnswer, queued to anyone
+	// since a time: what forged mail, one address after another, can make
+	// herald send is capped as a whole too.
+	StrangerAnswersSince(ctx context.Context, since time.Time) (int, error)
 }
 
 // AnswerKind is what a queued mail answers, for the rate limits: each kind

@@ -101,7 +101,7 @@ func TestHeaderCacheMatchesDatabase(t *testing.T) {
 	// to one or the other.
 	reads := map[string]bool{"SetOutcome": true, "Game": true, "GameInfo": true, "Record": true, "GamesOf": true, "PlayingGamesOf": true,
 		"GamesStartedSince": true, "Observers": true, "ObserverLangs": true, "ObserveRequest": true, "UndoRequest": true, "Queue": true,
-		"RepliesSince": true, "AuthNoticesSince": true, "AnswersSince": true}
+		"RepliesSince": true, "AuthNoticesSince": true, "AnswersSince": true, "StrangerAnswersSince": true}
 	covered := map[string]bool{}
 	for _, w := range writes {
 		covered[w.method] = true

@@ -116,6 +116,7 @@ func TestClearKeysMigrated(t *testing.T) {
 	for _, q := range []string{
 		`UPDATE games SET host_key = 'hk'`,
 		`UPDATE players SET secret = 'k' || (seat + 1)`,
+		`DROP INDEX outbox_strangers`, // migration 19
 		`DROP TABLE observe_requests`,
 		`DROP TABLE failures`,                           // migration 13
 		`ALTER TABLE players DROP COLUMN undeliverable`, // migration 14
@@ -284,7 +285,7 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`,
+	for _, q := range []string{`DROP INDEX outbox_strangers`, `DROP INDEX outbox_shared_ref`, `DROP INDEX observe_requests_asked`, `ALTER TABLE outbox DROP COLUMN shared_id`, `DROP TABLE outbox_shared`,
 		`ALTER TABLE players DROP COLUMN mail_lang`, `ALTER TABLE games DROP COLUMN host_lang`, `ALTER TABLE observers DROP COLUMN lang`, // migration 18
 		`UPDATE schema_version SET version = 15`} {
 		if _, err := db.Exec(q); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,31 @@ func TestPrunePlans(t *testing.T) {
 				t.Errorf("%s\nreads a table whole: %q", q, plan)
 			}
 		}
+	}
+}
+
+// TestStrangerCountPlan: the count of unkeyed answers of the last hour,
+// made for each of them, reads the partial index outbox_strangers, never the
+// outbox whole (a forger's flood would make each answer cost the outbox's
+// size); which also checks that the index's kind is the one counted.
+func TestStrangerCountPlan(t *testing.T) {
+	s, _ := open(t)
+	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+countStrangers, "2026-11-23")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if !slices.ContainsFunc(plan, func(d string) bool { return strings.Contains(d, "outbox_strangers") }) {
+		t.Errorf("%s\ndoes not read the index outbox_strangers: %q", countStrangers, plan)
 	}
 }
 

@@ -259,6 +259,11 @@ var migrations = []migration{
 	{sql: `ALTER TABLE players ADD COLUMN mail_lang TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN host_lang TEXT NOT NULL DEFAULT '';
 	ALTER TABLE observers ADD COLUMN lang TEXT NOT NULL DEFAULT '';`},
+	// 19: the answers to mails that do not prove their sender (outbox.reply
+	// 2 and 3, host.AuthAnswer and host.UnkeyedAnswer) by when they were
+	// queued, for their cap as a whole (StrangerAnswersSince); partial, so
+	// that no other mail pays for it.
+	{sql: `CREATE INDEX outbox_strangers ON outbox(created) WHERE reply IN (2, 3);`},
 }
 
 var _ host.Store = (*Store)(nil)
@@ -2032,6 +2037,31 @@ func (t *Tx) AuthNoticesSince(ctx context.Context, recipient string, since time.
 	}
 	return n, nil
 }
+
+// StrangerAnswersSince counts the answers of kinds host.AuthAnswer and
+// host.UnkeyedAnswer queued to anyone since a time. The kinds are written
+// in the statement, so that SQLite reads the partial index
+// outbox_strangers.
+func (t *Tx) StrangerAnswersSince(ctx context.Context, since time.Time) (int, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	var n int
+	if err := t.b.stmts.QueryRowContext(ctx, countStrangers, stamp(since)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+// countStrangers counts the outbox's answers to mails that do not prove
+// their sender since a time, the kinds written as the outbox stores them
+// (outbox.reply) and as the partial index outbox_strangers names them
+// (TestStrangerCountPlan).
+var countStrangers = `SELECT count(*) FROM outbox WHERE reply IN (` + strangerKinds + `) AND created >= ?`
+
+// strangerKinds are host.AuthAnswer and host.UnkeyedAnswer as the outbox
+// stores them.
+var strangerKinds = strconv.Itoa(int(host.AuthAnswer)) + ", " + strconv.Itoa(int(host.UnkeyedAnswer))
 
 // AnswersSince returns when the answers of kind were queued to recipient
 // since t, oldest first.

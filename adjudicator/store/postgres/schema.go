@@ -186,6 +186,9 @@ var migrations = []string{
 	`ALTER TABLE players ADD COLUMN mail_lang TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN host_lang TEXT NOT NULL DEFAULT '';
 	ALTER TABLE observers ADD COLUMN lang TEXT NOT NULL DEFAULT '';`,
+	// 9: the answers to mails that do not prove their sender by when they
+	// were queued, partial, as the SQLite store's version 19.
+	`CREATE INDEX outbox_strangers ON outbox(created) WHERE reply IN (2, 3);`,
 }
 
 // migrationLock is the key of the advisory lock a migration holds, so that

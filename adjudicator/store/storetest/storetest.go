@@ -722,6 +722,20 @@ func testTxSeesItsWrites(t *testing.T, db DB) {
 		if at, err := tx.AnswersSince(ctx, "alice@x", host.PauseNotice, t0); err != nil || len(at) != 1 {
 			return fmt.Errorf("AnswersSince after a pause notice queued = %v, %v", at, err)
 		}
+		// The answers to mails that do not prove their sender (the auth
+		// notice above, and unkeyed answers) are counted for everyone
+		// together, and only they.
+		for _, to := range []string{"bob@x", "Carol@Z"} {
+			if err := tx.Queue(ctx, host.Mail{Recipient: to, Raw: []byte("no game"), Kind: host.UnkeyedAnswer}); err != nil {
+				return err
+			}
+		}
+		if n, err := tx.StrangerAnswersSince(ctx, t0); err != nil || n != 3 {
+			return fmt.Errorf("StrangerAnswersSince after an auth notice and two unkeyed answers to two addresses = %d, %v", n, err)
+		}
+		if n, err := tx.StrangerAnswersSince(ctx, t0.Add(time.Hour)); err != nil || n != 0 {
+			return fmt.Errorf("StrangerAnswersSince an hour later = %d, %v", n, err)
+		}
 		// Two saves in the request, each going on from the one before.
 		rec.Moves = append(rec.Moves, move(3, "c"))
 		if _, err := tx.Save(ctx, gid, rec, host.Playing); err != nil {
@@ -734,8 +748,8 @@ func testTxSeesItsWrites(t *testing.T, db DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := s.Pending(ctx); n != 5 {
-		t.Errorf("Pending = %d, want 5 (the welcome, 4 queued)", n)
+	if n, _ := s.Pending(ctx); n != 7 {
+		t.Errorf("Pending = %d, want 7 (the welcome, 6 queued)", n)
 	}
 	for _, c := range []struct {
 		name, want string
