@@ -98,20 +98,7 @@ func TestPruneKeepsDatabaseBounded(t *testing.T) {
 func TestPrunePlans(t *testing.T) {
 	s, _ := open(t)
 	for _, q := range []string{pruneOutbox, pruneShared, pruneFailures, pruneObserve} {
-		rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, "2026-11-23", 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, s.db, q, "2026-11-23", 500)
 		for _, d := range plan {
 			if strings.HasPrefix(d, "SCAN ") && !strings.HasPrefix(d, "SCAN json_each") {
 				t.Errorf("%s\nreads a table whole: %q", q, plan)
@@ -126,7 +113,17 @@ func TestPrunePlans(t *testing.T) {
 // size); which also checks that the index's kind is the one counted.
 func TestStrangerCountPlan(t *testing.T) {
 	s, _ := open(t)
-	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+countStrangers, "2026-11-23")
+	plan := queryPlan(t, s.db, countStrangers, "2026-11-23")
+	if !slices.ContainsFunc(plan, func(d string) bool { return strings.Contains(d, "outbox_strangers") }) {
+		t.Errorf("%s\ndoes not read the index outbox_strangers: %q", countStrangers, plan)
+	}
+}
+
+// queryPlan returns the details of SQLite's EXPLAIN QUERY PLAN of q with
+// args, one a step.
+func queryPlan(t *testing.T, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,9 +137,10 @@ func TestStrangerCountPlan(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if !slices.ContainsFunc(plan, func(d string) bool { return strings.Contains(d, "outbox_strangers") }) {
-		t.Errorf("%s\ndoes not read the index outbox_strangers: %q", countStrangers, plan)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return plan
 }
 
 // BenchmarkPrune measures one of serve's pruning transactions (500 mails
