@@ -134,6 +134,11 @@ func TestEnvelopeLangClear(t *testing.T) {
 		{"Bonjour, hi\nplain castle e5", notation.English, false}, // one word each
 		{"Hi,\nplain castle e5\nMerci beaucoup, see you", notation.English, true},
 		{"", notation.English, false},
+		// Löwenherz's market letters are no French elisions alone (hand
+		// play: "sell C alliance" / "take D deserter" made alice's answers
+		// French from then on); elided, they are.
+		{"key 7f3a\nsell C alliance\ntake D deserter", notation.English, false},
+		{"c'est bon, j'ai fini\nend", notation.French, true},
 	} {
 		env := notation.ParseEnvelope(tt.body)
 		if env.Lang != tt.lang || env.LangClear != tt.clear {

@@ -15,9 +15,15 @@ import "strings"
 // English that are no keyword of a game's notation in the other language.
 // Words both languages write ("a", "on", "me") are in neither.
 var proseFR = wordSet("bonjour bonsoir salut coucou merci cordialement amicalement amities bises " +
-	"je j tu vous nous il elle ils on l le la les un une des du de d mon ma mes ton ta tes votre vos notre " +
-	"et est c ce ca cela voici voila mais pour avec sur dans pas ne n qu que qui " +
+	"je tu vous nous il elle ils on le la les un une des du de mon ma mes ton ta tes votre vos notre " +
+	"et est ce ca cela voici voila mais pour avec sur dans pas ne que qui " +
 	"coup tour oui non bonne bon journee soiree semaine suis ai as avons fait")
+
+// elisionFR are the French words that elide before a vowel ("j'ai",
+// "c'est", "l'ouest", "qu'il"): French only as the first part of a word
+// with an apostrophe. Alone, a letter is no French word: "sell C
+// alliance" is Löwenherz's market card C, and made a mail French.
+var elisionFR = wordSet("j l c d n m t s qu")
 
 var proseEN = wordSet("hi hello hey dear thanks thank cheers regards best " +
 	"i i'm i'll i've im my you your we our he she they it it's its the an and is are " +
@@ -38,12 +44,26 @@ func proseWord(w string) bool {
 	if proseEN[w] || proseFR[w] {
 		return true
 	}
-	for _, part := range strings.Split(w, "'") {
+	return frenchElision(w) > 0
+}
+
+// frenchElision counts the French words of w, a folded word with an
+// apostrophe ("j'ai": 2, "c'est": 2, "l'ouest": 1), or 0 without one.
+func frenchElision(w string) int {
+	first, rest, ok := strings.Cut(w, "'")
+	if !ok {
+		return 0
+	}
+	n := 0
+	if elisionFR[first] || proseFR[first] {
+		n++
+	}
+	for _, part := range strings.Split(rest, "'") {
 		if proseFR[part] {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // proseLang returns French when the words of lines are French more than
@@ -64,13 +84,12 @@ func proseLang(lines []string) (lang Lang, clear bool) {
 					en++
 					continue
 				}
+				if proseFR[w] {
+					fr++
+				}
 				// "j'ai", "c'est", "l'ouest": the French elisions count by
 				// their parts.
-				for _, part := range strings.Split(w, "'") {
-					if proseFR[part] {
-						fr++
-					}
-				}
+				fr += frenchElision(w)
 			}
 		}
 	}
