@@ -78,9 +78,20 @@ func (s *Session) vacation(ctx context.Context, g *Game, m *adjudicator.Match, r
 		return Reply{}, err
 	}
 	// The deadline of a move the player is asked for moves by the change.
+	// A move already late stays late by as much, its grace paused: its
+	// late notice goes again when the player is back, so that they find
+	// where they stand, not a forfeit without a word (hand play: the
+	// deadline moved to 8 minutes before her return, and she forfeited
+	// 50 minutes after it, told nothing).
 	if slices.Contains(strings.Split(c.ToMove, ","), p.Name) {
 		c.Since = c.Since.Add(taken - given)
+		if !back && c.Stage == 2 {
+			c.Stage = 1
+		}
 		c.plan()
+		if !back && c.Stage == 1 && c.Next.Before(until) {
+			c.Next = until
+		}
 		if err := s.tx.SetClock(ctx, g.ID, c); err != nil {
 			return Reply{}, err
 		}
@@ -100,7 +111,15 @@ func (s *Session) vacation(ctx context.Context, g *Game, m *adjudicator.Match, r
 	default:
 		mine = fmt.Sprintf("Your deadlines in game %s wait until %s.\nYou have %s of vacation left in it; write vacation off to come back\nearlier.\n", Tag(g.ID), formatTime(until), FormatSpan(c.Vacation-used-taken))
 	}
-	if slices.Contains(strings.Split(c.ToMove, ","), p.Name) {
+	switch {
+	case !slices.Contains(strings.Split(c.ToMove, ","), p.Name):
+	case !back && c.DeadlineAt().Before(until) && c.Policy != PolicyWait:
+		mine += fmt.Sprintf(pick(fr, "The move you are asked for is late: it was due by %s, and its\ngrace runs until %s. When you are back, herald says so to everyone\nagain.\n",
+			"Le coup que vous devez jouer est en retard : il était attendu avant le\n%s, et son délai de grâce court jusqu'au %s. À votre\nretour, herald le redit à tous.\n"), formatTime(c.DeadlineAt()), formatTime(c.DeadlineAt().Add(c.Grace)))
+	case !back && c.DeadlineAt().Before(until):
+		mine += fmt.Sprintf(pick(fr, "The move you are asked for is late: it was due by %s. The game\nwaits for it; when you are back, herald says so to everyone again.\n",
+			"Le coup que vous devez jouer est en retard : il était attendu avant le\n%s. La partie l'attend ; à votre retour, herald le redit à tous.\n"), formatTime(c.DeadlineAt()))
+	default:
 		mine += fmt.Sprintf(pick(fr, "The move you are asked for is due by %s.\n", "Le coup que vous devez jouer est attendu avant le %s.\n"), formatTime(c.DeadlineAt()))
 	}
 	rep := s.answer(g, m, req, Answer, "vacation", mine, "vacation")

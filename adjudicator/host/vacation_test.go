@@ -77,3 +77,64 @@ func TestVacation(t *testing.T) {
 		t.Errorf("vacation by the host: %+v", rep)
 	}
 }
+
+// TestVacationWhenLate: a player already late who goes away keeps their
+// lateness and the grace left, paused, and is told so; nothing is due
+// while they are away; the late notice goes again when they are back;
+// the policy comes only when the grace left has run after their return
+// (hand play: the deadline moved to 8 minutes before her return, the
+// answer gave it as due, and she forfeited 50 minutes after coming back,
+// told nothing).
+func TestVacationWhenLate(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id) // the setup: both keep a tile
+	r.playTurn(id)
+	g := r.game(id)
+	r.send(id, "h@x.org", "key "+g.HostKey+"\nset deadline 1h")
+	r.send(id, "h@x.org", "key "+g.HostKey+"\nset grace 1h")
+	r.send(id, "h@x.org", "key "+g.HostKey+"\nset policy forfeit")
+	g = r.game(id)
+	p := g.Players[0]
+	if p.Name != g.Clock.ToMove {
+		p = g.Players[1]
+	}
+	start := r.clock
+	r.clock = start.Add(50 * time.Minute)
+	r.tick() // the reminder
+	r.clock = start.Add(65 * time.Minute)
+	if got := kinds(r.tick()); len(got) == 0 {
+		t.Fatal("no late notice 5 minutes past the deadline")
+	}
+	rep := r.send(id, p.Address, "key "+p.Secret+"\nvacation 1d")
+	back := r.clock.Add(24 * time.Hour)
+	if rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "The move you are asked for is late: it was due by") ||
+		strings.Contains(rep.Notices[0].Text, "is due by") {
+		t.Fatalf("vacation while late: %+v", rep)
+	}
+	for h := time.Duration(0); h < 24*time.Hour; h += time.Hour {
+		r.clock = back.Add(-24*time.Hour + h)
+		if got := r.tick(); len(got) != 0 {
+			t.Fatalf("%s into the vacation: %v", h, kinds(got))
+		}
+	}
+	r.clock = back
+	late := r.tick()
+	told := false
+	for _, n := range late {
+		told = told || n.To == p.Address && n.Kind == host.Late
+	}
+	if !told {
+		t.Fatalf("back from vacation, %s is not told their move is late: %v", p.Name, kinds(late))
+	}
+	// The grace left at the vacation (55 minutes) runs from the return.
+	r.clock = back.Add(50 * time.Minute)
+	if got := r.tick(); len(got) != 0 || r.game(id).Status != host.Playing {
+		t.Fatalf("50 minutes after the return, within the grace left: %v, %s", kinds(got), r.game(id).Status)
+	}
+	r.clock = back.Add(56 * time.Minute)
+	r.tick()
+	if r.game(id).Status == host.Playing {
+		t.Errorf("the grace left has run after the return, and the game still plays")
+	}
+}
