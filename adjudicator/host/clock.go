@@ -615,7 +615,9 @@ func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UT
 
 // ParseSpan reads a span of time as a host writes it: 72h, 3d, 2 days,
 // 90m, 1d12h, 36 heures. Hours and days only go so far: the result is at
-// most a year.
+// most a year, and at least a minute: a zero span (0h) is an error, not a
+// setting (a zero grace or allowance read as unset was silently the
+// default: hand play, "set grace 0h" answered "1d of grace").
 func ParseSpan(text string) (time.Duration, error) {
 	s := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(text), " ", ""))
 	bad := fmt.Errorf("%q is not a span of time: write it like 72h, 3d or 90m", text)
@@ -652,6 +654,9 @@ func ParseSpan(text string) (time.Duration, error) {
 	}
 	if total > 366*24*time.Hour {
 		return 0, fmt.Errorf("%q is more than a year", text)
+	}
+	if total == 0 {
+		return 0, fmt.Errorf("%q is no time at all: a span is at least 1m, like 72h, 3d or 90m (a deadline may be off)", text)
 	}
 	return total, nil
 }

@@ -188,6 +188,12 @@ func TestSet(t *testing.T) {
 	}
 	since := r.clock
 	r.send(id, "h@x.org", "key "+g.HostKey+"\nrégler grace 12h")
+	// A zero grace or allowance is refused, not read as the default.
+	for _, zero := range []string{"set grace 0h", "set vacation 0d"} {
+		if rep := r.send(id, "h@x.org", "key "+g.HostKey+"\n"+zero); rep.Outcome != host.Rejected || !strings.Contains(rep.Notices[0].Text, "is no time at all") {
+			t.Errorf("%q: %+v", zero, rep)
+		}
+	}
 	r.send(id, "h@x.org", "key "+g.HostKey+"\nset policy wait")
 	c := r.game(id).Clock
 	if c == nil || c.Deadline != 48*time.Hour || c.Grace != 12*time.Hour || c.Policy != host.PolicyWait || !c.Since.Equal(since) {
@@ -222,7 +228,7 @@ func TestParseSpan(t *testing.T) {
 			t.Errorf("ParseSpan(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "h", "3", "3 weeks", "-3h", "2y", "400d"} {
+	for _, bad := range []string{"", "h", "3", "3 weeks", "-3h", "2y", "400d", "0h", "0d0m"} {
 		if got, err := host.ParseSpan(bad); err == nil {
 			t.Errorf("ParseSpan(%q) = %v, want an error", bad, got)
 		}
