@@ -46,6 +46,7 @@ var topicsFR = map[string]string{
 	"undo asked":           "reprise demandée",
 	"undo accepted":        "reprise acceptée",
 	"undo refused":         "reprise refusée",
+	"undo still asked":     "reprise toujours demandée",
 	"no undo pending":      "aucune reprise en attente",
 	"moves taken back":     "coups repris",
 	"observe":              "observer",

@@ -108,8 +108,9 @@ func (s *Session) undo(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		case pending == nil:
 			return s.answer(g, m, req, Refusal, "no undo pending", noUndoPending(fr), "no undo pending"), nil
 		case pending.AskedBy == player:
-			return s.answer(g, m, req, Refusal, "undo refused", pick(fr, "You asked: the other players must agree.\n",
-				"C'est vous qui avez demandé : les autres joueurs doivent accepter.\n"), "undo accepted by its asker"), nil
+			// Not "undo refused": the request stands (hand play).
+			return s.answer(g, m, req, Refusal, "undo still asked", fmt.Sprintf(pick(fr, "You asked to take moves back: the other players must agree, and your\nrequest stands until %s. undo refuse withdraws it.\n",
+				"C'est vous qui avez demandé à reprendre des coups : les autres joueurs\ndoivent accepter, et votre demande tient jusqu'au %s.\nreprendre refuse la retire.\n"), formatTime(pending.Until)), "undo accepted by its asker"), nil
 		}
 		if !slices.Contains(pending.Accepted, player) {
 			pending.Accepted = append(pending.Accepted, player)

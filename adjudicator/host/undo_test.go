@@ -60,7 +60,9 @@ func TestUndo(t *testing.T) {
 	// Accepted by both others: the asker's last move and the one after
 	// are taken back.
 	r.send(id, addr(asker), key[asker]+"undo")
-	if rep := r.send(id, addr(asker), key[asker]+"undo accept"); rep.Outcome != host.Rejected {
+	if rep := r.send(id, addr(asker), key[asker]+"undo accept"); rep.Outcome != host.Rejected || rep.Notices[0].Topic != "undo still asked" ||
+		!strings.Contains(rep.Notices[0].Text, "your\nrequest stands until") {
+		// The request stands: not "undo refused" (hand play).
 		t.Errorf("the asker accepts their own request: %+v", rep)
 	}
 	if rep := r.send(id, addr(others[0]), key[others[0]]+"undo accept"); !strings.Contains(rep.Notices[0].Text, "Still to agree: "+others[1]) {
