@@ -51,8 +51,15 @@ func ParseTurnFile(name string, data []byte) (*TurnFile, error) {
 	}
 	notYAML := func(err error) *Error {
 		line := min(max(YAMLErrorLine(err), 1), len(lines))
-		return errAt(line, 1, "not a YAML turn file: "+YAMLErrorText(err),
-			"ce n'est pas un fichier de tour YAML : "+YAMLErrorText(err))
+		// A tab where YAML wants spaces: yaml.v3 says only that a
+		// character "cannot start any token". Name the tab, and what is
+		// right (hand play: a tab before "- plain h4").
+		msg := YAMLErrorText(err)
+		if tab := indentTab(lines, line); tab.Line > 0 && (strings.Contains(msg, "tab") || strings.Contains(msg, "cannot start any token")) {
+			return errAt(tab.Line, tab.Col, "a tab in the indentation: YAML indents with spaces only; write spaces in its place",
+				"une tabulation dans l'indentation : YAML n'indente qu'avec des espaces ; écrivez des espaces à sa place")
+		}
+		return errAt(line, 1, "not a YAML turn file: "+msg, "ce n'est pas un fichier de tour YAML : "+msg)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -387,6 +394,21 @@ func YAMLErrorLine(err error) int {
 		}
 	}
 	return 0
+}
+
+// indentTab returns the position of the first tab in the indentation of
+// the lines of a file around line, from the line before it to the line
+// after (yaml.v3 numbers some errors' lines from 0, go-yaml/yaml#205, and
+// others from 1), or the zero Pos.
+func indentTab(lines []string, line int) Pos {
+	for l := max(line-1, 1); l <= line+1 && l <= len(lines); l++ {
+		text := lines[l-1]
+		indent := len(text) - len(strings.TrimLeft(text, " \t"))
+		if i := strings.IndexByte(text[:indent], '\t'); i >= 0 {
+			return Pos{l, i + 1}
+		}
+	}
+	return Pos{}
 }
 
 // YAMLErrorText returns a yaml.v3 error message without its

@@ -278,7 +278,13 @@ var turnFileErrorTests = []struct {
 	{
 		name: "tab indentation",
 		data: head + "steps:\n\t- end\n",
-		want: `turn.yaml:5:1: not a YAML turn file: found character that cannot start any token`,
+		want: `turn.yaml:5:1: a tab in the indentation: YAML indents with spaces only; write spaces in its place`,
+		fr:   `turn.yaml:5:1: une tabulation dans l'indentation : YAML n'indente qu'avec des espaces ; écrivez des espaces à sa place`,
+	},
+	{
+		name: "tab after spaces",
+		data: head + "steps:\n  - plain h4\n  \t- end\n",
+		want: `turn.yaml:6:3: a tab in the indentation: YAML indents with spaces only; write spaces in its place`,
 	},
 	{
 		name: "control character",
