@@ -164,6 +164,16 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 			}
 			return nil, e
 		}
+		if v.Kind == yaml.SequenceNode && item.Style == 0 {
+			if l, col, dash, ok := foldedItem(lines, item); ok {
+				text := strings.TrimSpace(lines[l-1])
+				return nil, &Error{File: name, Pos: Pos{l, col}, Source: lines[l-1],
+					Msg: fmt.Sprintf("%q is read as more of the step on line %d, not as a step of its own: a line indented past the \"-\" above it goes on that step; start it at column %d, under the other \"-\"",
+						text, item.Line, dash),
+					MsgFR: fmt.Sprintf("« %s » est lu comme la suite de l'étape de la ligne %d, pas comme une étape à part : une ligne plus indentée que le « - » au-dessus continue cette étape ; commencez-la à la colonne %d, sous l'autre « - »",
+						text, item.Line, dash)}
+			}
+		}
 		got, serrs := Split(item.Value)
 		if rl == nil {
 			rl = make([][]rune, len(lines))
@@ -189,6 +199,39 @@ func turnSteps(name string, lines []string, v *yaml.Node) ([]*Step, error) {
 		return nil, errs
 	}
 	return steps, nil
+}
+
+// foldedItem finds, under item, a plain step of a list, a line that YAML
+// folds into it but that starts like a list item of its own ("- end"
+// indented one space more than the "-" above it): its line, its column,
+// and the column of item's own "-". A line indented more that does not
+// start with "-" is the step's own text going on, as a long step may.
+func foldedItem(lines []string, item *yaml.Node) (line, col, dash int, ok bool) {
+	if item.Line < 1 || item.Line > len(lines) {
+		return 0, 0, 0, false
+	}
+	r := []rune(lines[item.Line-1])
+	d := min(item.Column-1, len(r)) - 1 // the rune before the step's text
+	for d >= 0 && r[d] != '-' {
+		d--
+	}
+	if d < 0 {
+		return 0, 0, 0, false // a flow sequence, or a step on the line after its "-"
+	}
+	for l := item.Line + 1; l <= len(lines); l++ {
+		text := lines[l-1]
+		rest := strings.TrimLeft(text, " ")
+		indent := len(text) - len(rest)
+		switch {
+		case rest == "":
+			continue
+		case indent <= d || strings.HasPrefix(rest, "#"):
+			return 0, 0, 0, false
+		case rest == "-" || strings.HasPrefix(rest, "- "):
+			return l, indent + 1, d + 1, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // srcLines splits a YAML file into lines numbered as yaml.v3 numbers them:

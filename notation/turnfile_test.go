@@ -282,6 +282,11 @@ var turnFileErrorTests = []struct {
 		fr:   `turn.yaml:5:1: une tabulation dans l'indentation : YAML n'indente qu'avec des espaces ; écrivez des espaces à sa place`,
 	},
 	{
+		name: "a step indented past the dash",
+		data: head + "steps:\n  - plain h4\n   - end\n",
+		want: `turn.yaml:6:4: "- end" is read as more of the step on line 5, not as a step of its own: a line indented past the "-" above it goes on that step; start it at column 3, under the other "-"`,
+	},
+	{
 		name: "tab after spaces",
 		data: head + "steps:\n  - plain h4\n  \t- end\n",
 		want: `turn.yaml:6:3: a tab in the indentation: YAML indents with spaces only; write spaces in its place`,
