@@ -14,13 +14,8 @@ import (
 // allowance is kept; coming back early gives the rest back; the others
 // are told.
 func TestVacation(t *testing.T) {
-	r := newRig(t, false)
-	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
-	r.playTurn(id) // the setup: both keep a tile
-	r.playTurn(id)
+	r, id := timedRaubritter(t, "set deadline 2d")
 	g := r.game(id)
-	r.send(id, "h@x.org", "key "+g.HostKey+"\nset deadline 2d")
-	g = r.game(id)
 	mover := g.Clock.ToMove
 	p, other := g.Players[0], g.Players[1]
 	if p.Name != mover {
@@ -86,15 +81,8 @@ func TestVacation(t *testing.T) {
 // answer gave it as due, and she forfeited 50 minutes after coming back,
 // told nothing).
 func TestVacationWhenLate(t *testing.T) {
-	r := newRig(t, false)
-	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
-	r.playTurn(id) // the setup: both keep a tile
-	r.playTurn(id)
+	r, id := timedRaubritter(t, "set deadline 1h", "set grace 1h", "set policy forfeit")
 	g := r.game(id)
-	r.send(id, "h@x.org", "key "+g.HostKey+"\nset deadline 1h")
-	r.send(id, "h@x.org", "key "+g.HostKey+"\nset grace 1h")
-	r.send(id, "h@x.org", "key "+g.HostKey+"\nset policy forfeit")
-	g = r.game(id)
 	p := g.Players[0]
 	if p.Name != g.Clock.ToMove {
 		p = g.Players[1]
@@ -137,4 +125,18 @@ func TestVacationWhenLate(t *testing.T) {
 	if r.game(id).Status == host.Playing {
 		t.Errorf("the grace left has run after the return, and the game still plays")
 	}
+}
+
+// timedRaubritter starts a Raubritter game between alice and bob, plays
+// its setup (both keep a tile), and has its host h@x.org send each of the
+// set lines in a mail of its own.
+func timedRaubritter(t *testing.T, set ...string) (*rig, int64) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	r.playTurn(id)
+	r.playTurn(id)
+	for _, line := range set {
+		r.send(id, "h@x.org", "key "+r.game(id).HostKey+"\n"+line)
+	}
+	return r, id
 }
