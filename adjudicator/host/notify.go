@@ -66,7 +66,14 @@ func (s *Session) notify(ctx context.Context, g *Game, m *adjudicator.Match, req
 	default:
 		text = "herald will mail you a digest of game %s once a day, with its moves.\nReminders and the game's end come at once.\n"
 	}
-	return s.answer(g, m, req, Answer, "notify "+mode, fmt.Sprintf(text, Tag(g.ID)), "notify "+mode), nil
+	text = fmt.Sprintf(text, Tag(g.ID))
+	if mode == NotifyDigest && g.Clock != nil {
+		// Hand play: a player on digest under a forfeit policy heard of
+		// their turn first from the reminder.
+		text += pick(fr, fmt.Sprintf("The game has deadlines: no mail says at once that it is your turn; the\nreminder, at %d%% of the deadline, is the first. notify turn mails you\nwhen you must act.\n", g.Clock.Remind),
+			fmt.Sprintf("La partie a des délais : aucun courrier ne dit aussitôt que c'est à\nvous ; le rappel, à %d %% du délai, est le premier. avis tour vous\nécrit quand vous devez jouer.\n", g.Clock.Remind))
+	}
+	return s.answer(g, m, req, Answer, "notify "+mode, text, "notify "+mode), nil
 }
 
 // catchUp returns the moves numbered from+1 to to (1-based, inclusive) as

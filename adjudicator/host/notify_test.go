@@ -77,3 +77,22 @@ func TestNotify(t *testing.T) {
 		t.Errorf("a digest of a day without moves: %v", kinds(got))
 	}
 }
+
+// TestDigestUnderDeadlines: a player who asks for a daily digest in a
+// game with deadlines is told that no mail says at once that it is their
+// turn, the reminder being the first (hand play: a player on digest under
+// a forfeit policy learnt of their turn from the reminder); in a game
+// without deadlines the confirmation does not say it.
+func TestDigestUnderDeadlines(t *testing.T) {
+	r, id := timedRaubritter(t, "set deadline 1d")
+	alice := r.game(id).Players[0]
+	rep := r.send(id, alice.Address, "key "+alice.Secret+"\nnotify digest")
+	if rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "The game has deadlines: no mail says at once that it is your turn; the\nreminder, at 75% of the deadline, is the first.") {
+		t.Errorf("notify digest under deadlines: %+v", rep)
+	}
+	r2, id2 := timedRaubritter(t)
+	bob := r2.game(id2).Players[1]
+	if rep := r2.send(id2, bob.Address, "key "+bob.Secret+"\nnotify digest"); rep.Outcome != host.Answered || strings.Contains(rep.Notices[0].Text, "deadlines") {
+		t.Errorf("notify digest without deadlines: %+v", rep)
+	}
+}
