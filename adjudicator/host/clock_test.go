@@ -299,3 +299,25 @@ func TestMissingBidIsABidOfNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSetLinesOneMail: a host's mail with several set lines of timing
+// sends each other player one mail with the timing as it then stands,
+// not one a line (hand play: five set lines, up to five mails each).
+func TestSetLinesOneMail(t *testing.T) {
+	r, id := timedRaubritter(t)
+	rep := r.send(id, "h@x.org", "key "+r.game(id).HostKey+"\nset deadline 48h\nset reminder 50%\nset grace 12h")
+	if rep.Outcome != host.Answered {
+		t.Fatalf("three set lines: %+v", rep)
+	}
+	for _, who := range []string{"alice@x.org", "bob@y.org"} {
+		var got []string
+		for _, n := range rep.Notices {
+			if n.To == who && n.Topic == "settings" {
+				got = append(got, n.Text)
+			}
+		}
+		if len(got) != 1 || !strings.Contains(got[0], "2d") || !strings.Contains(got[0], "50%") || !strings.Contains(got[0], "12h") {
+			t.Errorf("%s got %d mails of the timing, want one with all three lines: %q", who, len(got), got)
+		}
+	}
+}

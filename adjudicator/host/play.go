@@ -737,6 +737,7 @@ func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []R
 		}
 	}
 	out.Reason = strings.Join(reasons, "; ")
+	out.Notices = lastTiming(out.Notices)
 	// The sender's news of their own move carries the answers; otherwise
 	// they go as one answer.
 	for i, n := range out.Notices {
@@ -752,6 +753,28 @@ func mergeReplies(from string, lang notation.Lang, parts []requestPart, reps []R
 	answer.Text = text.String()
 	answer.Topic = strings.Join(slices.Compact(topics), ", ")
 	out.Notices = append([]Notice{*answer}, out.Notices...)
+	return out
+}
+
+// lastTiming drops, of the others' notices of a host's timing changed
+// (topic "settings": each gives the whole timing as it then stands),
+// all but the last to each address: one mail with five set lines sent
+// each player up to five mails, each saying a part of what the last says
+// whole (hand play).
+func lastTiming(ns []Notice) []Notice {
+	last := map[string]int{}
+	for i, n := range ns {
+		if n.Topic == "settings" && !n.Answer {
+			last[n.To] = i
+		}
+	}
+	out := ns[:0]
+	for i, n := range ns {
+		if n.Topic == "settings" && !n.Answer && last[n.To] != i {
+			continue
+		}
+		out = append(out, n)
+	}
 	return out
 }
 
