@@ -1042,18 +1042,22 @@ func dropped(raw, own []Line) Dropped {
 			kinds[i] = quoted
 		}
 	}
+	// A blank line takes the kind of the lines around it when they agree:
+	// the kind of the next line not blank is carried back in one pass, so
+	// that a mail of blank lines costs its length, not its square.
+	next := make([]int, len(kinds))
+	after := mine // the kind of the next line not blank
+	for i := len(kinds) - 1; i >= 0; i-- {
+		next[i] = after
+		if kinds[i] != blank {
+			after = kinds[i]
+		}
+	}
 	var d Dropped
 	prev := mine // the kind of the last line not blank
 	for i, kind := range kinds {
 		if kind == blank {
-			next := mine
-			for j := i + 1; j < len(kinds); j++ {
-				if kinds[j] != blank {
-					next = kinds[j]
-					break
-				}
-			}
-			if prev != next {
+			if prev != next[i] {
 				continue
 			}
 			kind = prev
