@@ -2057,11 +2057,7 @@ func (t *Tx) StrangerAnswersSince(ctx context.Context, since time.Time) (int, er
 // their sender since a time, the kinds written as the outbox stores them
 // (outbox.reply) and as the partial index outbox_strangers names them
 // (TestStrangerCountPlan).
-var countStrangers = `SELECT count(*) FROM outbox WHERE reply IN (` + strangerKinds + `) AND created >= ?`
-
-// strangerKinds are host.AuthAnswer and host.UnkeyedAnswer as the outbox
-// stores them.
-var strangerKinds = strconv.Itoa(int(host.AuthAnswer)) + ", " + strconv.Itoa(int(host.UnkeyedAnswer))
+var countStrangers = `SELECT count(*) FROM outbox WHERE reply IN (` + sqlform.StrangerKinds + `) AND created >= ?`
 
 // AnswersSince returns when the answers of kind were queued to recipient
 // since t, oldest first.

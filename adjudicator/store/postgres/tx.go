@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -583,15 +582,11 @@ func (t *Tx) count(ctx context.Context, recipient string, kind host.AnswerKind, 
 // outbox_strangers.
 func (t *Tx) StrangerAnswersSince(ctx context.Context, since time.Time) (int, error) {
 	var n int
-	if err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT count(*) FROM outbox WHERE reply IN (`+strangerKinds+`) AND created >= $1`, stamp(since)).Scan(&n); err != nil {
+	if err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT count(*) FROM outbox WHERE reply IN (`+sqlform.StrangerKinds+`) AND created >= $1`, stamp(since)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	return n, nil
 }
-
-// strangerKinds are host.AuthAnswer and host.UnkeyedAnswer as the outbox
-// stores them (outbox.reply).
-var strangerKinds = strconv.Itoa(int(host.AuthAnswer)) + ", " + strconv.Itoa(int(host.UnkeyedAnswer))
 
 // AnswersSince returns when the answers of kind were queued to recipient
 // since a time, oldest first.

@@ -11,12 +11,19 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 )
+
+// StrangerKinds are host.AuthAnswer and host.UnkeyedAnswer as the outbox
+// stores them (outbox.reply), for a statement's "reply IN (...)": written
+// in the statement, not bound, so that each store plans it with its
+// partial index outbox_strangers, whose WHERE names the same kinds.
+var StrangerKinds = strconv.Itoa(int(host.AuthAnswer)) + ", " + strconv.Itoa(int(host.UnkeyedAnswer))
 
 // StampLayout is how the stores write a time: RFC 3339 in UTC with all
 // nine digits of the fraction, so that stamps compare as strings in time
