@@ -659,10 +659,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 				// The game it names is the mail's, unless the mail is
 				// about another already: herald handles one game a mail.
 				named, _ := tagID(c.Args[0])
-				other := tokenGame
-				if id, ok := tagID(notation.SubjectGame(msg.Subject)); ok {
-					other = id
-				}
+				other := mailGame(msg, tokenGame)
 				if other != 0 && named != 0 && named != other {
 					return s.twoGames(ctx, ses, msg, env, other, named, c, tokenGame, token, now)
 				}
@@ -675,10 +672,7 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		// about (its subject, or the reply address it went to): which the
 		// sender meant is not clear.
 		named, _ := tagID(env.Game)
-		other := tokenGame
-		if id, ok := tagID(notation.SubjectGame(msg.Subject)); ok {
-			other = id
-		}
+		other := mailGame(msg, tokenGame)
 		if other != 0 && named != 0 && named != other {
 			c := notation.Command{Name: "game", Args: []string{env.Game}, Pos: env.GamePos}
 			return s.twoGames(ctx, ses, msg, env, other, named, c, tokenGame, token, now)
@@ -745,6 +739,16 @@ func (s *Service) process(ctx context.Context, ses *host.Session, msg *Message, 
 		return "", 0, "", err
 	}
 	return rep.Outcome, rep.Game, rep.Reason, nil
+}
+
+// mailGame is the game a mail is about before its lines are read: the
+// game its subject tags, else that of the reply address it went to
+// (tokenGame, Service.replyToken), else 0.
+func mailGame(msg *Message, tokenGame int64) int64 {
+	if id, ok := tagID(notation.SubjectGame(msg.Subject)); ok {
+		return id
+	}
+	return tokenGame
 }
 
 // own reports whether addr is herald's address, or one of its
