@@ -176,7 +176,7 @@ func (b *bot) run(ctx context.Context, ready chan<- struct{}) error {
 func (b *bot) read(raw []byte) (done bool, err error) {
 	// Herald's own mails are trusted: the final record of a long game may
 	// exceed the limit on a player's turn file.
-	msg, err := Extract(bytes.NewReader(raw), &ExtractOptions{MaxAttachment: 1 << 20})
+	msg, err := ExtractBytes(raw, &ExtractOptions{MaxAttachment: 1 << 20})
 	if err != nil {
 		return false, fmt.Errorf("a mail from herald cannot be read: %w", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	netmail "net/mail"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -31,6 +33,18 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Extract(bytes.NewReader(data), nil)
+		// ExtractBytes reads the mail in memory as Extract reads it, in
+		// the readers Extract gave back, whole or cut short by MaxSize.
+		for _, o := range []*ExtractOptions{nil, {MaxSize: int64(len(data)/2 + 1)}} {
+			want, werr := m, err
+			if o != nil {
+				want, werr = Extract(bytes.NewReader(data), o)
+			}
+			got, gerr := ExtractBytes(data, o)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Fatalf("ExtractBytes(%v) = %+v, %v; Extract gave %+v, %v", o, got, gerr, want, werr)
+			}
+		}
 		if err != nil {
 			var xe *ExtractError
 			if !errors.As(err, &xe) {
@@ -128,6 +142,32 @@ func FuzzReadDraft(f *testing.F) {
 		j2, _ := json.Marshal(back.outMail)
 		if err != nil || !bytes.Equal(j1, j2) {
 			t.Fatalf("a draft does not read back: %v\n%+v\n%+v", err, got.outMail, back.outMail)
+		}
+	})
+}
+
+// FuzzMailDate checks that mailDate reads every Date field as
+// net/mail.ParseDate does: the same time in the same zone, or an error
+// from both.
+func FuzzMailDate(f *testing.F) {
+	for _, v := range []string{
+		"Mon, 2 Jan 2006 15:04:05 -0700",
+		"Sat, 28 Nov 2026 17:47:54 +0100",
+		"Sat, 28 Nov 2026 17:47:54 +0100 (CET)",
+		"28 Nov 2026 17:47:54 +0000",
+		"Sat, 28 Nov 26 17:47 GMT",
+		"Sun, 29 Feb 2026 10:00:00 +0000",
+		"Sat, 28 Nov 2026 25:00:00 +0000",
+		" Sat, 28 Nov 2026 17:47:54 +0100",
+		"",
+	} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		got, gerr := mailDate(v)
+		want, werr := netmail.ParseDate(v)
+		if (gerr == nil) != (werr == nil) || !got.Equal(want) || got.Location().String() != want.Location().String() || got.String() != want.String() {
+			t.Fatalf("mailDate(%q) = %v, %v; net/mail.ParseDate gives %v, %v", v, got, gerr, want, werr)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -416,7 +415,7 @@ func inBurst(ctx context.Context) bool { return ctx.Value(burstKey{}) != nil }
 // a readable mail it could not process (a mail that cannot be read has no
 // such line).
 func (s *Service) failLog(raw []byte) func(error) {
-	msg, err := Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	msg, err := ExtractBytes(raw, &ExtractOptions{MaxSize: s.cfg.MaxSize})
 	if err != nil {
 		return func(error) {}
 	}
@@ -503,7 +502,7 @@ func (s *Service) readOne(raw []byte) readMail {
 func (s *Service) readText(raw []byte) readMail {
 	sum := sha256.Sum256(raw)
 	r := readMail{hash: hex.EncodeToString(sum[:])}
-	r.msg, r.xerr = Extract(bytes.NewReader(raw), &ExtractOptions{MaxSize: s.cfg.MaxSize})
+	r.msg, r.xerr = ExtractBytes(raw, &ExtractOptions{MaxSize: s.cfg.MaxSize})
 	if r.xerr == nil {
 		r.env = notation.ParseEnvelope(r.msg.Body)
 		remapLines(r.env, r.msg.Lines)
