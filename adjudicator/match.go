@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
@@ -36,6 +37,17 @@ type Match struct {
 	// (a move mail would draw it twice).
 	drawn, beforePicture *picture.Board
 	drawnMoves           int
+
+	// A snapshot's picture (Snapshot) is drawn apart, on another
+	// goroutine than the match's: published is where it puts it, for the
+	// next snapshot, whose picture before the move it is; that one finds
+	// it in beforePublished, if drawn by then, and else draws the board
+	// before the move itself. The match keeps its last snapshot's
+	// (snapshot, when it had snapshotMoves moves) for the next move
+	// (beforeSnapshot), as it keeps drawn as beforePicture.
+	published, beforePublished *atomic.Pointer[picture.Board]
+	snapshot, beforeSnapshot   *atomic.Pointer[picture.Board]
+	snapshotMoves              int
 
 	// subs holds, in a game with sealed steps, the submission of each
 	// record move this match applied itself (Start's replay, SubmitSteps
@@ -243,8 +255,9 @@ func (s *Submission) Text() string {
 }
 
 // Snapshot returns a copy of m as it stands now, to read while m goes
-// on: a record of its own with the moves so far, and a clone of its
-// state. The moves m plays later, or its ending, do not change the copy.
+// on: a record of its own with the moves so far, a clone of its state,
+// and of the state before its last move where m kept it, so that the
+// copy draws its picture (PictureAt) without replaying the record. The moves m plays later, or its ending, do not change the copy.
 // (A match never changes a state in place once it holds it, but a game's
 // state may fill a cache of its own as it is read: two goroutines that
 // read a match, one of them playing on, each read a state of their own.)
@@ -255,7 +268,14 @@ func (m *Match) Snapshot() *Match {
 		e := *m.Record.Ended
 		rec.Ended = &e
 	}
-	return &Match{Game: m.Game, Record: &rec, State: m.State.Clone(), subs: slices.Clip(m.subs)}
+	c := &Match{Game: m.Game, Record: &rec, State: m.State.Clone(), subs: slices.Clip(m.subs)}
+	if m.before != nil && m.beforeMoves == len(m.Record.Moves) {
+		c.before, c.beforeMoves, c.beforePicture = m.before.Clone(), m.beforeMoves, m.beforePicture
+		c.beforePublished = m.beforeSnapshot
+	}
+	c.published = new(atomic.Pointer[picture.Board])
+	m.snapshot, m.snapshotMoves = c.published, len(m.Record.Moves)
+	return c
 }
 
 // Submit applies player's steps written in text, all or nothing, and
@@ -293,12 +313,16 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 	if m.drawn != nil && m.drawnMoves == len(m.Record.Moves) {
 		prevPicture = m.drawn
 	}
+	var prevSnapshot *atomic.Pointer[picture.Board]
+	if m.snapshot != nil && m.snapshotMoves == len(m.Record.Moves) {
+		prevSnapshot = m.snapshot
+	}
 	auto, last, st, err := m.playAutomata(st, sub.Number+1)
 	if err != nil {
 		return nil, err
 	}
 	if last != nil {
-		prev, prevPicture = last, nil
+		prev, prevPicture, prevSnapshot = last, nil, nil
 	}
 	m.State = st
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: sub.Text(), Time: time, Source: source})
@@ -308,6 +332,7 @@ func (m *Match) SubmitSteps(player string, steps []*notation.Step, time, source 
 	sub.Auto = auto
 	m.before, m.beforeMoves = prev, len(m.Record.Moves)
 	m.beforePicture, m.drawn = prevPicture, nil
+	m.beforeSnapshot, m.snapshot = prevSnapshot, nil
 	if _, ok := st.(Sealer); ok {
 		m.subs = append(append(m.subs, sub), auto...)
 	}
@@ -334,6 +359,7 @@ func (m *Match) apply(player, text string) (*Submission, error) {
 	m.Record.Moves = append(m.Record.Moves, RecordMove{Player: player, Text: text})
 	m.beforeMoves = len(m.Record.Moves)
 	m.beforePicture, m.drawn = nil, nil
+	m.beforeSnapshot, m.snapshot = nil, nil
 	if _, ok := st.(Sealer); ok {
 		m.subs = append(m.subs, sub)
 	}

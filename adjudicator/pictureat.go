@@ -68,6 +68,7 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 		}
 	}
 	b := PictureIn(at, lang)
+	var c *picture.Board
 	if n == len(m.Record.Moves) {
 		// Kept as the picture before the next move, which only reads it.
 		// A copy of the board's own fields, which its drawing may set
@@ -75,15 +76,24 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 		// walls are b's: MarkChanges compares what they hold, never their
 		// marks, so those b gets below do not count, and nothing changes
 		// them once b is drawn.
-		c := *b
-		m.drawn, m.drawnMoves = &c, n
+		kept := *b
+		c = &kept
+		m.drawn, m.drawnMoves = c, n
 	}
 	if before != nil {
 		was := m.beforePicture
+		if kept && was == nil && m.beforePublished != nil {
+			was = m.beforePublished.Load() // the snapshot before's, if drawn by now
+		}
 		if !kept || was == nil {
 			was = before.(Picturer).Picture() // marked by its squares alone: English will do
 		}
 		b.MarkChanges(was)
+	}
+	if c != nil && m.published != nil {
+		// A snapshot's, for the next one (Match.published), once b is
+		// marked: nothing writes its squares after.
+		m.published.Store(c)
 	}
 	b.Title = title
 	fr := b.Lang == notation.French // a game that draws no French draws its status in English too

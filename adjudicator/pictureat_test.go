@@ -36,23 +36,7 @@ func (d drawnCount) Picture() *picture.Board {
 // not drawn after the move before draws both again.
 func TestPictureOfDrawsOnce(t *testing.T) {
 	drawings := 0
-	g := *counting
-	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
-		st, err := counting.New(s)
-		if err != nil {
-			return nil, err
-		}
-		return drawnCount{st.(*countState), &drawings}, nil
-	}
-	reg := adjudicator.NewRegistry(&g)
-	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := adjudicator.Start(reg, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, reg := drawnMatch(t, &drawings)
 	for move := 1; move <= 6; move++ {
 		if move == 4 {
 			// No picture after move 4: move 5 draws both boards.
@@ -76,22 +60,95 @@ func TestPictureOfDrawsOnce(t *testing.T) {
 		if got := drawings - before; got != want {
 			t.Errorf("move %d: %d boards drawn, want %d", move, got, want)
 		}
-		// The same picture as a match that replays the record draws.
-		r := *m.Record
-		r.Moves = slices.Clone(m.Record.Moves)
-		fresh, err := adjudicator.Start(reg, &r)
+		checkReplayPicture(t, reg, m, move, pic) // the same picture as a match that replays the record draws
+	}
+}
+
+// drawnMatch starts a counting game whose pictures count themselves in
+// drawings.
+func drawnMatch(t *testing.T, drawings *int) (*adjudicator.Match, *adjudicator.Registry) {
+	t.Helper()
+	g := *counting
+	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
+		st, err := counting.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return drawnCount{st.(*countState), drawings}, nil
+	}
+	reg := adjudicator.NewRegistry(&g)
+	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, reg
+}
+
+// checkReplayPicture checks pic, drawn after move of m, against the
+// picture a match that replays m's record draws, and that it marks the
+// square the move changed.
+func checkReplayPicture(t *testing.T, reg *adjudicator.Registry, m *adjudicator.Match, move int, pic *picture.Board) {
+	t.Helper()
+	r := *m.Record
+	r.Moves = slices.Clone(m.Record.Moves)
+	fresh, err := adjudicator.Start(reg, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := adjudicator.PictureAt(fresh, len(fresh.Record.Moves), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(pic, want) {
+		t.Errorf("move %d: picture %+v, want %+v", move, pic, want)
+	}
+	if !pic.Cells[0].Changed {
+		t.Errorf("move %d: the square the move changed is not marked", move)
+	}
+}
+
+// TestSnapshotPictureDrawsOnce draws the pictures as a host does for the
+// news of a burst of moves, written apart: each from a snapshot of the
+// match taken after the move (Match.Snapshot), while the match plays on.
+// As with PictureOf, a move draws its board once, the board before it
+// being the one the snapshot before drew, and the first move twice; so
+// does a move whose snapshot before was drawn only after it (move 3), or
+// not at all (move 5), which must not wait for it. The pictures are
+// those of a fresh match.
+func TestSnapshotPictureDrawsOnce(t *testing.T) {
+	drawings := 0
+	m, reg := drawnMatch(t, &drawings)
+	var late *adjudicator.Match // move 2's snapshot, drawn after move 3's
+	for move := 1; move <= 7; move++ {
+		if _, err := m.Submit(m.State.ToMove()[0], "add 1\nend", "", ""); err != nil {
+			t.Fatal(err)
+		}
+		snap := m.Snapshot()
+		if move == 2 || move == 4 {
+			late = snap
+			continue
+		}
+		before := drawings
+		pic, err := adjudicator.PictureOf(snap, "t")
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantPic, err := adjudicator.PictureAt(fresh, len(fresh.Record.Moves), "t")
-		if err != nil {
-			t.Fatal(err)
+		want := 1
+		if move == 1 || move == 3 || move == 5 {
+			want = 2
 		}
-		if !reflect.DeepEqual(pic, wantPic) {
-			t.Errorf("move %d: picture %+v, want %+v", move, pic, wantPic)
+		if got := drawings - before; got != want {
+			t.Errorf("move %d: %d boards drawn, want %d", move, got, want)
 		}
-		if !pic.Cells[0].Changed {
-			t.Errorf("move %d: the square the move changed is not marked", move)
+		checkReplayPicture(t, reg, m, move, pic)
+		if move == 3 {
+			if _, err := adjudicator.PictureOf(late, "t"); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

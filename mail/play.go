@@ -246,12 +246,12 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 		m := outMail{To: n.To, Subject: s.subject(n.Game, n.GameName, host.TopicText(n.Topic, n.Lang), n.Lang), ReplyTo: s.replyTo(n.Game, n.ReplyToken),
 			lang: n.Lang}
 		status := statusLine(n)
-		page := n.Picture != nil && n.Page != ""
 		// body is the mail's text around the notice's, written at once
-		// or apart (Notice.Write) with the draft.
-		body := func(text string) string {
+		// or apart (Notice.Write) with the draft; page says whether it
+		// shows a board.
+		body := func(text string, page bool) string {
 			b := status + text
-			if page && !strings.Contains(text, n.Page) {
+			if page && n.Page != "" && !strings.Contains(text, n.Page) {
 				// Every mail with the board gives the game's page (issue 28).
 				if n.Lang == notation.French {
 					b += "\nLa page de la partie, avec sa relecture : " + n.Page + "?lang=fr\n"
@@ -269,7 +269,12 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 		if n.Record {
 			m.Attachment, m.RecordOf = &Attachment{Name: host.RecordName(n.Game, n.GameName)}, n.Game
 		}
-		if !s.cfg.NoPictures && !s.cfg.PlainOnly && n.Picture != nil {
+		apart := n.Write != nil && !n.Answer
+		if n.Drawing != nil && !apart {
+			n.Picture, n.Drawing = n.Drawing.Board(), nil // not written apart after all: drawn now
+		}
+		pictures := !s.cfg.NoPictures && !s.cfg.PlainOnly
+		if pictures && n.Picture != nil {
 			switch n.Picture {
 			case pic: // the notices of a move share one board in each language
 			case pic2:
@@ -284,20 +289,31 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 			// Stored once for the move's mails, not in each draft.
 			m.PictureShared, m.pictureJSON = true, picJSON
 		}
+		shows := n.Picture != nil
 		var err error
 		switch {
-		case n.Write != nil && !n.Answer:
-			// The news of a move written apart: its text and draft are
-			// written on another processor while the next mails go on.
-			err = s.enqueueApart(ctx, tx, m, n.Game, func(m *outMail) { m.Body = body(n.Write()) })
+		case apart:
+			// The news of a move written apart: its text, its board and
+			// its draft are written on another processor while the next
+			// mails go on.
+			err = s.enqueueApart(ctx, tx, m, n.Game, func(m *outMail) {
+				if d := n.Drawing; d != nil && d.Board() != nil {
+					shows = true
+					if pictures {
+						// Stored once for the move's mails, as above.
+						m.PictureShared, m.pictureJSON = true, d.JSON()
+					}
+				}
+				m.Body = body(n.Write(), shows)
+			})
 		case n.Answer && n.Kind == host.Started:
-			m.Body = body(n.Body())
+			m.Body = body(n.Body(), shows)
 			err = s.enqueue(ctx, tx, m, n.Game, true)
 		case n.Answer:
-			m.Body = body(n.Body())
+			m.Body = body(n.Body(), shows)
 			err = s.reply(ctx, tx, m, n.Game, now, kind)
 		default:
-			m.Body = body(n.Body())
+			m.Body = body(n.Body(), shows)
 			err = s.queue(ctx, tx, m, n.Game)
 		}
 		if err != nil {

@@ -1253,12 +1253,12 @@ func (s *Service) enqueue(ctx context.Context, tx host.Tx, m outMail, gameID int
 // as they are queued (reply).
 func (s *Service) enqueueApart(ctx context.Context, tx host.Tx, m outMail, gameID int64, write func(m *outMail)) error {
 	m.MessageID = newMessageID(s.domain)
-	shared := m.shared()
-	p := s.host.Later(func() ([]byte, error) {
+	p := s.host.Later(func() (draft, shared []byte, err error) {
 		write(&m)
-		return m.draft()
+		draft, err = m.draft()
+		return draft, m.shared(), err
 	})
-	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Pending: p, Shared: shared})
+	return tx.Queue(ctx, host.Mail{GameID: gameID, Recipient: m.To, Pending: p})
 }
 
 // refs threads every mail of a game under the game's own root id.

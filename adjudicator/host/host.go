@@ -230,6 +230,11 @@ type Notice struct {
 	// Picture is the board the notice shows, drawn (package picture) for
 	// a transport to send beside the text; nil when it shows none.
 	Picture *picture.Board
+	// Drawing, for the news of a move written apart (Write), is its board
+	// drawn apart too, in place of Picture, which is then nil: a
+	// transport asks for it (Drawing.Board) where it writes the text.
+	// The notices of a move share one in each language.
+	Drawing *Drawing
 	// Page is the address of the game's web page, or "" when it has none
 	// (no web pages, or the host turned it off): a transport gives it
 	// with the board (issue 28).

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/heraldgames/herald/adjudicator/picture"
 )
 
 // A Pending is a mail's draft being written apart from the request that
@@ -14,18 +16,21 @@ import (
 // the mail (Mail.Pending). A Pending is written once and read by any
 // number of goroutines.
 type Pending struct {
-	done  chan struct{}
-	draft []byte
-	err   error
+	done   chan struct{}
+	draft  []byte
+	shared []byte
+	err    error
 }
 
-// Wait returns the draft once it is written, or why it could not be.
-func (p *Pending) Wait() ([]byte, error) {
+// Wait returns the draft and what it shares with other mails
+// (Mail.Shared) once they are written, or why they could not be.
+func (p *Pending) Wait() (draft, shared []byte, err error) {
 	<-p.done
-	return p.draft, p.err
+	return p.draft, p.shared, p.err
 }
 
-// Later starts writing a draft with write, apart from the caller: on one
+// Later starts writing a draft, and what it shares with other mails
+// (Mail.Shared, nil for nothing), with write, apart from the caller: on one
 // of the host's writers, which are one fewer than the processors (at
 // least one), so that the requests, which run one after another, keep a
 // processor. Writes start in the order they were asked for. A write that
@@ -33,32 +38,64 @@ func (p *Pending) Wait() ([]byte, error) {
 // where it waits for the draft, and its requests are processed again one
 // by one (without writing apart), where the failure is the failing
 // request's own.
-func (h *Host) Later(write func() ([]byte, error)) *Pending {
+func (h *Host) Later(write func() (draft, shared []byte, err error)) *Pending {
 	p := &Pending{done: make(chan struct{})}
 	h.writers.do(func() {
 		defer func() {
 			if v := recover(); v != nil {
-				p.draft, p.err = nil, fmt.Errorf("host: writing a draft: panic: %v", v)
+				p.draft, p.shared, p.err = nil, nil, fmt.Errorf("host: writing a draft: panic: %v", v)
 			}
 			close(p.done)
 		}()
-		p.draft, p.err = write()
+		p.draft, p.shared, p.err = write()
 	})
 	return p
 }
 
 // Written waits for m's draft written apart (Pending), if any, and puts
-// it in Draft: what a store does before it inserts m.
+// it in Draft, and what it shares in Shared: what a store does before it
+// inserts m.
 func (m *Mail) Written() error {
 	if m.Pending == nil {
 		return nil
 	}
-	d, err := m.Pending.Wait()
+	d, shared, err := m.Pending.Wait()
 	if err != nil {
 		return err
 	}
 	m.Draft, m.Pending = d, nil
+	if shared != nil {
+		m.Shared = shared
+	}
 	return nil
+}
+
+// A Drawing is the board of a move's news written apart (Notice.Drawing),
+// drawn apart too, by the first writer that needs it, once for all the
+// notices that show it, from the snapshot their texts read.
+type Drawing struct {
+	drawn, encoded sync.Once
+	draw           func() *picture.Board
+	board          *picture.Board
+	json           []byte
+}
+
+// Board returns the board, drawn now if it is not yet; nil when the game
+// draws none.
+func (d *Drawing) Board() *picture.Board {
+	d.drawn.Do(func() { d.board, d.draw = d.draw(), nil })
+	return d.board
+}
+
+// JSON returns the board encoded (picture.Board.JSON), once for all the
+// notices that show it; nil when the game draws none.
+func (d *Drawing) JSON() []byte {
+	d.encoded.Do(func() {
+		if b := d.Board(); b != nil {
+			d.json = b.JSON()
+		}
+	})
+	return d.json
 }
 
 // writers run Host.Later's writes: at most most goroutines at once, each

@@ -16,7 +16,7 @@ import (
 // requests.
 func TestLater(t *testing.T) {
 	h := newRig(t, false).h
-	if _, err := h.Later(func() ([]byte, error) { panic("boom") }).Wait(); err == nil || !strings.Contains(err.Error(), "panic: boom") {
+	if _, _, err := h.Later(func() ([]byte, []byte, error) { panic("boom") }).Wait(); err == nil || !strings.Contains(err.Error(), "panic: boom") {
 		t.Errorf("a write that panics: %v", err)
 	}
 	var running, most atomic.Int32
@@ -24,19 +24,19 @@ func TestLater(t *testing.T) {
 	start.Add(1)
 	var ps []*host.Pending
 	for i := range 20 {
-		ps = append(ps, h.Later(func() ([]byte, error) {
+		ps = append(ps, h.Later(func() ([]byte, []byte, error) {
 			n := running.Add(1)
 			defer running.Add(-1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 			}
 			start.Wait()
-			return []byte{byte(i)}, nil
+			return []byte{byte(i)}, []byte{byte(i / 2)}, nil
 		}))
 	}
 	start.Done()
 	for i, p := range ps {
-		if d, err := p.Wait(); err != nil || len(d) != 1 || d[0] != byte(i) {
-			t.Fatalf("write %d: %v, %v", i, d, err)
+		if d, shared, err := p.Wait(); err != nil || len(d) != 1 || d[0] != byte(i) || len(shared) != 1 || shared[0] != byte(i/2) {
+			t.Fatalf("write %d: %v, %v, %v", i, d, shared, err)
 		}
 	}
 	if want := int32(max(1, runtime.GOMAXPROCS(0)-1)); most.Load() > want {

@@ -1021,6 +1021,12 @@ type pictures struct {
 	m     *adjudicator.Match
 	by    [2]*picture.Board // in English, in French
 	drawn [2]bool
+	// apart draws the boards on the writers of the news (drawing), from a
+	// snapshot (newsSnapshot): lazy holds them, and mu keeps two of them
+	// from reading the snapshot at once.
+	apart bool
+	lazy  [2]*Drawing
+	mu    sync.Mutex
 }
 
 // pictures returns the board of g standing as m, for the notices of a
@@ -1029,17 +1035,48 @@ func (s *Session) pictures(g *Game, m *adjudicator.Match) *pictures {
 	return &pictures{s: s, g: g, m: m}
 }
 
+// picturesApart is pictures drawn apart (drawing), from g and m as
+// newsSnapshot copied them.
+func (s *Session) picturesApart(g *Game, m *adjudicator.Match) *pictures {
+	return &pictures{s: s, g: g, m: m, apart: true}
+}
+
+// index is where the board in lang is kept: the English one for a game
+// that draws in English alone (no adjudicator.LangPicturer).
+func (p *pictures) index(lang notation.Lang) int {
+	if _, ok := p.m.State.(adjudicator.LangPicturer); ok && lang == notation.French {
+		return 1
+	}
+	return 0
+}
+
 // in returns the board in lang: the English one for a game that draws in
 // English alone (no adjudicator.LangPicturer); nil when it draws none.
 func (p *pictures) in(lang notation.Lang) *picture.Board {
-	i := 0
-	if _, ok := p.m.State.(adjudicator.LangPicturer); ok && lang == notation.French {
-		i = 1
+	if p.apart {
+		return p.drawing(lang).Board()
 	}
+	i := p.index(lang)
 	if !p.drawn[i] {
 		p.by[i], p.drawn[i] = p.s.pictureIn(p.g, p.m, lang), true
 	}
 	return p.by[i]
+}
+
+// drawing returns the board in lang as in does, drawn when first asked
+// for, on whichever goroutine asks: for the news written apart
+// (Notice.Drawing). It must be called where in is, but its Board
+// anywhere.
+func (p *pictures) drawing(lang notation.Lang) *Drawing {
+	i := p.index(lang)
+	if p.lazy[i] == nil {
+		p.lazy[i] = &Drawing{draw: func() *picture.Board {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			return p.s.pictureIn(p.g, p.m, lang)
+		}}
+	}
+	return p.lazy[i]
 }
 
 // notice is a notice about game g, standing as m, with its status.
@@ -1261,10 +1298,12 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 	}
 	pics := s.pictures(g, m) // the same for everyone: the public view, once in each language
 	// What the texts read: g and m, or a snapshot of them when the texts
-	// are written apart, while the next requests play on.
+	// are written apart, while the next requests play on; and the boards,
+	// drawn apart from it too.
 	tg, tm := g, m
 	if s.apart {
 		tg, tm = newsSnapshot(g, m)
+		pics = s.picturesApart(tg, tm)
 	}
 	var boards []string // everyone's board, rendered at once by the first text
 	var boardsOnce sync.Once
@@ -1375,11 +1414,11 @@ func (s *Session) news(ctx context.Context, g *Game, m *adjudicator.Match, req R
 		}
 		n := s.notice(g, m, p.Address, p.Name, News, what, "")
 		if s.apart {
-			n.Write = write
+			n.Write, n.Drawing = write, pics.drawing(lang)
 		} else {
-			n.Text = write()
+			n.Text, n.Picture = write(), pics.in(lang)
 		}
-		n.InReplyTo, n.Record, n.Picture, n.Lang = p.Address == req.From, finished, pics.in(lang), lang
+		n.InReplyTo, n.Record, n.Lang = p.Address == req.From, finished, lang
 		notices = append(notices, n)
 	}
 	// The host who does not play gets the end too: the public board, the

@@ -321,8 +321,9 @@ func TestOutboxRowsBeforeSharedParts(t *testing.T) {
 // TestPendingDrafts queues drafts written apart (host.Mail.Pending, from
 // host.Host.Later), as the news of a burst's moves are: an unguarded batch
 // waits for them only as it commits, and inserts every mail in the order
-// it was queued, the pending one first though it was written last; a draft
-// that cannot be written fails the commit, and nothing of the batch is
+// it was queued, the pending one first though it was written last, with
+// what it shares, written apart with it; a draft that cannot be written
+// fails the commit, and nothing of the batch is
 // written.
 func TestPendingDrafts(t *testing.T) {
 	ctx := context.Background()
@@ -338,12 +339,12 @@ func TestPendingDrafts(t *testing.T) {
 		}
 		b.Unguarded()
 		release := make(chan struct{})
-		pending := h.Later(func() ([]byte, error) {
+		pending := h.Later(func() (draft, shared []byte, err error) {
 			<-release // written after the next mail is processed
 			if fail {
-				return nil, errors.New("cannot write the draft")
+				return nil, nil, errors.New("cannot write the draft")
 			}
-			return []byte(`{"subject":"news"}`), nil
+			return []byte(`{"subject":"news"}`), []byte(`{"board":1}`), nil // the board drawn apart too
 		})
 		queue := func(id string, m host.Mail) {
 			t.Helper()
@@ -354,7 +355,7 @@ func TestPendingDrafts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		queue("<p1@x>", host.Mail{Recipient: "alice@x", Pending: pending, Shared: []byte(`{"board":1}`)})
+		queue("<p1@x>", host.Mail{Recipient: "alice@x", Pending: pending})
 		queue("<p2@x>", host.Mail{Recipient: "bob@x", Raw: []byte("answer")})
 		close(release)
 		err = b.Commit(ctx)
