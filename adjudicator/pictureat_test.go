@@ -36,7 +36,7 @@ func (d drawnCount) Picture() *picture.Board {
 // not drawn after the move before draws both again.
 func TestPictureOfDrawsOnce(t *testing.T) {
 	drawings := 0
-	m, reg := drawnMatch(t, &drawings)
+	m, reg := drawnMatch(t, func(c *countState) adjudicator.State { return drawnCount{c, &drawings} })
 	for move := 1; move <= 6; move++ {
 		if move == 4 {
 			// No picture after move 4: move 5 draws both boards.
@@ -64,9 +64,9 @@ func TestPictureOfDrawsOnce(t *testing.T) {
 	}
 }
 
-// drawnMatch starts a counting game whose pictures count themselves in
-// drawings.
-func drawnMatch(t *testing.T, drawings *int) (*adjudicator.Match, *adjudicator.Registry) {
+// drawnMatch starts a counting game whose states are state's: a
+// drawnCount, whose pictures count themselves.
+func drawnMatch(t *testing.T, state func(*countState) adjudicator.State) (*adjudicator.Match, *adjudicator.Registry) {
 	t.Helper()
 	g := *counting
 	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
@@ -74,7 +74,7 @@ func drawnMatch(t *testing.T, drawings *int) (*adjudicator.Match, *adjudicator.R
 		if err != nil {
 			return nil, err
 		}
-		return drawnCount{st.(*countState), drawings}, nil
+		return state(st.(*countState)), nil
 	}
 	reg := adjudicator.NewRegistry(&g)
 	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
@@ -121,7 +121,7 @@ func checkReplayPicture(t *testing.T, reg *adjudicator.Registry, m *adjudicator.
 // those of a fresh match.
 func TestSnapshotPictureDrawsOnce(t *testing.T) {
 	drawings := 0
-	m, reg := drawnMatch(t, &drawings)
+	m, reg := drawnMatch(t, func(c *countState) adjudicator.State { return drawnCount{c, &drawings} })
 	var late *adjudicator.Match // move 2's snapshot, drawn after move 3's
 	for move := 1; move <= 7; move++ {
 		if _, err := m.Submit(m.State.ToMove()[0], "add 1\nend", "", ""); err != nil {
@@ -174,23 +174,7 @@ func (d langCount) PictureIn(lang notation.Lang) *picture.Board {
 // that draws in English alone gives its English picture.
 func TestPictureAtInFrench(t *testing.T) {
 	drawings := 0
-	g := *counting
-	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
-		st, err := counting.New(s)
-		if err != nil {
-			return nil, err
-		}
-		return langCount{drawnCount{st.(*countState), &drawings}}, nil
-	}
-	reg := adjudicator.NewRegistry(&g)
-	rec, err := adjudicator.NewRecord(&g, []string{"alice", "bob"}, map[string]string{"target": "50"}, "7", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := adjudicator.Start(reg, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := drawnMatch(t, func(c *countState) adjudicator.State { return langCount{drawnCount{c, &drawings}} })
 	for range 3 {
 		if _, err := m.Submit(m.State.ToMove()[0], "add 1\nend", "", ""); err != nil {
 			t.Fatal(err)
@@ -242,18 +226,7 @@ func TestPictureAtInFrench(t *testing.T) {
 	}
 
 	// A game that draws in English alone.
-	g.New = func(s adjudicator.Setup) (adjudicator.State, error) {
-		st, err := counting.New(s)
-		if err != nil {
-			return nil, err
-		}
-		return drawnCount{st.(*countState), &drawings}, nil
-	}
-	m, err = adjudicator.Start(adjudicator.NewRegistry(&g), rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Record.Ended = nil
+	m, _ = drawnMatch(t, func(c *countState) adjudicator.State { return drawnCount{c, &drawings} })
 	plain, err := adjudicator.PictureAtIn(m, 0, "t", notation.French)
 	if err != nil {
 		t.Fatal(err)
