@@ -297,14 +297,15 @@ func (s *Service) deliverAs(ctx context.Context, tx host.Tx, sender, inReplyTo s
 			// its draft are written on another processor while the next
 			// mails go on.
 			err = s.enqueueApart(ctx, tx, m, n.Game, func(m *outMail) {
+				shown := shows
 				if d := n.Drawing; d != nil && d.Board() != nil {
-					shows = true
+					shown = true
 					if pictures {
 						// Stored once for the move's mails, as above.
 						m.PictureShared, m.pictureJSON = true, d.JSON()
 					}
 				}
-				m.Body = body(n.Write(), shows)
+				m.Body = body(n.Write(), shown)
 			})
 		case n.Answer && n.Kind == host.Started:
 			m.Body = body(n.Body(), shows)
