@@ -183,7 +183,7 @@ func (s *State) checkKnightAt(p int, q grid.Square) *adjudicator.RuleError {
 	case knightNoneLeft:
 		return rulef(codeKnight, ruleKnightLeft, "you have no knight left to place", "vous n'avez plus de chevalier à placer")
 	case knightTaken:
-		return rulef(codeKnight, ruleTerrain, "%s is taken", "%s est occupée", s.sq(q))
+		return rulef(codeKnight, ruleTerrain, "%s is taken by %s", "%s est occupée par %s", s.sq(q), s.occupant(q))
 	case knightTerrain:
 		t := s.terrain[q]
 		return rulef(codeKnight, ruleNoHill, "a knight is never placed on a %s (%s)", "un chevalier ne se pose jamais sur une %s (%s)",

@@ -188,3 +188,32 @@ func TestSubmitCaret(t *testing.T) {
 		t.Errorf("refused submissions were recorded: %v", m.Record.Moves)
 	}
 }
+
+// TestTakenSaysByWhat checks that a square refused as taken names the
+// piece on it (l. 296-297), in English and in French.
+func TestTakenSaysByWhat(t *testing.T) {
+	rec, err := adjudicator.NewRecord(lowenherz97.Game, []string{"gold", "purple"}, nil, "placement", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := adjudicator.Start(reg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Submit("gold", "castle a1 knight a2", "", "test"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ steps, en, fr string }{
+		{"château a1 chevalier b2", "a1 is taken by gold's castle", "a1 est occupée par le château de gold"},
+		{"castle b2 knight a2", "a2 is taken by gold's knight", "a2 est occupée par le chevalier de gold"},
+	} {
+		_, err := m.Submit("purple", c.steps, "", "test")
+		var se *adjudicator.StepError
+		if !errors.As(err, &se) {
+			t.Fatalf("%s: error %v, want a step refused", c.steps, err)
+		}
+		if en, fr := se.Pretty(notation.English), se.Pretty(notation.French); !strings.Contains(en, c.en) || !strings.Contains(fr, c.fr) {
+			t.Errorf("%s: refused with\n%s\nand in French\n%s\nwant %q and %q", c.steps, en, fr, c.en, c.fr)
+		}
+	}
+}

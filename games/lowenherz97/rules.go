@@ -31,6 +31,19 @@ func rulef(code, rule, en, fr string, args ...any) *adjudicator.RuleError {
 
 func (s *State) sq(q grid.Square) string { return board.Name(q) }
 
+// occupant names the piece that stands on q, in English and French:
+// "alice's castle", "le château d'alice", "a neutral knight".
+func (s *State) occupant(q grid.Square) adjudicator.Words {
+	en, fr, c := "castle", "château", int(s.castle[q])
+	if c < 0 {
+		en, fr, c = "knight", "chevalier", int(s.knight[q])
+	}
+	if c == s.neutral {
+		return adjudicator.Words{EN: "a neutral " + en, FR: "un " + fr + " neutre"}
+	}
+	return adjudicator.Words{EN: s.names[c] + "'s " + en, FR: "le " + fr + " " + adjudicator.OfName(s.names[c]).FR}
+}
+
 // counted returns "1 knight", "3 knights" in English and French: n with
 // the noun's singular when n is 1, its plural otherwise.
 func counted(n int, en1, en, fr1, fr string) adjudicator.Words {
@@ -198,7 +211,7 @@ func (s *State) checkPlace(c int, m Place) *adjudicator.RuleError {
 	fail, o := s.placeFail(c, m)
 	switch fail {
 	case placeCastleTaken:
-		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(q)).At(m.pos[0])
+		return rulef(codeSetup, rulePlacement, "%s is taken by %s", "%s est occupée par %s", s.sq(q), s.occupant(q)).At(m.pos[0])
 	case placeCastleTerrain:
 		t := s.terrain[q]
 		return rulef(codeSetup, ruleSetupTerr, "a castle cannot stand on a %s (%s)", "un château ne peut pas être sur une %s (%s)",
@@ -210,7 +223,7 @@ func (s *State) checkPlace(c int, m Place) *adjudicator.RuleError {
 	case placeApart:
 		return rulef(codeSetup, rulePlacement, "the knight goes beside its castle: %s is not next to %s", "le chevalier se pose à côté de son château : %s n'est pas voisine de %s", s.sq(k), s.sq(q)).At(m.pos[1])
 	case placeKnightTaken:
-		return rulef(codeSetup, rulePlacement, "%s is taken", "%s est occupée", s.sq(k)).At(m.pos[1])
+		return rulef(codeSetup, rulePlacement, "%s is taken by %s", "%s est occupée par %s", s.sq(k), s.occupant(k)).At(m.pos[1])
 	case placeKnightTerrain:
 		t := s.terrain[k]
 		return rulef(codeSetup, ruleSetupTerr, "in the setup a knight goes on an empty square, not a %s (%s)", "pendant la mise en place un chevalier se pose sur une case vide, pas une %s (%s)",
