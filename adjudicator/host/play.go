@@ -440,11 +440,10 @@ func (s *Session) dropProse(ctx context.Context, req Request, parts []requestPar
 	if i < 0 || len(req.TurnFiles) > 0 || req.Game.Status != Playing {
 		return parts, nil, nil
 	}
-	m, err := s.match(ctx, req.Game)
+	m, err := s.gameFor(ctx, req.Game) // kept for the parts' handle, as it stands
 	if err != nil {
 		return nil, nil, err
 	}
-	s.games.stage(req.Game.ID, req.Game.Rev, m) // for the parts' handle, as it stands
 	game, err := s.h.cfg.Registry.Lookup(m.Record.Game)
 	if err != nil {
 		return parts, nil, nil
@@ -600,18 +599,9 @@ const MaxCommands = 10
 // answer says which line went over.
 func (s *Session) tooManyCommands(ctx context.Context, req Request) (Reply, error) {
 	g, env := req.Game, req.Env
-	var m *adjudicator.Match
-	if g.Status == Playing {
-		var err error
-		if m, err = s.match(ctx, g); err != nil {
-			return Reply{}, err
-		}
-		s.games.stage(g.ID, g.Rev, m)
-	} else {
-		var err error
-		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
-			return Reply{}, err
-		}
+	m, err := s.gameFor(ctx, g)
+	if err != nil {
+		return Reply{}, err
 	}
 	over := env.Commands[MaxCommands].Pos.Line
 	body := fmt.Sprintf("Your mail holds %d commands; herald carries out at most %d from one\nmail, so it did nothing with this one, steps and all (line %d is the\n%dth). Send each command once, in fewer lines.\n",
@@ -778,6 +768,25 @@ func lastTiming(ns []Notice) []Notice {
 	return out
 }
 
+// gameFor reads what a request about g needs: the match of a game in
+// play, or, for a game over, its record (in g) and no match. Unless the
+// game changes, the match is still the game as stored once the request
+// commits: it is kept for the next (no outcome changes a match without
+// saving the game, and an error drops it).
+func (s *Session) gameFor(ctx context.Context, g *Game) (*adjudicator.Match, error) {
+	if g.Status != Playing {
+		var err error
+		g.Record, err = s.tx.Record(ctx, g.ID)
+		return nil, err
+	}
+	m, err := s.match(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	s.games.stage(g.ID, g.Rev, m)
+	return m, nil
+}
+
 // handle is Handle for a request that is not split.
 func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 	g, env := req.Game, req.Env
@@ -786,25 +795,17 @@ func (s *Session) handle(ctx context.Context, req Request) (Reply, error) {
 		player = g.Players[req.Seat].Name
 	}
 	isHost := g.Host == req.From
+	m, err := s.gameFor(ctx, g)
+	if err != nil {
+		return Reply{}, err
+	}
 	if g.Status != Playing {
-		var err error
-		if g.Record, err = s.tx.Record(ctx, g.ID); err != nil {
-			return Reply{}, err
-		}
 		body := fmt.Sprintf("Game %s is over (%s); nothing was done with your mail.\n", Tag(g.ID), overText(g))
 		if env.Lang == notation.French {
 			body = fmt.Sprintf("La partie %s est finie (%s) ;\nrien n'a été fait de votre courrier.\n", Tag(g.ID), overTextFR(g))
 		}
 		return s.answer(g, nil, req, Refusal, "game over", body, "game over"), nil
 	}
-	m, err := s.match(ctx, g)
-	if err != nil {
-		return Reply{}, err
-	}
-	// Unless the game changes, m is still the game as stored once this
-	// request commits: keep it for the next (no outcome below changes m
-	// without saving the game, and an error drops it).
-	s.games.stage(g.ID, g.Rev, m)
 	for _, c := range env.Commands {
 		switch c.Name {
 		case "abandon", "resign":
