@@ -257,7 +257,8 @@ func (s *Submission) Text() string {
 // Snapshot returns a copy of m as it stands now, to read while m goes
 // on: a record of its own with the moves so far, a clone of its state,
 // and of the state before its last move where m kept it, so that the
-// copy draws its picture (PictureAt) without replaying the record. The moves m plays later, or its ending, do not change the copy.
+// copy draws its picture (PictureAt) without replaying the record. The
+// moves m plays later, or its ending, do not change the copy.
 // (A match never changes a state in place once it holds it, but a game's
 // state may fill a cache of its own as it is read: two goroutines that
 // read a match, one of them playing on, each read a state of their own.)

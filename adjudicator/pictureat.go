@@ -76,8 +76,8 @@ func PictureAtIn(m *Match, n int, title string, lang notation.Lang) (*picture.Bo
 		// walls are b's: MarkChanges compares what they hold, never their
 		// marks, so those b gets below do not count, and nothing changes
 		// them once b is drawn.
-		kept := *b
-		c = &kept
+		copied := *b
+		c = &copied
 		m.drawn, m.drawnMoves = c, n
 	}
 	if before != nil {
