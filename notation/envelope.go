@@ -88,6 +88,7 @@ func ParseEnvelope(body string) *Envelope {
 	env := &Envelope{}
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	rest := make([]string, len(lines))
+	restSteps := make([][]*Step, len(lines)) // Split of each line of rest, for proseLang
 	for i, line := range lines {
 		if strings.HasPrefix(strings.TrimSpace(line), "::") || heraldLine.MatchString(line) {
 			continue // herald's own line, copied back in a reply
@@ -110,11 +111,12 @@ func ParseEnvelope(body string) *Envelope {
 				r[c] = ' '
 			}
 			rest[i] = string(r)
+			restSteps[i], _ = Split(rest[i])
 			continue
 		}
 		name, lang, ok := envelopeWords.Lookup(first.Text)
 		if !ok || first.Kind != Word || len(steps) > 1 {
-			rest[i] = line
+			rest[i], restSteps[i] = line, steps
 			continue
 		}
 		if lang == French {
@@ -136,7 +138,7 @@ func ParseEnvelope(body string) *Envelope {
 		}
 		if name == "game" && value != "" && !gameValue.MatchString(value) {
 			// "game on!", "Game G2, move 1": prose, never a game line.
-			rest[i] = line
+			rest[i], restSteps[i] = line, steps
 			continue
 		}
 		args := strings.Fields(value)
@@ -176,7 +178,7 @@ func ParseEnvelope(body string) *Envelope {
 		env.LangClear = true
 	} else {
 		var clear bool
-		env.Lang, clear = proseLang(rest)
+		env.Lang, clear = proseLang(restSteps)
 		env.LangClear = env.LangClear || clear
 	}
 	steps, errs := Split(strings.Join(rest, "\n"))

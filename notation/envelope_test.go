@@ -58,6 +58,11 @@ func TestEnvelopePreviewAndStatusLine(t *testing.T) {
 	if fr := notation.ParseEnvelope("essai\nplaine château f5"); !fr.Preview || fr.Lang != notation.French {
 		t.Errorf("essai: preview %v, lang %v", fr.Preview, fr.Lang)
 	}
+	// The words after the preview word are the mail's words too: this
+	// mail's French is on that line alone.
+	if fr := notation.ParseEnvelope("preview merci, je pose plaine château f5"); !fr.Preview || fr.Lang != notation.French {
+		t.Errorf("preview merci, je ...: preview %v, lang %v", fr.Preview, fr.Lang)
+	}
 	if plain := notation.ParseEnvelope("plain castle f5"); plain.Preview {
 		t.Error("a mail without preview is a preview")
 	}

@@ -70,10 +70,10 @@ func frenchElision(w string) int {
 // English (see above), and English otherwise; clear when the language
 // returned is said by at least two words, more than the other's (an
 // English mail that says "Hi herald, thanks"), not for want of French.
-func proseLang(lines []string) (lang Lang, clear bool) {
+// The lines come split (Split of each line), as ParseEnvelope has them.
+func proseLang(lines [][]*Step) (lang Lang, clear bool) {
 	fr, en := 0, 0
-	for _, line := range lines {
-		steps, _ := Split(line)
+	for _, steps := range lines {
 		for _, st := range steps {
 			for _, tok := range st.Tokens {
 				if tok.Kind != Word {
