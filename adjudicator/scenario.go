@@ -66,7 +66,7 @@ type ScenarioMove struct {
 	Steps   string
 	Illegal bool       // expect: illegal
 	Error   string     // for an illegal move: a substring of the error, optional
-	Rule    string     // for an illegal move: the rule it must cite, optional
+	Rule    string     // for an illegal move: the rule it must cite (a line of it: see citesRule), optional
 	Expect  *yaml.Node // expect: as a mapping: the view after this (legal) move, or nil
 }
 
@@ -364,7 +364,7 @@ func RunScenario(reg *Registry, sc *Scenario, verbose io.Writer) ScenarioResult 
 			if mv.Error != "" && !strings.Contains(msg, mv.Error) && !strings.Contains(Localize(err, notation.French), mv.Error) {
 				return fail("%s: expected an error containing %q, got: %v", what, mv.Error, err)
 			}
-			if mv.Rule != "" && !strings.Contains(msg, "rule: "+mv.Rule) {
+			if mv.Rule != "" && !citesRule(msg, mv.Rule) {
 				return fail("%s: expected the error to cite rule %q, got: %v", what, mv.Rule, err)
 			}
 		}
