@@ -24,7 +24,7 @@ import (
 //	position: {...}                    # the game's position format; or seed: to start from the setup
 //	moves:
 //	  - player: red
-//	    steps: plain castle e6
+//	    steps: plain castle e6         # or a list, a step an item, as in a turn file
 //	    expect:                        # a mapping: the move is legal, and then the view holds this
 //	      board: {castle: e6}
 //	      private: {red: {hand: [plain, plain town]}}
@@ -277,6 +277,19 @@ func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) erro
 		k, v := n.Content[j], n.Content[j+1]
 		if k.Value == "expect" && v.Kind == yaml.MappingNode {
 			mv.Expect = v
+			continue
+		}
+		if k.Value == "steps" && v.Kind == yaml.SequenceNode {
+			// A list of steps, as a turn file writes them: one a line.
+			var lines []string
+			for _, item := range v.Content {
+				var line string
+				if err := decodeScalar(item, &line, "a step", errAt); err != nil {
+					return mv, err
+				}
+				lines = append(lines, line)
+			}
+			mv.Steps = strings.Join(lines, "\n")
 			continue
 		}
 		var dst *string

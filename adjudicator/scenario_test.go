@@ -66,6 +66,21 @@ func TestParseScenario(t *testing.T) {
 	}
 }
 
+// TestScenarioStepsList checks that a move's steps may be a list, as a
+// turn file writes them: a step an item, each on its own line.
+func TestScenarioStepsList(t *testing.T) {
+	sc, err := adjudicator.ParseScenario("s.yaml", []byte("game: counting\nplayers: [alice, bob]\nseed: \"0\"\nmoves:\n  - player: alice\n    steps: [add 2, end]\nexpect: {board: {total: 2}, to_move: [bob]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Moves[0].Steps; got != "add 2\nend" {
+		t.Errorf("steps %q, want %q", got, "add 2\nend")
+	}
+	if res := adjudicator.RunScenario(reg, sc, nil); !res.Pass {
+		t.Errorf("RunScenario = %v", res)
+	}
+}
+
 func TestLoadScenario(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.yaml")
 	if err := os.WriteFile(path, []byte(scenarioYAML), 0o644); err != nil {
@@ -144,8 +159,10 @@ func TestParseScenarioErrors(t *testing.T) {
 			`s.yaml:4:5: a move needs a player and steps`},
 		{"move a string", head + "moves:\n  - add 1\n",
 			`s.yaml:4:5: a move is a mapping with keys [player steps expect error rule]`},
-		{"move steps a list", head + "moves:\n  - player: alice\n    steps: [add 1, end]\n",
+		{"move steps a mapping", head + "moves:\n  - player: alice\n    steps: {add: 1}\n",
 			`s.yaml:5:12: expected steps, a single value`},
+		{"move step a list", head + "moves:\n  - player: alice\n    steps: [add 1, [end]]\n",
+			`s.yaml:5:20: expected a step, a single value`},
 		{"moves a mapping", head + "moves: {player: alice}\n",
 			`s.yaml:3:8: moves: expected a list of moves`},
 		{"expect a list", head + "expect: [scores]\n",
