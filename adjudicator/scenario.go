@@ -36,7 +36,8 @@ import (
 //
 // An expect mapping names keys of `show --format json` and their values;
 // maps compare only the keys given, lists element by element, numbers by
-// value. Its key private maps players to what `show --format json --as P`
+// value; a list of one may be written as its entry (to_move: blue). Its
+// key private maps players to what `show --format json --as P`
 // shows as P's private view (a hand, a stack's next letter), for any
 // player. Its key position is compared with `show --format position`: the
 // whole state as a referee sees it, hidden parts included (the deck's
@@ -565,6 +566,16 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 			}
 		}
 		return ""
+	case want.Kind == yaml.ScalarNode && want.Tag != "!!null":
+		// "to_move: blue", "winners: red": a list of one, written as
+		// its only entry.
+		if g, ok := got.([]any); ok && len(g) == 1 {
+			if d := matchNode(path, want, g[0], true); d != "" {
+				w, _ := decodeWant(want) // it decodes: ParseScenario checked
+				return fmt.Sprintf("%s: expected %s (a list of one), got %s", path, show(w), show(got))
+			}
+			return ""
+		}
 	}
 	w, err := decodeWant(want)
 	if err != nil {
