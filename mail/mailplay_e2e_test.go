@@ -456,9 +456,19 @@ func TestMailHostingTexts(t *testing.T) {
 
 	// An observer dropped is told; another sees the early end with the
 	// seed and the record.
-	mail(host, hk, "observe G1 "+carol) // the host asks: carol need not confirm
-	r.await(host, "observe")
-	r.await(carol, "observe")
+	// The host invites carol, who observes once she writes the line back.
+	invite := func() {
+		t.Helper()
+		mail(host, hk, "observe G1 "+carol)
+		r.await(host, "observe asked")
+		token := regexp.MustCompile(`(?m)^  observe G1 (\S+)\r?$`).FindStringSubmatch(r.await(carol, "confirm observe"))
+		if token == nil {
+			t.Fatal("carol's invitation gives no token")
+		}
+		r.send(carol, "", "Re: [herald G1] confirm observe", "observe G1 "+token[1])
+		r.await(carol, "observe")
+	}
+	invite()
 	mail(host, hk, "set observers off")
 	if s := unwrap(r.await(host, "settings")); !strings.Contains(s, "those who observed it\n(1) no longer do, and are told so.") {
 		t.Errorf("the host's answer:\n%s", s)
@@ -466,9 +476,7 @@ func TestMailHostingTexts(t *testing.T) {
 	r.await(carol, "no longer observed")
 	mail(host, hk, "set observers on")
 	r.await(host, "settings")
-	mail(host, hk, "observe G1 "+carol) // the host asks: carol need not confirm
-	r.await(host, "observe")
-	r.await(carol, "observe")
+	invite()
 	mail(bob, bk, "resign")
 	end := unwrap(r.await(carol, "game ended"))
 	if !strings.Contains(end, "bob resigned") || !strings.Contains(end, "The seed was:\n  \"features\"") || !strings.Contains(end, "herald-g1-raubritter.yaml") {

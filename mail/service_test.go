@@ -693,8 +693,8 @@ func TestOutboxHandoff(t *testing.T) {
 // TestObserveByMail checks the consent of observers over mail (issue 25,
 // item 14): 30 forged "observe G1" from dan make one confirmation mail to
 // dan and subscribe no one; dan's answer with the token subscribes him; a
-// player subscribes erin at once with a keyed "observe G1 ADDRESS", and
-// erin hears who asked.
+// player's keyed "observe G1 ADDRESS" mails erin an invitation that says
+// who asked, and erin observes once she writes its line back.
 func TestObserveByMail(t *testing.T) {
 	f := newFixture(t)
 	f.start()
@@ -719,11 +719,19 @@ func TestObserveByMail(t *testing.T) {
 	}
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nobserve G1 erin@herald.test"), Answered)
 	got = f.sent()
-	if len(got["alice@herald.test"]) != 1 || !strings.Contains(got["alice@herald.test"][0], "erin@herald.test now observes game G1") {
+	if len(got["alice@herald.test"]) != 1 || !strings.Contains(got["alice@herald.test"][0], "herald mailed a confirmation to\r\nerin@herald.test") {
 		t.Errorf("alice's answer: %v", got["alice@herald.test"])
 	}
-	if len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "alice@herald.test, a player of game G1,\r\nasked herald") {
-		t.Errorf("erin's notice: %v", got["erin@herald.test"])
+	if len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "alice@herald.test,\r\na player of game G1, asked herald") {
+		t.Fatalf("erin's invitation: %v", got["erin@herald.test"])
+	}
+	token = regexp.MustCompile(`(?m)^  observe G1 (\S+)\r?$`).FindStringSubmatch(got["erin@herald.test"][0])
+	if token == nil {
+		t.Fatalf("no token in erin's invitation:\n%s", got["erin@herald.test"][0])
+	}
+	f.handle(f.mail("erin@herald.test", "Re: [herald G1] confirm observe", "observe G1 "+token[1]), Answered)
+	if got := f.sent(); len(got["erin@herald.test"]) != 1 || !strings.Contains(got["erin@herald.test"][0], "You now observe game G1") {
+		t.Fatalf("erin's confirmation: %v", got)
 	}
 	f.handle(f.mail("mallory@herald.test", "Re: [herald G1]", "observe G1 frank@herald.test"), Rejected)
 	if got := f.sent(); len(got["frank@herald.test"]) != 0 {
@@ -731,8 +739,8 @@ func TestObserveByMail(t *testing.T) {
 	}
 }
 
-// TestLongAddressKeepsSentencesWhole adds an observer of a long address
-// and checks the answer and the observer's notice: the address ends its
+// TestLongAddressKeepsSentencesWhole invites an observer of a long address
+// and checks the answer and the invitation: the address ends its
 // line, and the sentence after it is not broken around it by the wrap at
 // 72 columns (a word was left alone on a line: found by hand over a real
 // Postfix + Dovecot).
@@ -743,8 +751,8 @@ func TestLongAddressKeepsSentencesWhole(t *testing.T) {
 	f.handle(f.mail("alice@herald.test", "Re: [herald G1]", "key "+f.keys["alice@herald.test"]+"\nobserve G1 "+erin), Answered)
 	got := f.sent()
 	for who, want := range map[string]string{
-		"alice@herald.test": erin + " now observes game G1.\nherald will mail them every move as everyone sees it, never a\nplayer's hand.\n",
-		erin:                "alice@herald.test, a player of game G1,\nasked herald to mail you every move as everyone sees it, never a\nplayer's hand.",
+		"alice@herald.test": "herald mailed a confirmation to\n" + erin + "\nIt observes game G1 once it writes back the line it gives, and hears\nnothing more if it does not.\n",
+		erin:                "alice@herald.test,\na player of game G1, asked herald to mail this address every move of\nthe game as everyone sees it. The game: Raubritter (Robber Knights).\n",
 	} {
 		if len(got[who]) != 1 {
 			t.Fatalf("%s got %d mails, want 1", who, len(got[who]))
@@ -833,7 +841,7 @@ func TestUnreadableAdvice(t *testing.T) {
 // for an observer of game G2: herald does nothing and says the mail names
 // two games, and which line (it answered "authentication failed", or, with
 // that notice's allowance spent, nothing: found by hand over a real
-// Postfix + Dovecot). The same line about G1 adds the observer.
+// Postfix + Dovecot). The same line about G1 invites the observer.
 func TestTwoGamesInOneMail(t *testing.T) {
 	f := newFixture(t)
 	f.start()
@@ -845,7 +853,7 @@ func TestTwoGamesInOneMail(t *testing.T) {
 		t.Errorf("two games in one mail: alice got %q", got)
 	}
 	f.handle(f.mail("alice@herald.test", "Re: [herald G2]", "key "+key+"\nobserve G2 carol@herald.test"), Answered)
-	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "carol@herald.test now observes game G2") {
+	if got := f.sent()["alice@herald.test"]; len(got) != 1 || !strings.Contains(got[0], "herald mailed a confirmation to\r\ncarol@herald.test") {
 		t.Errorf("the same line about the mail's game: alice got %q", got)
 	}
 	// A forger in alice's name uses up the hour's notice to an

@@ -54,6 +54,7 @@ var topicsFR = map[string]string{
 	"observe refused":      "observation refusée",
 	"unobserve refused":    "fin d'observation refusée",
 	"confirm observe":      "confirmez l'observation",
+	"observe asked":        "observation demandée",
 	"confirm unobserve":    "confirmez la fin de l'observation",
 	"no longer observed":   "plus d'observateurs",
 	"no such game":         "pas de telle partie",

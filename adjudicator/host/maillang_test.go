@@ -114,7 +114,7 @@ func TestObserverLang(t *testing.T) {
 	if rep := r.send(id, "h@x.org", "clé "+g.HostKey+"\nobserver"); rep.Outcome != host.Answered || rep.Notices[0].Lang != notation.French {
 		t.Fatalf("the host's observer: %+v", rep)
 	}
-	if rep := r.send(id, a.Address, "key "+a.Secret+"\nobserve dave@z.org"); rep.Outcome != host.Answered {
+	if rep := invited(r, id, a.Address, "key "+a.Secret+"\nobserve dave@z.org", "dave@z.org"); rep.Outcome != host.Answered {
 		t.Fatalf("alice's observe dave: %+v", rep)
 	}
 	rep := r.playTurn(id)

@@ -108,7 +108,7 @@ func TestObserversOffSaysPage(t *testing.T) {
 		id, _ := r.create(host.CreateRequest{Host: "alice@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
 		key := "key " + r.game(id).Players[0].Secret + "\n"
 		if tt.observe {
-			if rep := r.send(id, "alice@x.org", key+"observe dave@z.org"); rep.Outcome != host.Answered {
+			if rep := invited(r, id, "alice@x.org", key+"observe dave@z.org", "dave@z.org"); rep.Outcome != host.Answered {
 				t.Fatalf("observe dave: %s", rep.Reason)
 			}
 		}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"fmt"
@@ -164,8 +165,8 @@ const (
 // everyone may. But herald mails no one who did not agree (issue 25, item
 // 14): a request to observe is answered with a confirmation mail carrying
 // a token, and the address is subscribed only once it writes back
-// "observe G12 TOKEN" (ConfirmObserve); a player or the host may subscribe
-// someone at once (Handle, "observe ADDRESS"). The host may forbid
+// "observe G12 TOKEN" (ConfirmObserve); a player or the host may invite
+// someone the same way (Handle, "observe ADDRESS": invite). The host may forbid
 // observers (set observers off). A player of the game cannot observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
 	return s.observe(ctx, id, address, on, "", "", false, s.lang)
@@ -196,8 +197,8 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 
 // observe is Observe, ConfirmObserve and ConfirmUnobserve (confirm: an
 // unobserve not proven, to be confirmed by token), and "observe ADDRESS"
-// by a player or the host of the game (by, authenticated), which needs
-// no confirmation. The asker is answered in lang, the language of their
+// by a player or the host of the game (by, authenticated), which invites
+// the address (invite) and ends an observation at once. The asker is answered in lang, the language of their
 // mail; an observer who asked themselves is mailed the moves in it, an
 // observer someone else subscribed in English.
 func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool, lang notation.Lang) (Reply, error) {
@@ -270,6 +271,12 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 			return *rep, nil
 		}
 	}
+	// Someone else's address is invited, never subscribed at once: a
+	// player, or the starter of a game, could otherwise have herald mail
+	// every move to anyone.
+	if by != "" && by != address && on && !slices.Contains(observers, address) {
+		return s.invite(ctx, g, m, req, address)
+	}
 	changed, err := s.tx.Observe(ctx, id, address, on)
 	if err != nil {
 		return Reply{}, err
@@ -293,10 +300,8 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	}
 	var text string
 	switch {
-	case fr && on && changed && you == "You":
-		text = fmt.Sprintf("Vous observez désormais la partie %s : herald vous enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur. Pour arrêter,\nécrivez : quitter %s\n\n%s", Tag(id), Tag(id), s.stateTextIn(g, m, "", m.State.Text(""), lang))
 	case fr && on && changed:
-		text = fmt.Sprintf("%s observe désormais la partie %s : herald lui enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur.\n", address, Tag(id))
+		text = fmt.Sprintf("Vous observez désormais la partie %s : herald vous enverra chaque coup\ntel que tous le voient, jamais la main d'un joueur. Pour arrêter,\nécrivez : quitter %s\n\n%s", Tag(id), Tag(id), s.stateTextIn(g, m, "", m.State.Text(""), lang))
 	case fr && on && you == "You":
 		text = fmt.Sprintf("Vous observez déjà la partie %s. Pour arrêter, écrivez : quitter %s\n", Tag(id), Tag(id))
 	case fr && on:
@@ -309,12 +314,8 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 		text = fmt.Sprintf("Vous n'observiez pas la partie %s.\n", Tag(id))
 	case fr:
 		text = fmt.Sprintf("%s n'observait pas la partie %s.\n", you, Tag(id))
-	case on && changed && you == "You":
-		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text("")))
 	case on && changed:
-		// The address, of any length, ends its line: wrapping a sentence
-		// that holds it would leave a word alone on a line.
-		text = fmt.Sprintf("%s now observes game %s.\nherald will mail them every move as everyone sees it, never a\nplayer's hand.\n", address, Tag(id))
+		text = fmt.Sprintf("You now observe game %s: herald will mail you every move as everyone\nsees it, never a player's hand. To stop, write: unobserve %s\n\n%s", Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text("")))
 	case on:
 		text = fmt.Sprintf("%s observe%s game %s already. To stop, write: unobserve %s\n", you, map[bool]string{true: "", false: "s"}[you == "You"], Tag(id), Tag(id))
 	case changed:
@@ -325,16 +326,6 @@ func (s *Session) observe(ctx context.Context, id int64, address string, on bool
 	rep := s.answer(g, m, req, Answer, map[bool]string{true: "observe", false: "unobserve"}[on], text, "observe")
 	if on && changed && you == "You" {
 		rep.Notices[0].Picture = s.pictureIn(g, m, rep.Notices[0].Lang) // the board shown, drawn as in every mail with it
-	}
-	if on && changed && you != "You" {
-		who := "a player"
-		if by == g.Host && seatOf(g, by) == "" {
-			who = "the host"
-		}
-		n := s.notice(g, m, address, "", News, "observe",
-			fmt.Sprintf("%s, %s of game %s,\nasked herald to mail you every move as everyone sees it, never a\nplayer's hand. To stop, write: unobserve %s\n\n%s", by, who, Tag(id), Tag(id), s.stateText(g, m, "", m.State.Text(""))))
-		n.Picture = s.picture(g, m)
-		rep.Notices = append(rep.Notices, n)
 	}
 	return rep, nil
 }
@@ -403,10 +394,61 @@ func (s *Session) askToConfirm(ctx context.Context, g *Game, m *adjudicator.Matc
 	return s.answer(g, m, req, Answer, "confirm "+verb, text, verb+": confirmation sent"), nil
 }
 
+// invitesPerDay is how many addresses may be waiting to confirm that they
+// observe a game, asked in the last day (observeConfirmEvery): what a
+// player can have herald mail to addresses that never wrote to it.
+const invitesPerDay = 10
+
+// invite asks address to observe game g for req.From, a player or the
+// host of g: herald mails the address a confirmation saying who asked, as
+// for its own request, and it observes once it writes the line back.
+// One confirmation a day goes to an address, and invitesPerDay to all
+// addresses for a game.
+func (s *Session) invite(ctx context.Context, g *Game, m *adjudicator.Match, req Request, address string) (Reply, error) {
+	fr := req.Env.Lang == notation.French
+	hash, asked, err := s.tx.ObserveRequest(ctx, g.ID, address)
+	if err != nil {
+		return Reply{}, err
+	}
+	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
+		return s.answer(g, m, req, Answer, "observe asked", fmt.Sprintf(pick(fr,
+			"Less than a day ago, herald asked this address to confirm:\n%s\nIt observes game %s once it writes back the line it gave.\n",
+			"Il y a moins d'un jour, herald a demandé à cette adresse de confirmer :\n%s\nElle observe la partie %s dès qu'elle renvoie la ligne donnée.\n"), address, Tag(g.ID)), "observe: invitation already sent"), nil
+	}
+	n, err := s.tx.ObserveRequestsSince(ctx, g.ID, s.now.Add(-observeConfirmEvery))
+	if err != nil {
+		return Reply{}, err
+	}
+	if n >= invitesPerDay {
+		return s.answer(g, m, req, Refusal, "observe refused", fmt.Sprintf(pick(fr,
+			"%d addresses were asked in the last day to observe game %s and have not\nanswered yet: herald asks no more until they do, or until a day has\npassed. Anyone may still ask to observe from their own address:\nobserve %s\n",
+			"%d adresses ont été invitées ce dernier jour à observer la partie %s\nsans avoir encore répondu : herald n'en invite pas d'autre avant leur\nréponse, ou avant un jour. Chacun peut encore le demander depuis sa\npropre adresse : observer %s\n"), n, Tag(g.ID), Tag(g.ID)), "observe: too many invitations"), nil
+	}
+	token := s.h.newToken()
+	if err := s.tx.SetObserveRequest(ctx, g.ID, address, HashKey(token), s.now); err != nil {
+		return Reply{}, err
+	}
+	who := pick(fr, "a player", "un joueur")
+	if req.From == g.Host && seatOf(g, req.From) == "" {
+		who = pick(fr, "the host", "l'hôte")
+	}
+	rep := s.answer(g, m, req, Answer, "observe asked", fmt.Sprintf(pick(fr,
+		"herald mailed a confirmation to\n%s\nIt observes game %s once it writes back the line it gives, and hears\nnothing more if it does not.\n",
+		"herald a envoyé une confirmation à\n%s\nElle observe la partie %s dès qu'elle renvoie la ligne donnée, et ne\nreçoit plus rien sinon.\n"), address, Tag(g.ID)), "observe: invitation sent")
+	text := fmt.Sprintf(pick(fr,
+		"%s,\n%s of game %s, asked herald to mail this address every move of\nthe game as everyone sees it. The game: %s.\nherald mails no one who did not agree: to observe the game, write\nback, on a line of its own:\n\n  observe %s %s\n\nIf you do not want to, ignore this mail: herald will not write to you\nabout it again.\n",
+		"%s,\n%s de la partie %s, a demandé à herald d'envoyer à cette adresse\nchaque coup de la partie tel que tous le voient. La partie : %s.\nherald n'écrit à personne qui n'a pas accepté : pour observer la\npartie, répondez, seule sur sa ligne :\n\n  observer %s %s\n\nSi vous ne le souhaitez pas, ignorez ce courrier : herald ne vous en\nécrira plus.\n"),
+		req.From, who, Tag(g.ID), pick(fr, m.Game.Title, cmp.Or(m.Game.TitleFR, m.Game.Title)), Tag(g.ID), token)
+	n2 := s.notice(g, m, address, "", Answer, "confirm observe", text)
+	n2.Lang = req.Env.Lang
+	rep.Notices = append(rep.Notices, n2)
+	return rep, nil
+}
+
 // observeFor is "observe" and "unobserve" in an authenticated mail of a
 // player or the host of g: with an address among args, that address is
-// subscribed (or unsubscribed) at once, since someone of the game asked;
-// without, the sender is.
+// invited (mailed a confirmation, invite) or unsubscribed at once, since
+// someone of the game asked; without, the sender is subscribed.
 func (s *Session) observeFor(ctx context.Context, g *Game, req Request, on bool, args []string) (Reply, error) {
 	address := req.From
 	for _, a := range args {

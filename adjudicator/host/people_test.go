@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -144,11 +145,31 @@ func confirmObserve(r *rig, id int64, addr, token string) host.Reply {
 	return rep
 }
 
+// invited sends body, a mail of by's that asks (observe ADDRESS) that
+// addr observe game id, and has addr confirm with the token of the
+// invitation herald mails them; it returns the confirmation's reply.
+func invited(r *rig, id int64, by, body, addr string) host.Reply {
+	r.t.Helper()
+	rep := r.send(id, by, body)
+	for _, n := range rep.Notices {
+		if n.To != addr {
+			continue
+		}
+		token := confirmToken.FindStringSubmatch(n.Text)
+		if token == nil {
+			r.t.Fatalf("%s's invitation gives no token:\n%s", addr, n.Text)
+		}
+		return confirmObserve(r, id, addr, token[1])
+	}
+	r.t.Fatalf("%s asked that %s observe game %d; no invitation went: %+v", by, addr, id, rep)
+	return host.Reply{}
+}
+
 // TestObserveNeedsConsent checks that herald mails an observer only once
 // they agreed (issue 25, item 14): a request to observe, forged or not,
 // gets one confirmation mail a day and subscribes no one; the token it
 // gives subscribes the address, a wrong one does not; a player or the
-// host subscribes someone at once, who is told who asked.
+// host invites someone, who is told who asked and confirms the same way.
 func TestObserveNeedsConsent(t *testing.T) {
 	r := newRig(t, false)
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
@@ -203,21 +224,49 @@ func TestObserveNeedsConsent(t *testing.T) {
 		t.Errorf("the token used again: %+v", rep)
 	}
 
-	// The host, and a player, subscribe someone at once.
+	// The host, and a player, invite someone, who is told who asked and
+	// observes once they write the line back (hostile campaign: a
+	// stranger who starts a game had herald mail every move to 40
+	// addresses that never wrote).
 	for _, tc := range []struct{ by, key, who, addr string }{
 		{"h@x.org", g.HostKey, "the host", "fay@w.org"},
 		{"alice@x.org", g.Players[0].Secret, "a player", "gus@w.org"},
 	} {
 		rep := r.send(id, tc.by, "key "+tc.key+"\nobserve G1 "+tc.addr)
-		if rep.Outcome != host.Answered || len(rep.Notices) != 2 || rep.Notices[0].To != tc.by || !strings.Contains(rep.Notices[0].Text, tc.addr+" now observes game G1") {
-			t.Fatalf("%s subscribes %s: %+v", tc.by, tc.addr, rep)
+		if rep.Outcome != host.Answered || len(rep.Notices) != 2 || rep.Notices[0].To != tc.by || !strings.Contains(rep.Notices[0].Text, "herald mailed a confirmation to\n"+tc.addr) {
+			t.Fatalf("%s invites %s: %+v", tc.by, tc.addr, rep)
 		}
-		if n := rep.Notices[1]; n.To != tc.addr || !strings.Contains(n.Text, tc.by+", "+tc.who+" of game G1,\nasked herald") {
-			t.Errorf("the new observer's notice: %+v", n)
+		n := rep.Notices[1]
+		token := confirmToken.FindStringSubmatch(n.Text)
+		if n.To != tc.addr || !strings.Contains(n.Text, tc.by+",\n"+tc.who+" of game G1, asked herald") || token == nil {
+			t.Fatalf("the invitation: %+v", n)
+		}
+		if news(r.playTurn(id), tc.addr) {
+			t.Errorf("%s, invited by %s, got the news of a move before they agreed", tc.addr, tc.by)
+		}
+		if rep := r.send(id, tc.by, "key "+tc.key+"\nobserve G1 "+tc.addr); len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0].Text, "Less than a day ago") {
+			t.Errorf("%s invites %s again: %+v, want no second mail to them", tc.by, tc.addr, rep)
+		}
+		if rep := confirmObserve(r, id, tc.addr, token[1]); rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "You now observe game G1") {
+			t.Fatalf("%s confirms: %+v", tc.addr, rep)
 		}
 		if !news(r.playTurn(id), tc.addr) {
-			t.Errorf("%s, subscribed by %s, got no news of a move", tc.addr, tc.by)
+			t.Errorf("%s, invited by %s, got no news of a move once they agreed", tc.addr, tc.by)
 		}
+	}
+	// Ten invitations a day wait at most: the eleventh mails no one.
+	invited := 0
+	for i := range 12 {
+		addr := fmt.Sprintf("x%d@w.org", i)
+		rep := r.send(id, "alice@x.org", "key "+g.Players[0].Secret+"\nobserve G1 "+addr)
+		if news(rep, addr) {
+			invited++
+		} else if !strings.Contains(rep.Notices[0].Text, "herald asks no more until they do") {
+			t.Errorf("invitation %d mailed no one and says: %+v", i, rep)
+		}
+	}
+	if invited != 10 { // dan, fay and gus confirmed: theirs wait no more
+		t.Errorf("%d invitations went in a day, want 10", invited)
 	}
 	if rep := r.send(id, "alice@x.org", "key "+g.Players[0].Secret+"\nobserve G1 bob@y.org"); rep.Outcome != host.Rejected {
 		t.Errorf("alice subscribes bob, a player: %+v", rep)
@@ -230,7 +279,7 @@ func TestObserveNeedsConsent(t *testing.T) {
 // TestObserverFirstMailHasPicture: an observer's first mail shows the
 // board as every mail with the board does, its picture too (field test:
 // "You now observe game G4" came with the text board alone), whether they
-// confirmed their own request or a player added them.
+// confirmed their own request or a player's invitation.
 func TestObserverFirstMailHasPicture(t *testing.T) {
 	r := newRig(t, false)
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
@@ -253,17 +302,15 @@ func TestObserverFirstMailHasPicture(t *testing.T) {
 	}
 	alice := r.game(id).Players[0]
 	rep = r.send(id, alice.Address, "key "+alice.Secret+"\nobserve G1 dan@w.org")
-	found := false
-	for _, n := range rep.Notices {
-		if n.To == "dan@w.org" {
-			found = true
-			if n.Picture == nil || !strings.Contains(n.Text, "asked herald to mail you every move") {
-				t.Errorf("dan's first mail as an observer, picture %v:\n%s", n.Picture != nil, n.Text)
-			}
-		}
+	if len(rep.Notices) != 2 || rep.Notices[1].To != "dan@w.org" {
+		t.Fatalf("alice invites dan: %+v", rep)
 	}
-	if !found {
-		t.Errorf("dan was not told: %+v", rep)
+	if token = confirmToken.FindStringSubmatch(rep.Notices[1].Text); token == nil {
+		t.Fatalf("dan's invitation gives no token:\n%s", rep.Notices[1].Text)
+	}
+	rep = confirmObserve(r, id, "dan@w.org", token[1])
+	if n := rep.Notices[0]; !strings.Contains(n.Text, "You now observe game G1") || n.Picture == nil {
+		t.Errorf("dan's first mail as an observer, picture %v:\n%s", n.Picture != nil, n.Text)
 	}
 }
 

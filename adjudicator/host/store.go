@@ -275,6 +275,10 @@ type Tx interface {
 	// waiting for its confirmation; an empty tokenHash removes it.
 	SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error
 
+	// ObserveRequestsSince counts the requests to observe game id,
+	// waiting for their confirmation, whose mail went at since or after.
+	ObserveRequestsSince(ctx context.Context, id int64, since time.Time) (int, error)
+
 	// SetObserversOff records whether the host of game id forbids
 	// observers; forbidding them ends every observation.
 	SetObserversOff(ctx context.Context, id int64, off bool) error

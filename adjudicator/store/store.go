@@ -1791,6 +1791,17 @@ func (t *Tx) ObserveRequest(ctx context.Context, id int64, address string) (stri
 	return token, at, nil
 }
 
+// ObserveRequestsSince counts the requests to observe game id waiting
+// for their confirmation whose mail went at since or after.
+func (t *Tx) ObserveRequestsSince(ctx context.Context, id int64, since time.Time) (int, error) {
+	var n int
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM observe_requests WHERE game_id = ? AND asked >= ?`, id, stamp(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 // SetObserveRequest records address's request to observe game id, with
 // the hash of its confirmation token and when the mail went; an empty
 // tokenHash removes it.

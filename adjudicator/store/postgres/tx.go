@@ -401,6 +401,17 @@ func (t *Tx) ObserveRequest(ctx context.Context, id int64, address string) (stri
 	return token, parseStamp(&asked), nil
 }
 
+// ObserveRequestsSince counts the requests to observe game id waiting
+// for their confirmation whose mail went at since or after.
+func (t *Tx) ObserveRequestsSince(ctx context.Context, id int64, since time.Time) (int, error) {
+	var n int
+	err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM observe_requests WHERE game_id = $1 AND asked >= $2`, id, stamp(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 // SetObserveRequest records address's request to observe game id; an
 // empty tokenHash removes it.
 func (t *Tx) SetObserveRequest(ctx context.Context, id int64, address, tokenHash string, asked time.Time) error {
