@@ -22,7 +22,18 @@ func IgnoredNote(lines []notation.IgnoredLine, lang notation.Lang) string {
 	} else {
 		b.WriteString("\n" + ignoredHeadEN)
 	}
-	for _, l := range lines {
+	for i, l := range lines {
+		if i == ignoredShown && len(lines) > ignoredShown+1 {
+			// A mail of thousands of lines of prose is answered in a few
+			// lines, not by a copy of it.
+			last := lines[len(lines)-1].Line
+			if lang == notation.French {
+				fmt.Fprintf(&b, "  ... et %d lignes de plus, jusqu'à la ligne %d\n", len(lines)-i, last)
+			} else {
+				fmt.Fprintf(&b, "  ... and %d more lines, up to line %d\n", len(lines)-i, last)
+			}
+			break
+		}
 		fmt.Fprintf(&b, "  %d: %s\n", l.Line, VisibleText(l.Text, 68))
 		if len(l.Suggest) > 0 {
 			// A short keyword misspelt, alone on its line: still ignored,
@@ -36,6 +47,10 @@ func IgnoredNote(lines []notation.IgnoredLine, lang notation.Lang) string {
 	}
 	return b.String()
 }
+
+// ignoredShown is how many of the lines ignored IgnoredNote lists at most;
+// it counts the rest.
+const ignoredShown = 20
 
 // The first line of IgnoredNote's list, in each language.
 const (

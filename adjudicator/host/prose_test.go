@@ -38,6 +38,29 @@ func TestVisibleText(t *testing.T) {
 	}
 }
 
+// TestIgnoredNoteCounts: the list of lines ignored shows 20 at most and
+// counts the rest (hostile campaign: 80,000 lines of prose after a
+// command were answered by a 1.7 MB copy of them); 21 are all shown.
+func TestIgnoredNoteCounts(t *testing.T) {
+	lines := func(n int) []notation.IgnoredLine {
+		var ls []notation.IgnoredLine
+		for i := range n {
+			ls = append(ls, notation.IgnoredLine{Line: i + 2, Text: "x"})
+		}
+		return ls
+	}
+	note := IgnoredNote(lines(80000), notation.English)
+	if strings.Count(note, "\n") != 23 || !strings.HasSuffix(note, "  21: x\n  ... and 79980 more lines, up to line 80001\n") {
+		t.Errorf("80,000 lines ignored: %d lines of note, ending %q", strings.Count(note, "\n"), note[max(0, len(note)-80):])
+	}
+	if fr := IgnoredNote(lines(30), notation.French); !strings.HasSuffix(fr, "  ... et 10 lignes de plus, jusqu'à la ligne 31\n") {
+		t.Errorf("30 lines ignored, in French: %q", fr)
+	}
+	if all := IgnoredNote(lines(21), notation.English); strings.Contains(all, "more lines") || !strings.HasSuffix(all, "  22: x\n") {
+		t.Errorf("21 lines ignored: %q", all)
+	}
+}
+
 // FuzzVisibleText: whatever the sender wrote, what is shown of it holds
 // no character a terminal acts on, nor a line break, is UTF-8, and is at most n bytes and
 // the mark of the cut.
