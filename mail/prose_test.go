@@ -131,6 +131,17 @@ func TestShortTypoHinted(t *testing.T) {
 	}
 }
 
+// TestSwappedKeywordHinted: a keyword of three letters with two letters
+// swapped, alone on a line ("edn", found by hand over real mail), is
+// hinted at like a longer one; a name or a word one letter from it
+// ("Ben", "and") is not.
+func TestSwappedKeywordHinted(t *testing.T) {
+	got := aliceApplied(t, "key KEY\nkeep plain village\nedn\nBen\nand")
+	if !strings.Contains(got, "  3: edn\n     (a step? did you mean \"end\"?)\n  4: Ben\n  5: and\n") {
+		t.Errorf("the answer does not ask whether edn was a step, or asks it of Ben or and:\n%s", got)
+	}
+}
+
 // aliceApplied sends body, with KEY replaced by alice's key, as alice's
 // reply in a new game G1, whose first step it must apply, and returns
 // the answer to her, its lines ended by \n and its quoted-printable

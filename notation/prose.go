@@ -119,10 +119,37 @@ func misspeltHint(line string, kw Vocabulary) []string {
 		}
 	}
 	w := toks[0].Text
+	if s := swappedKeyword(w, kw); s != "" {
+		return []string{s}
+	}
 	if !kw.MaybeMisspelt(w) || proseWord(w) || !nearKeyword(w, kw) {
 		return nil
 	}
 	return kw.Suggest(w, steps[0].Lang)
+}
+
+// swappedKeyword returns the spelling of a keyword of kw of three letters
+// that w is, two letters next to each other swapped ("edn" for "end",
+// "fni" for "fin"), or "". A word of three letters one edit from a keyword
+// is too often a name or a greeting ("Ben", "and") to be hinted at; the
+// keyword's own letters swapped are not.
+func swappedKeyword(w string, kw Vocabulary) string {
+	f := Fold(w)
+	if len(f) != 3 || proseWord(w) {
+		return ""
+	}
+	if _, _, ok := kw.Lookup(w); ok {
+		return ""
+	}
+	for _, t := range kw {
+		for _, s := range append(append([]string{t.Name}, t.EN...), t.FR...) {
+			k := Fold(s)
+			if len(k) == 3 && (f == string([]byte{k[1], k[0], k[2]}) || f == string([]byte{k[0], k[2], k[1]})) {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // stepLine reports whether line holds a word of the notation whose
