@@ -14,7 +14,7 @@ import (
 )
 
 // replace hands a seat to a new address, with a new key: only the host
-// may. The newcomer gets a welcome with the seat's private view, the old
+// may, and a host who plays hands another player's seat only to the bot. The newcomer gets a welcome with the seat's private view, the old
 // address a notice that its key no longer works, everyone else the news.
 // args are "SEAT by ADDRESS" (French "par"); SEAT is a player's name or
 // address.
@@ -57,6 +57,12 @@ func (s *Session) replace(ctx context.Context, g *Game, m *adjudicator.Match, re
 			"%s est l'adresse de herald lui-même :\nherald ne joue aucune place (bot:2 est une place que joue le bot).\n\n%s"), addr, usage), "replace by herald"), nil
 	case !toBot && slices.ContainsFunc(g.Players, func(p Player) bool { return p.Address == addr && p.Name != g.Players[seat].Name }):
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%s plays in game %s already.\n", "%s joue déjà dans la partie %s.\n"), addr, Tag(g.ID)), "bad replace"), nil
+	case !toBot && seatOf(g, req.From) != "" && g.Players[seat].Address != req.From:
+		// The welcome shows the seat's hand: a host who plays could hand
+		// an opponent's seat to an address of their own and read it.
+		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr,
+			"You play in game %s, so you may hand your own seat to someone else, but\nanother player's seat only to the bot (replace %s by bot:2): the\nnewcomer's welcome shows that seat's hand, which you must not see.\n",
+			"Vous jouez dans la partie %s : vous pouvez céder votre propre place,\nmais celle d'un autre joueur seulement au bot (remplace %s par bot:2) :\nle message d'accueil du nouveau venu montre la main de cette place, que\nvous ne devez pas voir.\n"), Tag(g.ID), g.Players[seat].Name), "replace by a host who plays"), nil
 	case toBot && g.Players[seat].Address == addr:
 		return s.answer(g, m, req, Refusal, "replace refused", fmt.Sprintf(pick(fr, "%s already plays the seat of %s in game %s.\n", "%s joue déjà la place de %s dans la partie %s.\n"), addr, g.Players[seat].Name, Tag(g.ID)), "bad replace"), nil
 	}

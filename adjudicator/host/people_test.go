@@ -314,6 +314,30 @@ func TestObserverFirstMailHasPicture(t *testing.T) {
 	}
 }
 
+// TestReplaceByHostWhoPlays: a host who plays hands their own seat to
+// another address, and another player's seat to the bot, but not to an
+// address: its welcome shows that seat's hand (found over real mail: the
+// host handed carol's seat to an address of their own and read it).
+func TestReplaceByHostWhoPlays(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "alice@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org", "carol@z.org"}})
+	alice := r.game(id).Players[0]
+	key := "key " + alice.Secret + "\n"
+	rep := r.send(id, alice.Address, key+"replace carol by alice+spy@x.org")
+	if rep.Outcome != host.Rejected || len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0].Text, "another player's seat only to the bot (replace carol by bot:2)") {
+		t.Fatalf("alice hands carol's seat to her own alias: %+v", rep)
+	}
+	if p := r.game(id).Players[2]; p.Address != "carol@z.org" {
+		t.Errorf("carol's seat went to %s", p.Address)
+	}
+	if rep := r.send(id, alice.Address, key+"replace carol by bot:2"); rep.Outcome == host.Rejected {
+		t.Errorf("alice hands carol's seat to the bot: %+v", rep)
+	}
+	if rep := r.send(id, alice.Address, key+"replace alice by alice2@x.org"); rep.Outcome == host.Rejected {
+		t.Errorf("alice hands her own seat on: %+v", rep)
+	}
+}
+
 // TestReplaceLang: a seat handed to someone new does not keep the
 // language its last player chose (lang fr): the newcomer's welcome and
 // mails are in the language of the host's mail until they choose; a seat
