@@ -1,6 +1,7 @@
 package heritiers
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/adjudicator"
@@ -112,5 +113,26 @@ players:
 		if _, fr := st.placeWhy(c.q, c.rule, ref); fr != c.fr {
 			t.Errorf("placeWhy(%c):\n got %q\nwant %q", c.rule, fr, c.fr)
 		}
+	}
+}
+
+// TestSoloCountsRoads: the solo game counts the roads as the base game
+// does (deux-heritiers-fr.txt:456, « y compris pour les routes »), so it
+// refuses roads=false, which the base game offers for a first game (l.
+// 187): Henri's score and the player's both lost their roads.
+func TestSoloCountsRoads(t *testing.T) {
+	start := func(players ...string) error {
+		rec, err := adjudicator.NewRecord(Game, players, adjudicator.Options{"roads": "false"}, "test", nil)
+		if err != nil {
+			return err
+		}
+		_, err = adjudicator.Start(reg, rec)
+		return err
+	}
+	if err := start("alice"); err == nil || !strings.Contains(err.Error(), "deux-heritiers-fr.txt:456") {
+		t.Errorf("a solo game without roads: %v", err)
+	}
+	if err := start("alice", "bob"); err != nil {
+		t.Errorf("a two-player game without roads: %v", err)
 	}
 }

@@ -146,7 +146,7 @@ var Game = &adjudicator.Game{
 		Max:     3,
 	}, {
 		Name:    "roads",
-		Doc:     "count the roads (the rulebook suggests not to in a first game)",
+		Doc:     "count the roads (the rulebook suggests not to in a first two-player game; the solo game always does)",
 		Type:    adjudicator.OptBool,
 		Default: "true",
 	}, {
@@ -286,6 +286,11 @@ func newEmpty(data *Data, players []string, opts adjudicator.Options) (*State, e
 	if len(players) == 1 {
 		if strings.EqualFold(players[0], Henri) {
 			return nil, fmt.Errorf("%q is the name of the automaton of the solo game; choose another name", players[0])
+		}
+		if !s.roads {
+			// « Vous marquez des points de la même manière que dans le
+			// jeu de base, y compris pour les routes. »
+			return nil, fmt.Errorf("the solo game counts the roads, as the base game does (deux-heritiers-fr.txt:456): roads=false is for a first two-player game")
 		}
 		s.solo = true
 		s.names[1] = Henri
