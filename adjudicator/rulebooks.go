@@ -68,7 +68,7 @@ var rulingLines = map[string][]ruleRef{
 	"DH-23":  {{"deux-heritiers-fr.txt", 516, 516, ""}, {"deux-heritiers-fr.txt", 179, 179, ""}, {"deux-heritiers-fr.txt", 255, 255, ""}},
 	"DH-3":   {{"deux-heritiers-fr.txt", 179, 179, ""}},
 	"DH-4":   {{"deux-heritiers-fr.txt", 201, 201, ""}, {"deux-heritiers-fr.txt", 329, 329, ""}, {"deux-heritiers-fr.txt", 297, 297, ""}, {"deux-heritiers-fr.txt", 344, 344, ""}, {"deux-heritiers-fr.txt", 368, 368, ""}},
-	"DH-5":   {{"deux-heritiers-fr.txt", 78, 78, ""}, {"deux-heritiers-fr.txt", 187, 187, ""}},
+	"DH-5":   {{"deux-heritiers-fr.txt", 78, 78, ""}, {"deux-heritiers-fr.txt", 187, 187, ""}, {"deux-heritiers-fr.txt", 456, 456, ""}},
 	"DH-6":   {{"deux-heritiers-fr.txt", 169, 169, ""}, {"deux-heritiers-fr.txt", 489, 489, ""}, {"deux-heritiers-fr.txt", 491, 491, ""}},
 	"DH-7":   {{"deux-heritiers-fr.txt", 112, 112, ""}},
 	"DH-9":   {{"deux-heritiers-fr.txt", 102, 102, ""}, {"deux-heritiers-fr.txt", 483, 483, ""}},
