@@ -405,6 +405,10 @@ func (s *State) extendFrom(p int, m Extend) (grid.Square, *adjudicator.RuleError
 			found = append(found, ar[l].castle)
 		}
 	}
+	if l := lab[m.Square]; len(found) == 0 && ar[l].region() && ar[l].owner == p {
+		// Not "does not border": it lies inside.
+		return 0, rulef(codeExtend, ruleOwnRegion, "%s is in your region already: extend onto a square beside it", "%s est déjà dans votre région : étendez-la sur une case voisine", s.sq(m.Square)).At(m.pos)
+	}
 	switch len(found) {
 	case 0:
 		return 0, rulef(codeExtend, ruleExtend, "%s does not border one of your regions", "%s ne touche aucune de vos régions", s.sq(m.Square)).At(m.pos)
