@@ -299,6 +299,10 @@ func (s *State) checkPay(seat int, m Build) (bool, *adjudicator.RuleError) {
 					return false, at(adjudicator.Rulef("reach", ruleReach, "place %d is out of your reach: you reach %s from the shield",
 						"la place %d est hors de votre portée : vous atteignez %s depuis le bouclier", -p, tilesWords(s.reach(seat))))
 				}
+				if n > 0 {
+					// Named twice in this payment, not paid before it.
+					return false, at(adjudicator.Rulef("paid", rulePay, "the tile at place %d gives only 1 resource: name it once", "la tuile de la place %d ne donne qu'une ressource : nommez-la une fois", -p))
+				}
 				return false, at(adjudicator.Rulef("paid", rulePay, "the tile at place %d already paid this turn", "la tuile de la place %d a déjà payé ce tour-ci", -p))
 			}
 			if full := s.sourceTotal(seat, p); times <= full {
