@@ -142,6 +142,17 @@ func TestSwappedKeywordHinted(t *testing.T) {
 	}
 }
 
+// TestListMarksAroundSteps: a step written as an item of a list, with a
+// bullet, a number or a colon after its first word, is the step (found
+// by hand over real mail: "- keep plain village" was "unknown step").
+func TestListMarksAroundSteps(t *testing.T) {
+	for _, line := range []string{"- keep plain village", "1) KEEP PLAIN VILLAGE", "Keep: plain village"} {
+		if got := aliceApplied(t, "key KEY\n"+line); !strings.Contains(got, "Your move 1 was applied") {
+			t.Errorf("%q: %s", line, got)
+		}
+	}
+}
+
 // aliceApplied sends body, with KEY replaced by alice's key, as alice's
 // reply in a new game G1, whose first step it must apply, and returns
 // the answer to her, its lines ended by \n and its quoted-printable

@@ -107,6 +107,9 @@ func Split(src string) ([]*Step, ErrorList) {
 		}
 		var cur *Step
 		flush := func() {
+			if cur != nil {
+				cur.Tokens = dropListMarks(cur.Tokens)
+			}
 			if cur != nil && len(cur.Tokens) > 0 {
 				first, last := cur.Tokens[0], cur.Tokens[len(cur.Tokens)-1]
 				cur.Pos = first.Pos
@@ -166,6 +169,27 @@ func Split(src string) ([]*Step, ErrorList) {
 		flush()
 	}
 	return steps, errs
+}
+
+// dropListMarks returns the tokens of a step without the marks a player
+// writes around steps as in a list, which no notation uses there: a
+// bullet and a space ("- keep plain village", "* take 2"), a number ("1) keep ...",
+// "2. take 2"), a colon after the first word ("Keep: plain village").
+// What is left is the step as the notation writes it; a mark alone is
+// left for the game to refuse.
+func dropListMarks(toks []Token) []Token {
+	switch {
+	case len(toks) > 1 && toks[0].Kind == Punct && (toks[0].Text == "-" || toks[0].Text == "*") && toks[1].Kind == Word &&
+		toks[1].Pos.Col > toks[0].End().Col:
+		toks = toks[1:]
+	case len(toks) > 2 && toks[0].Kind == Number && toks[1].Kind == Punct && (toks[1].Text == ")" || toks[1].Text == ".") &&
+		toks[2].Kind == Word && toks[1].Pos.Col == toks[0].End().Col:
+		toks = toks[2:]
+	}
+	if len(toks) > 2 && toks[0].Kind == Word && toks[1].Kind == Punct && toks[1].Text == ":" && toks[1].Pos.Col == toks[0].End().Col {
+		toks = append([]Token{toks[0]}, toks[2:]...)
+	}
+	return toks
 }
 
 // punctuation lists the punctuation characters a step may hold.

@@ -134,6 +134,22 @@ var splitTests = []struct {
 		steps: `1:1 "-fort chateau- x. .y" [punctuation - 1:1, word fort 1:2, word chateau 1:7, punctuation - 1:14, word x 1:16, punctuation . 1:17, punctuation . 1:19, word y 1:20]` + "\n",
 	},
 	{
+		// Marks of a list around steps (found by hand over real mail:
+		// "- keep plain village" was "unknown step -").
+		name: "list marks",
+		src:  "- keep plain village\n* take 2\n1) KEEP plain\n2. end\nKeep: plain village\n-\n1)\nplay A: 2\n3 . 4",
+		steps: `1:3 "keep plain village" [word keep 1:3, word plain 1:8, word village 1:14]
+2:3 "take 2" [word take 2:3, number 2 2:8]
+3:4 "KEEP plain" [word KEEP 3:4, word plain 3:9]
+4:4 "end" [word end 4:4]
+5:1 "Keep: plain village" [word Keep 5:1, word plain 5:7, word village 5:13]
+6:1 "-" [punctuation - 6:1]
+7:1 "1)" [number 1 7:1, punctuation ) 7:2]
+8:1 "play A: 2" [word play 8:1, word A 8:6, punctuation : 8:7, number 2 8:9]
+9:1 "3 . 4" [number 3 9:1, punctuation . 9:3, number 4 9:5]
+`,
+	},
+	{
 		name: "unexpected characters once per line, all lines",
 		src:  "plain $ e5 $\nend\n% forest & lake\n€",
 		steps: `1:1 "plain $ e5" [word plain 1:1, word e5 1:9]
