@@ -12,6 +12,10 @@ import (
 type Scanner struct {
 	step *Step
 	i    int
+	// fr and en count the keywords read that only French, or only
+	// English, spells so; first is the language of the first of them.
+	fr, en int
+	first  Lang
 }
 
 // NewScanner returns a scanner at the first token of step.
@@ -64,10 +68,35 @@ func (s *Scanner) Keyword(v Vocabulary) (name string, ok bool) {
 		return "", false
 	}
 	s.i++
-	if lang == French {
-		s.step.Lang = French
-	}
+	s.noteLang(v, tok.Text, lang)
 	return name, true
+}
+
+// noteLang counts the language of word, a keyword of v read as lang, and
+// sets the step's language: French when more of its keywords are French
+// only than English only, or as many and the first of them was ("knights
+// est 2 1", an English step with a French word in it, stays English; the
+// answer to it came in French).
+func (s *Scanner) noteLang(v Vocabulary, word string, lang Lang) {
+	switch {
+	case lang == French:
+		if s.fr+s.en == 0 {
+			s.first = French
+		}
+		s.fr++
+	case v.frenchSpells(word):
+		return // a word both languages spell so ("village")
+	default:
+		if s.fr+s.en == 0 {
+			s.first = English
+		}
+		s.en++
+	}
+	if s.fr > s.en || s.fr == s.en && s.first == French {
+		s.step.Lang = French
+	} else {
+		s.step.Lang = English
+	}
 }
 
 // Noun names what a grammar expects at some point, for error messages, in

@@ -1,6 +1,7 @@
 package notation_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/heraldgames/herald/notation"
@@ -134,6 +135,30 @@ func TestScannerKeywordLang(t *testing.T) {
 	}
 	if s.Step().Lang != notation.French {
 		t.Errorf("Lang = %v after château village forest, want fr", s.Step().Lang)
+	}
+	// The step's language is that of most of its keywords spelt in one
+	// language only, the first of them on a tie: an English step with a
+	// French word in it ("knights est 2 1", found by hand over real mail)
+	// stays English.
+	for _, tt := range []struct {
+		src  string
+		lang notation.Lang
+	}{
+		{"forest château", notation.English},
+		{"forest village château", notation.English},
+		{"forest château chateau-fort", notation.French},
+		{"foret castle village", notation.French},
+		{"village village", notation.English},
+	} {
+		s := scan(t, tt.src)
+		for range len(strings.Fields(tt.src)) {
+			if _, ok := s.Keyword(append(terrains, buildings...)); !ok {
+				t.Fatalf("Keyword failed in %q", tt.src)
+			}
+		}
+		if s.Step().Lang != tt.lang {
+			t.Errorf("Lang = %v after %q, want %v", s.Step().Lang, tt.src, tt.lang)
+		}
 	}
 	// A number is never a keyword, even if a term is spelt like it.
 	s = scan(t, "3")

@@ -101,6 +101,19 @@ func (v Vocabulary) Lookup(word string) (name string, lang Lang, ok bool) {
 	return "", English, false
 }
 
+// frenchSpells reports whether a French spelling of a term of v is word.
+func (v Vocabulary) frenchSpells(word string) bool {
+	f := Fold(word)
+	for _, t := range v {
+		for _, s := range t.FR {
+			if foldsTo(s, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // MaybeMisspelt reports whether word may be one of the terms misspelt: a
 // word of letters alone, four or more of them (a shorter one is too
 // often something else), and no spelling of a term itself. Whether it is
