@@ -14,7 +14,8 @@ import (
 )
 
 // replace hands a seat to a new address, with a new key: only the host
-// may, and a host who plays hands another player's seat only to the bot. The newcomer gets a welcome with the seat's private view, the old
+// may, and a host who plays hands another player's seat only to the bot.
+// The newcomer gets a welcome with the seat's private view, the old
 // address a notice that its key no longer works, everyone else the news.
 // args are "SEAT by ADDRESS" (French "par"); SEAT is a player's name or
 // address.
@@ -172,8 +173,9 @@ const (
 // 14): a request to observe is answered with a confirmation mail carrying
 // a token, and the address is subscribed only once it writes back
 // "observe G12 TOKEN" (ConfirmObserve); a player or the host may invite
-// someone the same way (Handle, "observe ADDRESS": invite). The host may forbid
-// observers (set observers off). A player of the game cannot observe it.
+// someone the same way (Handle, "observe ADDRESS": invite). The host may
+// forbid observers (set observers off). A player of the game cannot
+// observe it.
 func (s *Session) Observe(ctx context.Context, id int64, address string, on bool) (Reply, error) {
 	return s.observe(ctx, id, address, on, "", "", false, s.lang)
 }
@@ -204,9 +206,9 @@ func (s *Session) ConfirmObserve(ctx context.Context, id int64, address, token s
 // observe is Observe, ConfirmObserve and ConfirmUnobserve (confirm: an
 // unobserve not proven, to be confirmed by token), and "observe ADDRESS"
 // by a player or the host of the game (by, authenticated), which invites
-// the address (invite) and ends an observation at once. The asker is answered in lang, the language of their
-// mail; an observer who asked themselves is mailed the moves in it, an
-// observer someone else subscribed in English.
+// the address (invite) and ends an observation at once. The asker is
+// answered in lang, the language of their mail; an observer is mailed the
+// moves in the language of the mail that confirmed.
 func (s *Session) observe(ctx context.Context, id int64, address string, on bool, token, by string, confirm bool, lang notation.Lang) (Reply, error) {
 	fr := lang == notation.French
 	address, err := ParseAddress(address)
@@ -418,8 +420,8 @@ func (s *Session) invite(ctx context.Context, g *Game, m *adjudicator.Match, req
 	}
 	if hash != "" && s.now.Sub(asked) < observeConfirmEvery {
 		return s.answer(g, m, req, Answer, "observe asked", fmt.Sprintf(pick(fr,
-			"Less than a day ago, herald asked this address to confirm:\n%s\nIt observes game %s once it writes back the line it gave.\n",
-			"Il y a moins d'un jour, herald a demandé à cette adresse de confirmer :\n%s\nElle observe la partie %s dès qu'elle renvoie la ligne donnée.\n"), address, Tag(g.ID)), "observe: invitation already sent"), nil
+			"herald asked less than a day ago, and asks no more today, that\n%s\nconfirm: it observes game %s once it writes back the line it gave.\n",
+			"herald a déjà demandé il y a moins d'un jour, et ne redemande pas, que\n%s\nconfirme : elle observe la partie %s dès qu'elle renvoie la ligne donnée.\n"), address, Tag(g.ID)), "observe: invitation already sent"), nil
 	}
 	n, err := s.tx.ObserveRequestsSince(ctx, g.ID, s.now.Add(-observeConfirmEvery))
 	if err != nil {

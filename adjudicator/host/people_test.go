@@ -244,7 +244,7 @@ func TestObserveNeedsConsent(t *testing.T) {
 		if news(r.playTurn(id), tc.addr) {
 			t.Errorf("%s, invited by %s, got the news of a move before they agreed", tc.addr, tc.by)
 		}
-		if rep := r.send(id, tc.by, "key "+tc.key+"\nobserve G1 "+tc.addr); len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0].Text, "Less than a day ago") {
+		if rep := r.send(id, tc.by, "key "+tc.key+"\nobserve G1 "+tc.addr); len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0].Text, "less than a day ago, and asks no more today") {
 			t.Errorf("%s invites %s again: %+v, want no second mail to them", tc.by, tc.addr, rep)
 		}
 		if rep := confirmObserve(r, id, tc.addr, token[1]); rep.Outcome != host.Answered || !strings.Contains(rep.Notices[0].Text, "You now observe game G1") {
