@@ -324,8 +324,9 @@ func parseScenarioMove(n *yaml.Node, errAt func(*yaml.Node, string, ...any) erro
 }
 
 // errorSays reports whether an error, in English (en) or in French (fr),
-// holds want, as a scenario's error: names it: the very text, or the same
-// words in another case, with or without accents ("Chateau", "château").
+// holds want, the words a scenario's error: gives: the very text, or the
+// same words in another case, with or without accents ("Chateau",
+// "château").
 func errorSays(en, fr, want string) bool {
 	if strings.Contains(en, want) || strings.Contains(fr, want) {
 		return true

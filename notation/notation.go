@@ -173,10 +173,10 @@ func Split(src string) ([]*Step, ErrorList) {
 
 // dropListMarks returns the tokens of a step without the marks a player
 // writes around steps as in a list, which no notation uses there: a
-// bullet and a space ("- keep plain village", "* take 2"), a number ("1) keep ...",
-// "2. take 2"), a colon after the first word ("Keep: plain village").
-// What is left is the step as the notation writes it; a mark alone is
-// left for the game to refuse.
+// bullet and a space ("- keep plain village", "* take 2"), a number
+// ("1) keep ...", "2. take 2"), a colon after the first word ("Keep:
+// plain village"). What is left is the step as the notation writes it;
+// a mark alone is left for the game to refuse.
 func dropListMarks(toks []Token) []Token {
 	switch {
 	case len(toks) > 1 && toks[0].Kind == Punct && (toks[0].Text == "-" || toks[0].Text == "*") && toks[1].Kind == Word &&
