@@ -301,7 +301,9 @@ func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 	}
 	if m.HasWith {
 		if !slices.ContainsFunc(s.hands[p], func(c Political) bool { return c.Kind == m.With }) {
-			return rulef(codePolitical, ruleAllianceOn, "you hold no %s card", "vous n'avez pas de carte %s", adjudicator.Words{EN: polNames[m.With], FR: polNamesFR[m.With]}).At(m.withPos)
+			// A card is played by the player who took it (l. 244), not
+			// the alliance's own rule (l. 248).
+			return rulef(codePolitical, rulePolHeld, "you hold no %s card", "vous n'avez pas de carte %s", adjudicator.Words{EN: polNames[m.With], FR: polNamesFR[m.With]}).At(m.withPos)
 		}
 		if m.With == Renegade && s.reserve[p] == 0 {
 			return rulef(codePolitical, ruleRenReserve, "you have no knight left, so you cannot play a renegade card", "vous n'avez plus de chevalier : vous ne pouvez pas jouer de carte renégat").At(m.withPos)

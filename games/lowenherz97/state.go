@@ -36,6 +36,7 @@ const (
 	ruleNegotiate  = "lowenherz-1997-fr.txt:204"
 	ruleNoPolitics = "lowenherz-1997-fr.txt:209"
 	ruleConfront   = "lowenherz-1997-fr.txt:214"
+	rulePolHeld    = "lowenherz-1997-fr.txt:244"
 	ruleAllianceOn = "lowenherz-1997-fr.txt:248"
 	ruleAllyWhich  = "lowenherz-1997-fr.txt:249"
 	ruleAllied     = "lowenherz-1997-fr.txt:250"
