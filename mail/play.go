@@ -126,6 +126,14 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			return fail(fmt.Sprintf("unexpected %q: write players before the addresses, deadline before a span of time like 72h", a))
 		}
 	}
+	if len(s.cfg.Hosts) == 0 {
+		if why, err := s.namedLimit(ctx, ses.Tx(), msg.From, addrs, now); err != nil || why != "" {
+			if err != nil {
+				return "", 0, "", err
+			}
+			return fail(why)
+		}
+	}
 	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts, Timing: timing, Lang: env.Lang})
 	var refused *RefusedError
 	if errors.As(err, &refused) {
@@ -142,6 +150,32 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 type GameLimits struct {
 	PerAddress int // games one address may start in an hour
 	PerHour    int // games all addresses together may start in an hour
+	// PerNamed is how many games started by others may name one address
+	// in a day: each welcomes it, and forgers who each stay within
+	// PerAddress could otherwise have herald mail one address again and
+	// again. Its own games are not counted.
+	PerNamed int
+}
+
+// namedLimit says why a game from `from` naming addrs may not start now,
+// on a herald where anyone may start games: one of the addresses it
+// names has had its welcomes of the day from games others started
+// (GameLimits.PerNamed). "" when it may.
+func (s *Service) namedLimit(ctx context.Context, tx host.Tx, from string, addrs []string, now time.Time) (string, error) {
+	for _, a := range addrs {
+		if strings.HasPrefix(a, "bot:") || strings.EqualFold(a, from) {
+			continue
+		}
+		n, err := tx.GamesNamingSince(ctx, a, now.Add(-24*time.Hour))
+		if err != nil {
+			return "", err
+		}
+		if n >= s.cfg.StrangerGames.PerNamed {
+			s.log.Warn("an address named in games others started at its limit for the day; refusing a new game", "from", from, "named", a, "limit", s.cfg.StrangerGames.PerNamed)
+			return fmt.Sprintf("%s has been named in %d games others started in the last day, the most this herald allows when anyone may start games: it gets no more welcomes today. It may start a game itself, naming you.", a, n), nil
+		}
+	}
+	return "", nil
 }
 
 // strangerLimit says why from may not start a game now, on a herald where

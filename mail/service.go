@@ -41,8 +41,10 @@ type Config struct {
 
 	// StrangerGames caps the games started by mail when Hosts is empty,
 	// since anyone may then have herald welcome any address: one address
-	// starts at most StrangerGames.PerAddress games an hour, and all
-	// together at most StrangerGames.PerHour; default 5 and 30.
+	// starts at most StrangerGames.PerAddress games an hour, all
+	// together at most StrangerGames.PerHour, and one address is named
+	// in at most StrangerGames.PerNamed games others start in a day;
+	// default 5, 30 and 3.
 	StrangerGames GameLimits
 
 	// MaxSize is the largest incoming mail accepted; default 256 KiB.
@@ -188,6 +190,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.StrangerGames.PerHour <= 0 {
 		cfg.StrangerGames.PerHour = 30
+	}
+	if cfg.StrangerGames.PerNamed <= 0 {
+		cfg.StrangerGames.PerNamed = 3
 	}
 	if cfg.StrangerAnswersPerHour <= 0 {
 		cfg.StrangerAnswersPerHour = 100

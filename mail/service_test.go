@@ -58,7 +58,7 @@ func newFixtureOf(t testing.TB, reg *adjudicator.Registry, opts ...func(*Config)
 		NewSeed:  func() string { return "fixture" },
 		// The fixture starts games by the dozen (BenchmarkIntake): the
 		// limits on strangers' games are TestStrangerGamesLimited's.
-		StrangerGames: GameLimits{PerAddress: 1 << 20, PerHour: 1 << 20},
+		StrangerGames: GameLimits{PerAddress: 1 << 20, PerHour: 1 << 20, PerNamed: 1 << 20},
 	}
 	for _, o := range opts {
 		o(&cfg)

@@ -25,7 +25,7 @@ func TestStrangerGamesLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.svc.cfg.StrangerGames = def.cfg.StrangerGames // the defaults, which the fixture lifts
-	if def.cfg.StrangerGames != (GameLimits{PerAddress: 5, PerHour: 30}) {
+	if def.cfg.StrangerGames != (GameLimits{PerAddress: 5, PerHour: 30, PerNamed: 3}) {
 		t.Errorf("the default limits: %+v", def.cfg.StrangerGames)
 	}
 	f.sent()
@@ -92,6 +92,62 @@ func TestStrangerGamesLimited(t *testing.T) {
 		if out := newGame("club@herald.test", 400+i); out != Created {
 			t.Fatalf("the listed host's game %d: %s, want created", i+1, out)
 		}
+	}
+}
+
+// TestNamedAddressLimited: where anyone may start games, one address is
+// welcomed into at most 3 games that others start in a day. Before, each
+// forger stayed within its own 5 games an hour, and eight of them had
+// herald welcome bob into 8 games in a minute (hostile campaign over
+// Postfix + Dovecot). The refusal names the address and welcomes no
+// one; bot seats and the starter's own seat are not counted, a listed
+// host is not limited, and a day later the address may be named again.
+func TestNamedAddressLimited(t *testing.T) {
+	f := newFixture(t)
+	f.svc.cfg.StrangerGames.PerNamed = 3
+	f.sent()
+	newGame := func(from, players string) Outcome {
+		t.Helper()
+		out, err := f.svc.Handle(context.Background(), f.mail(from, "new", "new raubritter players "+players))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for i := range 3 {
+		if out := newGame(fmt.Sprintf("forger%d@evil.test", i), fmt.Sprintf("forger%d@evil.test bob@victim.test", i)); out != Created {
+			t.Fatalf("game %d naming bob: %s, want created", i+1, out)
+		}
+	}
+	if n := len(f.sent()["bob@victim.test"]); n != 3 {
+		t.Fatalf("bob got %d welcomes, want 3", n)
+	}
+	if out := newGame("forger9@evil.test", "carol@victim.test bob@victim.test"); out != Rejected {
+		t.Fatalf("a fourth game naming bob in the day: %s, want rejected", out)
+	}
+	got := f.sent()
+	if len(got["bob@victim.test"]) != 0 || len(got["carol@victim.test"]) != 0 {
+		t.Errorf("a refused game mailed welcomes: %v", got)
+	}
+	if a := got["forger9@evil.test"]; len(a) != 1 || !strings.Contains(a[0], "bob@victim.test has been named in 3 games others started") {
+		t.Errorf("the answer: %q", a)
+	}
+	// Bob's own game, and a game with bot seats, are not held back by it.
+	if out := newGame("bob@victim.test", "bob@victim.test bot:1"); out != Created {
+		t.Errorf("bob's own game: %s, want created", out)
+	}
+	if out := newGame("dave@evil.test", "dave@evil.test bot:1"); out != Created {
+		t.Errorf("a game with a bot seat: %s, want created", out)
+	}
+	// A listed host names whom they like.
+	f.svc.cfg.Hosts = []string{"club@herald.test"}
+	if out := newGame("club@herald.test", "club@herald.test bob@victim.test"); out != Created {
+		t.Errorf("the listed host's game: %s, want created", out)
+	}
+	f.svc.cfg.Hosts = nil
+	f.clock = f.clock.Add(24 * time.Hour)
+	if out := newGame("forger9@evil.test", "forger9@evil.test bob@victim.test"); out != Created {
+		t.Errorf("a day later: %s, want created", out)
 	}
 }
 

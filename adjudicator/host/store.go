@@ -239,6 +239,11 @@ type Tx interface {
 	// by anyone when host is "", for the limits on starting games.
 	GamesStartedSince(ctx context.Context, host string, since time.Time) (int, error)
 
+	// GamesNamingSince counts the games started since a time by a host
+	// other than address that give address a seat, for the limit on the
+	// welcomes one address gets from games others start.
+	GamesNamingSince(ctx context.Context, address string, since time.Time) (int, error)
+
 	// Save writes a game's status and the moves of rec beyond those
 	// stored, and returns the game's new revision.
 	Save(ctx context.Context, id int64, rec *adjudicator.Record, status string) (int64, error)

@@ -100,7 +100,7 @@ func TestHeaderCacheMatchesDatabase(t *testing.T) {
 	// (or writes nothing of a game's header): a new method must be added
 	// to one or the other.
 	reads := map[string]bool{"SetOutcome": true, "Game": true, "GameInfo": true, "Record": true, "GamesOf": true, "PlayingGamesOf": true,
-		"GamesStartedSince": true, "Observers": true, "ObserverLangs": true, "ObserveRequest": true, "ObserveRequestsSince": true, "UndoRequest": true, "Queue": true,
+		"GamesStartedSince": true, "GamesNamingSince": true, "Observers": true, "ObserverLangs": true, "ObserveRequest": true, "ObserveRequestsSince": true, "UndoRequest": true, "Queue": true,
 		"RepliesSince": true, "AuthNoticesSince": true, "AnswersSince": true, "StrangerAnswersSince": true}
 	covered := map[string]bool{}
 	for _, w := range writes {

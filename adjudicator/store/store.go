@@ -1443,6 +1443,19 @@ func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.
 	return n, nil
 }
 
+// GamesNamingSince counts the games started since a time by a host
+// other than address that give address a seat.
+func (t *Tx) GamesNamingSince(ctx context.Context, address string, since time.Time) (int, error) {
+	var n int
+	a := strings.ToLower(address)
+	err := t.b.stmts.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE created >= ? AND host <> ? AND id IN (SELECT game_id FROM players WHERE address = ?)`,
+		stamp(since), a, a).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := t.b.stmts.QueryContext(ctx, query, args...)
 	if err != nil {

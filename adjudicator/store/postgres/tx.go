@@ -203,6 +203,18 @@ func (t *Tx) GamesStartedSince(ctx context.Context, hostAddr string, since time.
 	return n, nil
 }
 
+// GamesNamingSince counts the games started since a time by a host
+// other than address that give address a seat.
+func (t *Tx) GamesNamingSince(ctx context.Context, address string, since time.Time) (int, error) {
+	var n int
+	err := t.q().QueryRow(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM games WHERE created >= $1 AND host <> $2 AND id IN (SELECT game_id FROM players WHERE address = $2)`,
+		stamp(since), strings.ToLower(address)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := t.q().Query(context.WithoutCancel(ctx), query, args...)
 	if err != nil {

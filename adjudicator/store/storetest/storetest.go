@@ -1091,7 +1091,7 @@ func testKeysHashed(t *testing.T, db DB) {
 
 // testGamesStartedSince: the games started since a time are counted by
 // host, or all of them, for the limits on starting games (hostile
-// campaign).
+// campaign), and by an address they name that did not start them.
 func testGamesStartedSince(t *testing.T, db DB) {
 	s := db.Open(t)
 	ctx := context.Background()
@@ -1108,17 +1108,32 @@ func testGamesStartedSince(t *testing.T, db DB) {
 	start("<g1@x>", "host@x", t0)
 	start("<g2@x>", "host@x", t0.Add(time.Minute))
 	start("<g3@x>", "other@x", t0.Add(30*time.Minute))
+	start("<g4@x>", "alice@x", t0.Add(40*time.Minute)) // alice names herself
 	err := s.Process(ctx, host.Intake{MessageID: "<count@x>", BodyHash: "h", Sender: "host@x", Received: t0.Add(time.Hour)}, func(tx host.Tx) error {
 		for _, c := range []struct {
 			host  string
 			since time.Time
 			want  int
 		}{
-			{"host@x", t0, 2}, {"HOST@X", t0, 2}, {"other@x", t0, 1}, {"", t0, 3},
-			{"host@x", t0.Add(time.Second), 1}, {"", t0.Add(2 * time.Minute), 1}, {"nobody@x", t0, 0}, {"", t0.Add(time.Hour), 0},
+			{"host@x", t0, 2}, {"HOST@X", t0, 2}, {"other@x", t0, 1}, {"", t0, 4},
+			{"host@x", t0.Add(time.Second), 1}, {"", t0.Add(2 * time.Minute), 2}, {"nobody@x", t0, 0}, {"", t0.Add(time.Hour), 0},
 		} {
 			if n, err := tx.GamesStartedSince(ctx, c.host, c.since); err != nil || n != c.want {
 				t.Errorf("GamesStartedSince(%q, %s) = %d, %v; want %d", c.host, c.since.Format(time.TimeOnly), n, err, c.want)
+			}
+		}
+		// The games that name an address, started by someone else: the
+		// limit on the welcomes one address gets.
+		for _, c := range []struct {
+			address string
+			since   time.Time
+			want    int
+		}{
+			{"alice@x", t0, 3}, {"ALICE@X", t0, 3}, {"bob@y", t0, 4}, {"bob@y", t0.Add(2 * time.Minute), 2},
+			{"alice@x", t0.Add(2 * time.Minute), 1}, {"host@x", t0, 0}, {"nobody@x", t0, 0},
+		} {
+			if n, err := tx.GamesNamingSince(ctx, c.address, c.since); err != nil || n != c.want {
+				t.Errorf("GamesNamingSince(%q, %s) = %d, %v; want %d", c.address, c.since.Format(time.TimeOnly), n, err, c.want)
 			}
 		}
 		return nil
