@@ -3,6 +3,7 @@ package heritiers
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -295,15 +296,6 @@ func ParseData(name string, b []byte) (*Data, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	type rawTile struct {
-		ID       string   `yaml:"id"`
-		Set      string   `yaml:"set"`
-		Building string   `yaml:"building"`
-		Colour   string   `yaml:"colour"`
-		Cost     []string `yaml:"cost"`
-		Roads    string   `yaml:"roads"`
-		Param    string   `yaml:"param"`
-	}
 	var raw struct {
 		Tiles []yaml.Node `yaml:"tiles"`
 	}
@@ -311,16 +303,25 @@ func ParseData(name string, b []byte) (*Data, error) {
 		return nil, fmt.Errorf("%s: empty document; expected tiles: [...]", name)
 	}
 	if err := strictDecode(doc.Content[0], &raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, notation.YAMLDataText(err))
 	}
 	d := &Data{}
 	var err error
 	seen := map[string]int{}
 	copies := map[Building]int{}
 	for _, n := range raw.Tiles {
-		var rt rawTile
+		var rt struct { // anonymous: a type error says "a mapping" (notation.YAMLDataText)
+			ID       string   `yaml:"id"`
+			Set      string   `yaml:"set"`
+			Building string   `yaml:"building"`
+			Colour   string   `yaml:"colour"`
+			Cost     []string `yaml:"cost"`
+			Roads    string   `yaml:"roads"`
+			Param    string   `yaml:"param"`
+		}
 		if err := strictDecode(&n, &rt); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, n.Line, err)
+			// The lines of err count from the tile's (strictDecode).
+			return nil, fmt.Errorf("%s:%d: tile: %s", name, n.Line, tileLines.ReplaceAllString(notation.YAMLDataText(err), "$1"))
 		}
 		fail := func(format string, args ...any) error {
 			return fmt.Errorf("%s:%d: tile %q: %s", name, n.Line, rt.ID, fmt.Sprintf(format, args...))
@@ -400,6 +401,10 @@ func ParseData(name string, b []byte) (*Data, error) {
 	}
 	return d, nil
 }
+
+// tileLines are the line numbers in the messages of a tile's strict
+// decoding, which count from the tile, not from the file.
+var tileLines = regexp.MustCompile(`(^|; )line [0-9]+: `)
 
 func strictDecode(n *yaml.Node, v any) error {
 	// yaml.v3 has no KnownFields for Node.Decode: re-encode and decode

@@ -90,7 +90,7 @@ func TestParseDataErrors(t *testing.T) {
 		{"param: row", "param: diagonal", `param "diagonal": a auberge names one of row, column`},
 		{"cost: [stone]", "cost: [gold]", `cost: "gold" is not wood, stone or grain`},
 		{"cost: [stone]", "cost: []", "a cost is 1 to 6 resources"},
-		{"param: row}", "param: row, size: 3}", "field size not found"},
+		{"param: row}", "param: row, size: 3}", "unknown name size (the names here: id, set, building, colour, cost, roads, param)"},
 	}
 	for _, c := range cases {
 		_, err := ParseData("x", []byte(strings.Replace(good, c.from, c.to, 1)))

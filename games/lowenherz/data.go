@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
 
@@ -144,7 +145,7 @@ func ParseData(name string, b []byte) (*Data, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, notation.YAMLDataText(err))
 	}
 	// Lines of each tile, for the errors.
 	var lines []int

@@ -77,7 +77,7 @@ func TestParseDataErrors(t *testing.T) {
 		{func(s string) string { return strings.Replace(s, "..K.", "....", 1) }, "one square of the king's city (K), not 0"},
 		{func(s string) string {
 			return strings.Replace(s, "  - name: copper-stones-2", "  - nom: x\n  - name: copper-stones-2", 1)
-		}, "field nom not found"},
+		}, "unknown name nom (the names here: name, rows)"},
 		{func(s string) string { return s[:strings.Index(s, "  - name: copper-stones-2")] }, "nine tiles, not 8"},
 	} {
 		_, err := ParseData("t.yaml", []byte(tc.edit(good)))

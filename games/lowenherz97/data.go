@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/heraldgames/herald/games/internal/grid"
+	"github.com/heraldgames/herald/notation"
 	"gopkg.in/yaml.v3"
 )
 
@@ -93,7 +94,7 @@ func ParseMap(name string, b []byte) (*Map, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, notation.YAMLDataText(err))
 	}
 	m := &Map{Pieces: map[string][piece * piece]Terrain{}}
 	for k, rows := range raw.Pieces {

@@ -79,7 +79,7 @@ func TestParseMapErrors(t *testing.T) {
 		{"knights: [a2, f3, h8]", "knights: [a3, f3, h8]", "empty square beside its castle"},
 		{"walls: [b1-c1,", "walls: [b1-d1,", "not side by side"},
 		{"layout: [[A, B, C], [D, E, F]]", "layout: [[A, A, C], [D, E, F]]", "used twice"},
-		{"\npieces:", "\ncolours:", "field colours not found"},
+		{"\npieces:", "\ncolours:", "unknown name colours (the names here: pieces, layout, start)"},
 	} {
 		text := strings.Replace(good, tc.from, tc.to, 1)
 		if text == good {

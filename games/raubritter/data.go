@@ -169,7 +169,7 @@ func ParseData(name string, b []byte) (*Data, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, notation.YAMLDataText(err))
 	}
 	d := &Data{Knights: raw.Knights, Letters: map[byte][]Kind{}, total: map[Kind]int{}}
 	if d.Knights < 1 || d.Knights > 99 {
