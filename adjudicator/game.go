@@ -68,6 +68,13 @@ type Game struct {
 	// must read back as the same step. Nil: Keywords.
 	Words notation.Vocabulary
 
+	// SetLists are the keys of the game's view (show --format json) and
+	// position whose lists are sets, their order meaningless: the borders
+	// on a board, say. A scenario's expect may give them in any order,
+	// as a referee who read the rulebook, not herald, would write them
+	// (to_move, winners, shared and hand are sets in every game).
+	SetLists []string
+
 	// New returns the state at the start of a game: the setup done, with all
 	// randomness drawn from s.RNG.
 	New func(s Setup) (State, error)

@@ -55,7 +55,7 @@ func TestMatchSet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan bool)
-			go func() { done <- matchSet("deck", tt.want, tt.got) }()
+			go func() { done <- (matcher{}).set("deck", tt.want, tt.got) }()
 			select {
 			case ok := <-done:
 				if ok != tt.ok {
@@ -65,5 +65,52 @@ func TestMatchSet(t *testing.T) {
 				t.Fatal("matchSet did not return within a minute")
 			}
 		})
+	}
+}
+
+// TestSetListsAnyOrder: a list the game declares a set (Game.SetLists:
+// Löwenherz's borders, its neutral zones, each a list of squares) and a
+// hand match in any order, as a referee who read the rulebook writes
+// them: a review's scenario listed Löwenherz's borders in its own order
+// and failed on an order herald chose. Other lists keep their order, and
+// a set still needs every entry, once.
+func TestSetListsAnyOrder(t *testing.T) {
+	m := &Match{Game: &Game{SetLists: []string{"borders", "neutral_zones"}}}
+	mt := m.matcher()
+	got := map[string]any{
+		"board": map[string]any{
+			"borders":       []any{"c1|d1", "b3|c3", "a2|a3"},
+			"neutral_zones": []any{[]any{"c1", "c2"}, []any{"l6"}},
+			"terrain":       []any{"F.", ".G"},
+		},
+		"to_move": []any{"red", "blue"},
+		"hand":    []any{"A 1 border", "B extension", "A 1 border"},
+	}
+	for _, c := range []struct {
+		want string
+		ok   bool
+	}{
+		{"board: {borders: [a2|a3, c1|d1, b3|c3]}", true},
+		{"board: {borders: [c1|d1, b3|c3, a2|a3]}", true},
+		{"board: {borders: [a2|a3, c1|d1]}", false},
+		{"board: {borders: [a2|a3, c1|d1, c1|d1]}", false},
+		{"board: {neutral_zones: [[l6], [c2, c1]]}", true},
+		{"board: {neutral_zones: [[l6], [c2]]}", false},
+		{"board: {terrain: [F., .G]}", true},
+		{"board: {terrain: [.G, F.]}", false},
+		{"to_move: [blue, red]", true},
+		{"hand: [B extension, A 1 border, A 1 border]", true},
+		{"hand: [B extension, B extension, A 1 border]", false},
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(c.want), &doc); err != nil {
+			t.Fatal(err)
+		}
+		e := doc.Content[0]
+		k := e.Content[0].Value
+		d := mt.node(k, e.Content[1], got[k], true)
+		if (d == "") != c.ok {
+			t.Errorf("%s: matched %v (%s), want %v", c.want, d == "", d, c.ok)
+		}
 	}
 }

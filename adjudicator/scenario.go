@@ -36,7 +36,9 @@ import (
 //
 // An expect mapping names keys of `show --format json` and their values;
 // maps compare only the keys given, lists element by element, numbers by
-// value; a list of one may be written as its entry (to_move: blue). Its
+// value; a list of one may be written as its entry (to_move: blue). A
+// list whose order means nothing (Game.SetLists: the borders on the board,
+// a hand, the winners) may be given in any order. Its
 // key private maps players to what `show --format json --as P`
 // shows as P's private view (a hand, a stack's next letter), for any
 // player. Its key position is compared with `show --format position`: the
@@ -425,6 +427,7 @@ func (m *Match) checkExpect(e *yaml.Node) string {
 		return err.Error()
 	}
 	pub, _ := public.(map[string]any)
+	mt := m.matcher()
 	for i := 0; i+1 < len(e.Content); i += 2 {
 		k, v := e.Content[i], e.Content[i+1]
 		if k.Value == "position" {
@@ -432,14 +435,14 @@ func (m *Match) checkExpect(e *yaml.Node) string {
 			if err != nil {
 				return err.Error()
 			}
-			if d := matchNode("position", v, got, true); d != "" {
+			if d := mt.node("position", v, got, true); d != "" {
 				return d
 			}
 			continue
 		}
 		if k.Value != "private" {
 			got, ok := pub[k.Value]
-			if d := matchNode(k.Value, v, got, ok); d != "" {
+			if d := mt.node(k.Value, v, got, ok); d != "" {
 				return d
 			}
 			continue
@@ -451,7 +454,7 @@ func (m *Match) checkExpect(e *yaml.Node) string {
 				return err.Error()
 			}
 			got, ok := view.(map[string]any)["private"]
-			if d := matchNode("private."+p, v.Content[j+1], got, ok); d != "" {
+			if d := mt.node("private."+p, v.Content[j+1], got, ok); d != "" {
 				return d
 			}
 		}
@@ -487,10 +490,44 @@ func viewJSON(v *View) (any, error) {
 	return got, nil
 }
 
-// matchNode compares an expected YAML value with got, the value of path in
+// matcher compares a scenario's expectations with a match's views.
+type matcher struct {
+	// sets are the keys whose lists are sets (Game.SetLists and
+	// commonSets): an untagged list under one of them matches in any
+	// order, as !set does, and so do the lists inside it.
+	sets map[string]bool
+}
+
+// commonSets are the keys of every game's view whose lists are sets.
+var commonSets = []string{"to_move", "winners", "shared", "hand"}
+
+// matcher returns the matcher of m's game.
+func (m *Match) matcher() matcher {
+	mt := matcher{sets: map[string]bool{}}
+	for _, k := range commonSets {
+		mt.sets[k] = true
+	}
+	if m.Game != nil {
+		for _, k := range m.Game.SetLists {
+			mt.sets[k] = true
+		}
+	}
+	return mt
+}
+
+// listKey returns the key a path ends with, without the indexes after
+// it: "neutral_zones" for "board.neutral_zones[0]".
+func listKey(path string) string {
+	for strings.HasSuffix(path, "]") {
+		path = path[:strings.LastIndexByte(path, '[')]
+	}
+	return path[strings.LastIndexByte(path, '.')+1:]
+}
+
+// node compares an expected YAML value with got, the value of path in
 // the view (present is false when the key is not there), as Subset does,
 // and heeds the tags !absent, !exact and !len.
-func matchNode(path string, want *yaml.Node, got any, present bool) string {
+func (mt matcher) node(path string, want *yaml.Node, got any, present bool) string {
 	for want.Kind == yaml.AliasNode && want.Alias != nil {
 		want = want.Alias
 	}
@@ -531,7 +568,7 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 			k := want.Content[i].Value
 			keys[k] = true
 			gv, ok := g[k]
-			if d := matchNode(path+"."+k, want.Content[i+1], gv, ok); d != "" {
+			if d := mt.node(path+"."+k, want.Content[i+1], gv, ok); d != "" {
 				return d
 			}
 		}
@@ -553,14 +590,18 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 			return fmt.Sprintf("%s: expected a string beginning %q, got %s", path, want.Value, show(got))
 		}
 		return ""
-	case want.Kind == yaml.SequenceNode && want.Tag == tagSet:
+	case want.Kind == yaml.SequenceNode && (want.Tag == tagSet || mt.sets[listKey(path)]):
 		g, ok := got.([]any)
 		w, err := decodeWant(want)
 		if err != nil {
 			return fmt.Sprintf("%s: %v", path, err)
 		}
-		if !ok || len(g) != len(want.Content) || !matchSet(path, want.Content, g) {
-			return fmt.Sprintf("%s: expected %s in any order, got %s", path, show(w), show(got))
+		if !ok || len(g) != len(want.Content) || !mt.set(path, want.Content, g) {
+			order := " in any order"
+			if len(want.Content) < 2 {
+				order = ""
+			}
+			return fmt.Sprintf("%s: expected %s%s, got %s", path, show(w), order, show(got))
 		}
 		return ""
 	case want.Kind == yaml.SequenceNode:
@@ -573,7 +614,7 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 			return fmt.Sprintf("%s: expected %s, got %s", path, show(w), show(got))
 		}
 		for i, c := range want.Content {
-			if d := matchNode(fmt.Sprintf("%s[%d]", path, i), c, g[i], true); d != "" {
+			if d := mt.node(fmt.Sprintf("%s[%d]", path, i), c, g[i], true); d != "" {
 				return fmt.Sprintf("%s: expected %s, got %s", path, show(w), show(got))
 			}
 		}
@@ -582,7 +623,7 @@ func matchNode(path string, want *yaml.Node, got any, present bool) string {
 		// "to_move: blue", "winners: red": a list of one, written as
 		// its only entry.
 		if g, ok := got.([]any); ok && len(g) == 1 {
-			if d := matchNode(path, want, g[0], true); d != "" {
+			if d := mt.node(path, want, g[0], true); d != "" {
 				w, _ := decodeWant(want) // it decodes: ParseScenario checked
 				return fmt.Sprintf("%s: expected %s (a list of one), got %s", path, show(w), show(got))
 			}
@@ -607,17 +648,17 @@ func decodeWant(want *yaml.Node) (any, error) {
 	return w, nil
 }
 
-// matchSet reports whether each of want matches a different entry of got:
+// set reports whether each of want matches a different entry of got:
 // a perfect matching of the graph whose edges are the pairs that match,
 // found by augmenting paths (Kuhn's algorithm), in polynomial time
 // whatever the tags. Trying every way instead took factorial time on a
 // list of entries that each match many (!prefix "B " over a deck of 54
 // cards never finished: hostile campaign).
-func matchSet(path string, want []*yaml.Node, got []any) bool {
+func (mt matcher) set(path string, want []*yaml.Node, got []any) bool {
 	fits := make([][]int, len(want)) // the entries of got each want matches
 	for i, w := range want {
 		for j, g := range got {
-			if matchNode(path, w, g, true) == "" {
+			if mt.node(path, w, g, true) == "" {
 				fits[i] = append(fits[i], j)
 			}
 		}

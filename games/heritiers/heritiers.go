@@ -131,6 +131,7 @@ var Game = &adjudicator.Game{
 	Title:      "Les Deux Héritiers (The Two Heirs)",
 	TitleFR:    "Les Deux Héritiers",
 	Rulebook:   "deux-heritiers-fr.txt",
+	SetLists:   []string{"sets"}, // the sets of tiles in play are a set
 	MinPlayers: 1,
 	MaxPlayers: 2,
 	Options: []adjudicator.Option{{

@@ -116,6 +116,7 @@ var Game = &adjudicator.Game{
 	Title:      "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	TitleFR:    "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	Rulebook:   "lowenherz-2003-fr-scan.txt",
+	SetLists:   []string{"borders", "alliances", "neutral_zones", "castles", "market"}, // the borders, alliances, neutral zones and market are sets
 	MinPlayers: 2,
 	MaxPlayers: 4,
 	Options: []adjudicator.Option{{

@@ -122,6 +122,7 @@ var Game = &adjudicator.Game{
 	Title:      "Löwenherz (1997 original edition)",
 	TitleFR:    "Löwenherz (édition originale de 1997)",
 	Rulebook:   "lowenherz-1997-fr.txt",
+	SetLists:   []string{"walls", "regions", "alliances", "bidders", "political"}, // the walls, regions, alliances, bidders and political cards are sets
 	MinPlayers: 2,
 	MaxPlayers: 4,
 	Options: []adjudicator.Option{{
