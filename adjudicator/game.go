@@ -75,6 +75,12 @@ type Game struct {
 	// (to_move, winners, shared and hand are sets in every game).
 	SetLists []string
 
+	// Canon returns the form the game's view gives value, a string an
+	// expect gives under key, when it names the same thing in another
+	// way: a border written either way round (d1|c1 for c1|d1). Nil, or
+	// value itself: as written.
+	Canon func(key, value string) string
+
 	// New returns the state at the start of a game: the setup done, with all
 	// randomness drawn from s.RNG.
 	New func(s Setup) (State, error)

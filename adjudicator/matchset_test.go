@@ -70,12 +70,19 @@ func TestMatchSet(t *testing.T) {
 
 // TestSetListsAnyOrder: a list the game declares a set (Game.SetLists:
 // Löwenherz's borders, its neutral zones, each a list of squares) and a
-// hand match in any order, as a referee who read the rulebook writes
+// hand match in any order, a border written either way round
+// (Game.Canon), as a referee who read the rulebook writes
 // them: a review's scenario listed Löwenherz's borders in its own order
 // and failed on an order herald chose. Other lists keep their order, and
 // a set still needs every entry, once.
 func TestSetListsAnyOrder(t *testing.T) {
-	m := &Match{Game: &Game{SetLists: []string{"borders", "neutral_zones"}}}
+	flip := func(key, v string) string { // Game.Canon: a border either way round
+		if a, b, ok := strings.Cut(v, "|"); ok && key == "borders" && a > b {
+			return b + "|" + a
+		}
+		return v
+	}
+	m := &Match{Game: &Game{SetLists: []string{"borders", "neutral_zones"}, Canon: flip}}
 	mt := m.matcher()
 	got := map[string]any{
 		"board": map[string]any{
@@ -93,6 +100,8 @@ func TestSetListsAnyOrder(t *testing.T) {
 		{"board: {borders: [a2|a3, c1|d1, b3|c3]}", true},
 		{"board: {borders: [c1|d1, b3|c3, a2|a3]}", true},
 		{"board: {borders: [a2|a3, c1|d1]}", false},
+		{"board: {borders: [a3|a2, d1|c1, c3|b3]}", true},
+		{"board: {borders: [a3|a2, d1|c1, c3|b4]}", false},
 		{"board: {borders: [a2|a3, c1|d1, c1|d1]}", false},
 		{"board: {neutral_zones: [[l6], [c2, c1]]}", true},
 		{"board: {neutral_zones: [[l6], [c2]]}", false},

@@ -496,6 +496,8 @@ type matcher struct {
 	// commonSets): an untagged list under one of them matches in any
 	// order, as !set does, and so do the lists inside it.
 	sets map[string]bool
+	// canon is the game's Game.Canon, or nil.
+	canon func(key, value string) string
 }
 
 // commonSets are the keys of every game's view whose lists are sets.
@@ -511,6 +513,7 @@ func (m *Match) matcher() matcher {
 		for _, k := range m.Game.SetLists {
 			mt.sets[k] = true
 		}
+		mt.canon = m.Game.Canon
 	}
 	return mt
 }
@@ -530,6 +533,13 @@ func listKey(path string) string {
 func (mt matcher) node(path string, want *yaml.Node, got any, present bool) string {
 	for want.Kind == yaml.AliasNode && want.Alias != nil {
 		want = want.Alias
+	}
+	if mt.canon != nil && want.Kind == yaml.ScalarNode && want.Tag == "!!str" {
+		if c := mt.canon(listKey(path), want.Value); c != want.Value {
+			n := *want
+			n.Value = c
+			want = &n
+		}
 	}
 	if want.Tag == tagAbsent {
 		if present {

@@ -117,6 +117,7 @@ var Game = &adjudicator.Game{
 	TitleFR:    "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	Rulebook:   "lowenherz-2003-fr-scan.txt",
 	SetLists:   []string{"borders", "alliances", "neutral_zones", "castles", "market"}, // the borders, alliances, neutral zones and market are sets
+	Canon:      canon,
 	MinPlayers: 2,
 	MaxPlayers: 4,
 	Options: []adjudicator.Option{{
@@ -560,4 +561,15 @@ func better(a, b player) bool {
 		return a.score > b.score
 	}
 	return a.ducats > b.ducats
+}
+
+// canon is the game's Game.Canon: a border written either way round, or
+// with another mark (d1|c1, c1-d1), as the view gives it (c1|d1).
+func canon(key, value string) string {
+	if key == "borders" {
+		if e, err := parseEdgeText(value); err == nil {
+			return e.String()
+		}
+	}
+	return value
 }

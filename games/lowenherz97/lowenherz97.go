@@ -112,8 +112,10 @@
 package lowenherz97
 
 import (
-	"github.com/heraldgames/herald/adjudicator"
 	"slices"
+
+	"github.com/heraldgames/herald/adjudicator"
+	"github.com/heraldgames/herald/games/internal/grid"
 )
 
 // Game is Löwenherz (1997)'s descriptor.
@@ -123,6 +125,7 @@ var Game = &adjudicator.Game{
 	TitleFR:    "Löwenherz (édition originale de 1997)",
 	Rulebook:   "lowenherz-1997-fr.txt",
 	SetLists:   []string{"walls", "regions", "alliances", "bidders", "political"}, // the walls, regions, alliances, bidders and political cards are sets
+	Canon:      canon,
 	MinPlayers: 2,
 	MaxPlayers: 4,
 	Options: []adjudicator.Option{{
@@ -180,3 +183,18 @@ var Game = &adjudicator.Game{
 	New:          newGame,
 	LoadPosition: loadPosition,
 }
+
+// canon is the game's Game.Canon: a wall written either way round, or
+// with another mark (a2-a1, a1/a2), as the view gives it (a1-a2).
+func canon(key, value string) string {
+	if key == "walls" {
+		if e, err := canonGrid.ParseEdge(value); err == nil {
+			return canonGrid.EdgeName(e)
+		}
+	}
+	return value
+}
+
+// canonGrid names the walls of every map the same way (grid.EdgeName
+// puts the square of lower row, then lower column, first).
+var canonGrid = grid.New(26, 26)
