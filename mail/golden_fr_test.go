@@ -61,6 +61,10 @@ func TestGoldenMailsFR(t *testing.T) {
 	// alice writes English steps: she chose French, her mails are French.
 	f.handle(f.mail(alice, "Re: [herald G1]", a+"keep plain village"), Applied)
 	keep("applied-sealed", f.sent()[alice])
+	// bob, welcomed in French as the game was started in French, chooses
+	// English.
+	f.handle(f.mail(bob, "Re: [herald G1]", b+"lang en"), Answered)
+	f.sent()
 	f.handle(f.mail(bob, "Re: [herald G1]", b+"keep forest village"), Applied)
 	got = f.sent()
 	keep("news-revealed", got[alice])

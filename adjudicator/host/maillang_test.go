@@ -157,7 +157,8 @@ func TestObserverLang(t *testing.T) {
 // TestReplaceByBotLang: the host hands bob's seat to the bot, in French:
 // the host's answer and alice's news (she chose French) say so in French,
 // with the bot's moves and the board in her words; bob, who chose nothing
-// and wrote nothing, is told in English.
+// and wrote nothing, is told in French too, the language he was welcomed
+// in.
 func TestReplaceByBotLang(t *testing.T) {
 	r := newRigOf(t, false, adjudicator.NewRegistry(raubritter.Game).WithRobot(bot.Robot{}))
 	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}, Lang: notation.French})
@@ -178,8 +179,48 @@ func TestReplaceByBotLang(t *testing.T) {
 	} else if strings.Contains(n[0].Text, "played move") {
 		t.Errorf("alice's news has English in it:\n%s", n[0].Text)
 	}
-	if n := to(rep.Notices, "bob@y.org"); len(n) != 1 || n[0].Lang != notation.English || !strings.Contains(n[0].Text, "has handed your seat (bob) to the bot (bot:1)") {
-		t.Errorf("bob's notice, in English: %+v", n)
+	if n := to(rep.Notices, "bob@y.org"); len(n) != 1 || n[0].Lang != notation.French || !strings.Contains(n[0].Text, "a confié votre place (bob) au bot (bot:1)") {
+		t.Errorf("bob's notice, in French: %+v", n)
+	}
+}
+
+// TestInviteesWrittenToInTheGamesLanguage: a game started by a mail in
+// French welcomes every player in French, and goes on writing to each in
+// French until a mail of theirs is in English: before, bob, welcomed in
+// French, was told of alice's first move in English (hand play over
+// Postfix + Dovecot). A game started in English writes English.
+func TestInviteesWrittenToInTheGamesLanguage(t *testing.T) {
+	r := newRig(t, false)
+	id, notices := r.create(host.CreateRequest{Host: "alice@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}, Lang: notation.French})
+	if n := to(notices, "bob@y.org"); len(n) != 1 || n[0].Lang != notation.French {
+		t.Fatalf("bob's welcome: %+v", n)
+	}
+	g := r.game(id)
+	a, b := g.Players[0], g.Players[1]
+	news := func(rep host.Reply, who string) host.Notice {
+		t.Helper()
+		n := to(rep.Notices, who)
+		if len(n) == 0 {
+			t.Fatalf("no news for %s: %+v", who, rep)
+		}
+		return n[0]
+	}
+	rep := r.send(id, a.Address, "key "+a.Secret+"\nkeep plain")
+	if n := news(rep, "bob@y.org"); n.Lang != notation.French {
+		t.Errorf("bob's news of alice's step, after a French welcome: %s", n.Lang)
+	}
+	rep = r.send(id, b.Address, "key "+b.Secret+"\nkeep plain village")
+	if rep.Outcome != host.Applied {
+		t.Fatalf("bob's step: %+v", rep)
+	}
+	rep = r.send(id, a.Address, "key "+a.Secret+"\nshow")
+	if n := news(rep, "alice@x.org"); n.Lang != notation.English {
+		t.Errorf("alice's answer to a mail in English: %s", n.Lang)
+	}
+
+	id2, notices := r.create(host.CreateRequest{Host: "carol@x.org", Game: "raubritter", Players: []string{"carol@x.org", "dave@y.org"}})
+	if n := to(notices, "dave@y.org"); len(n) != 1 || n[0].Lang != notation.English || r.game(id2).Players[1].MailLang != "" {
+		t.Errorf("dave, in a game started in English: %+v", n)
 	}
 }
 

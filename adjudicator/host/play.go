@@ -131,16 +131,27 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 		sg.Clock = &c
 	}
 	// The language of the mail that started the game is the host's: of
-	// their seat when they play, else of the game's host.
+	// their seat when they play, else of the game's host. The other
+	// players are welcomed in it too, and written to in it until a mail
+	// of theirs says which language they write: before, a player
+	// welcomed in French was told of the first move in English (hand
+	// play over Postfix + Dovecot).
 	fr := req.Lang == notation.French
 	if fr {
-		if seat := slices.IndexFunc(sg.Players, func(p Player) bool { return p.Address == host }); seat >= 0 {
-			err = s.noteMailLang(ctx, sg, seat, req.Lang)
-		} else {
-			err = s.noteHostLang(ctx, sg, req.Lang)
+		plays := false
+		for seat, p := range sg.Players {
+			if p.IsBot() {
+				continue
+			}
+			plays = plays || p.Address == host
+			if err := s.noteMailLang(ctx, sg, seat, req.Lang); err != nil {
+				return 0, nil, err
+			}
 		}
-		if err != nil {
-			return 0, nil, err
+		if !plays {
+			if err := s.noteHostLang(ctx, sg, req.Lang); err != nil {
+				return 0, nil, err
+			}
 		}
 	}
 	// The host's confirmation, which names a seat the game plays itself
