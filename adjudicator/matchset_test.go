@@ -123,3 +123,37 @@ func TestSetListsAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysInAnyCase: an expect's key matches the view's key in another
+// case (a square written E5, a player Red), as a referee might write it;
+// where two keys differ only in case, the key must be exact.
+func TestKeysInAnyCase(t *testing.T) {
+	got := map[string]any{
+		"squares": map[string]any{"e5": "plain", "f6": "lake"},
+		"scores":  map[string]any{"red": 3.0, "Ab": 1.0, "ab": 2.0},
+	}
+	for _, c := range []struct {
+		want string
+		ok   bool
+	}{
+		{"squares: {E5: plain}", true},
+		{"squares: {E5: lake}", false},
+		{"squares: {e5: plain, F6: lake}", true},
+		{"squares:\n  G7: !absent", true},
+		{"squares:\n  E5: !absent", false},
+		{"scores: {Red: 3}", true},
+		{"scores: {AB: 1}", false}, // Ab or ab?
+		{"scores: {ab: 2, Ab: 1}", true},
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(c.want), &doc); err != nil {
+			t.Fatal(err)
+		}
+		e := doc.Content[0]
+		k := e.Content[0].Value
+		d := (matcher{}).node(k, e.Content[1], got[k], true)
+		if (d == "") != c.ok {
+			t.Errorf("%s: matched %v (%s), want %v", c.want, d == "", d, c.ok)
+		}
+	}
+}

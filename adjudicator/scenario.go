@@ -38,7 +38,8 @@ import (
 // maps compare only the keys given, lists element by element, numbers by
 // value; a list of one may be written as its entry (to_move: blue). A
 // list whose order means nothing (Game.SetLists: the borders on the board,
-// a hand, the winners) may be given in any order. Its
+// a hand, the winners) may be given in any order, and a key in another
+// case (E5 for e5). Its
 // key private maps players to what `show --format json --as P`
 // shows as P's private view (a hand, a stack's next letter), for any
 // player. Its key position is compared with `show --format position`: the
@@ -576,8 +577,12 @@ func (mt matcher) node(path string, want *yaml.Node, got any, present bool) stri
 		keys := map[string]bool{}
 		for i := 0; i+1 < len(want.Content); i += 2 {
 			k := want.Content[i].Value
-			keys[k] = true
 			gv, ok := g[k]
+			if !ok {
+				// E5 for e5, Red for red: a key in another case.
+				k, gv, ok = foldedKey(g, k)
+			}
+			keys[k] = true
 			if d := mt.node(path+"."+k, want.Content[i+1], gv, ok); d != "" {
 				return d
 			}
@@ -645,6 +650,21 @@ func (mt matcher) node(path string, want *yaml.Node, got any, present bool) stri
 		return fmt.Sprintf("%s: %v", path, err)
 	}
 	return Subset(path, w, got)
+}
+
+// foldedKey finds in g the one key that is k in another case, and its
+// value; k itself and false when there is none, or more than one.
+func foldedKey(g map[string]any, k string) (string, any, bool) {
+	found, n := "", 0
+	for gk := range g {
+		if strings.EqualFold(gk, k) {
+			found, n = gk, n+1
+		}
+	}
+	if n != 1 {
+		return k, nil, false
+	}
+	return found, g[found], true
 }
 
 // decodeWant decodes an expected value, an error in yaml.v3's cause said
