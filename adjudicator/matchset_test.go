@@ -125,8 +125,9 @@ func TestSetListsAnyOrder(t *testing.T) {
 }
 
 // TestKeysInAnyCase: an expect's key matches the view's key in another
-// case (a square written E5, a player Red), as a referee might write it;
-// where two keys differ only in case, the key must be exact.
+// case (a square written E5, a player Red), as a referee might write it,
+// and so does a value (PLAIN); where two keys differ only in case, the key
+// must be exact.
 func TestKeysInAnyCase(t *testing.T) {
 	got := map[string]any{
 		"squares": map[string]any{"e5": "plain", "f6": "lake"},
@@ -144,6 +145,8 @@ func TestKeysInAnyCase(t *testing.T) {
 		{"scores: {Red: 3}", true},
 		{"scores: {AB: 1}", false}, // Ab or ab?
 		{"scores: {ab: 2, Ab: 1}", true},
+		{"squares: {e5: PLAIN}", true},
+		{"squares: {e5: plains}", false},
 	} {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(c.want), &doc); err != nil {

@@ -723,9 +723,10 @@ func (mt matcher) set(path string, want []*yaml.Node, got []any) bool {
 }
 
 // Subset compares an expected value (from YAML) with a got value (from
-// JSON): maps compare only the keys the expected map names, lists compare
-// element by element and must have the same length, numbers compare by
-// value. It returns "" when they match, or the first difference with its
+// JSON): maps compare only the keys the expected map names (a key in
+// another case matches, as foldedKey finds it), lists compare element by
+// element and must have the same length, numbers compare by value,
+// strings in any case (E5 is e5). It returns "" when they match, or the first difference with its
 // path ("board.squares.f6.knights: expected [red], got [red blue]").
 func Subset(path string, want, got any) string {
 	at := path
@@ -745,6 +746,9 @@ func Subset(path string, want, got any) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			gv, ok := g[k]
+			if !ok {
+				_, gv, ok = foldedKey(g, k)
+			}
 			p := k
 			if path != "" {
 				p = path + "." + k
@@ -774,6 +778,11 @@ func Subset(path string, want, got any) string {
 			return ""
 		}
 		return fmt.Sprintf("%s: expected %s, got %s", at, show(want), show(got))
+	}
+	if ws, ok := want.(string); ok {
+		if gs, ok := got.(string); ok && strings.EqualFold(ws, gs) {
+			return ""
+		}
 	}
 	if !reflect.DeepEqual(want, got) {
 		return fmt.Sprintf("%s: expected %s, got %s", at, show(want), show(got))
