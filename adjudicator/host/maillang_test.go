@@ -351,3 +351,30 @@ func TestRefusalFrameInItsLanguage(t *testing.T) {
 		t.Errorf("French steps refused: %s, %+v", rep.Outcome, n)
 	}
 }
+
+// TestCommandWordsIgnored: words after a command that takes none ("show
+// zzz", found by a stranger) are named as ignored in the answer, in the
+// player's language; the command itself is answered.
+func TestCommandWordsIgnored(t *testing.T) {
+	r := newRig(t, false)
+	id, _ := r.create(host.CreateRequest{Host: "h@x.org", Game: "raubritter", Players: []string{"alice@x.org", "bob@y.org"}})
+	a := r.game(id).Players[0]
+	for _, c := range []struct{ body, want string }{
+		{"key " + a.Secret + "\nshow zzzzzz", "(Line 2: show takes nothing after it; ignored: zzzzzz)"},
+		{"clé " + a.Secret + "\nmontre le plateau", "(Ligne 2 : montre ne prend rien après lui ; ignoré : le plateau)"},
+		{"key " + a.Secret + "\nhistory", ""},
+	} {
+		rep := r.send(id, a.Address, c.body)
+		n := to(rep.Notices, a.Address)
+		if rep.Outcome != host.Answered || len(n) != 1 {
+			t.Fatalf("%q: %+v", c.body, rep)
+		}
+		if c.want == "" {
+			if strings.Contains(n[0].Text, "ignor") {
+				t.Errorf("%q: the answer names something ignored:\n%s", c.body, n[0].Text)
+			}
+		} else if !strings.Contains(n[0].Text, c.want) {
+			t.Errorf("%q: the answer does not say %q:\n%s", c.body, c.want, n[0].Text)
+		}
+	}
+}

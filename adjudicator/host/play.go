@@ -1682,6 +1682,16 @@ func (s *Session) commands(g *Game, m *adjudicator.Match, req Request, player st
 			}
 			b.WriteString("\n" + strings.TrimRight(notes, "\n") + "\n")
 		}
+		if len(c.Args) > 0 {
+			// "show zzz", "help me please": the command was read, its
+			// words after it were not; say so.
+			name := c.Name
+			if fr {
+				name = commandsFR[name]
+			}
+			fmt.Fprintf(&b, pick(fr, "(Line %d: %s takes nothing after it; ignored: %s)\n", "(Ligne %d : %s ne prend rien après lui ; ignoré : %s)\n"),
+				c.Pos.Line, name, VisibleText(strings.Join(c.Args, " "), 60))
+		}
 		b.WriteString("\n")
 	}
 	if len(names) == 0 {
