@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldgames/herald/adjudicator"
 	"github.com/heraldgames/herald/adjudicator/host"
 	"github.com/heraldgames/herald/adjudicator/picture"
 	"github.com/heraldgames/herald/notation"
@@ -22,13 +23,20 @@ import (
 // service's hosts.
 const notAllowed = "your address may not start games on this herald"
 
+// notAllowedFR is notAllowed in French.
+const notAllowedFR = "votre adresse ne peut pas lancer de parties sur ce herald"
+
 func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, env *notation.Envelope, c notation.Command, now time.Time) (Outcome, int64, string, error) {
-	fail := func(why string) (Outcome, int64, string, error) {
+	// fail refuses the game for why, in French whyFR where there is one.
+	fail := func(why string, whyFR ...string) (Outcome, int64, string, error) {
+		reason := why
+		if env.Lang == notation.French && len(whyFR) > 0 && whyFR[0] != "" {
+			reason = whyFR[0]
+		}
 		body := "herald could not start the game:\n\n  " + why + "\n\nWrite, on a line of its own:\n\n  new GAME players ADDRESS ADDRESS [ADDRESS ADDRESS] [opt NAME=VALUE]\n      (bot:2 in place of an address: a seat the bot plays)\n      [deadline 72h] [grace 24h] [policy wait|forfeit]\n\nfor example: new raubritter players alice@example.org bob@example.org\n\nGames:\n" + s.gamesList()
 		subject := "[herald] new game refused"
 		if env.Lang == notation.French {
-			// The reason stays as herald's checks word it (English).
-			body = "herald n'a pas pu lancer la partie :\n\n  " + why + "\n\nÉcrivez, seule sur sa ligne :\n\n  nouvelle JEU joueurs ADRESSE ADRESSE [ADRESSE ADRESSE]\n      [opt NOM=VALEUR]\n      (bot:2 à la place d'une adresse : une place que joue le bot)\n      [délai 72h] [grace 24h] [politique wait|forfeit]\n\npar exemple :\n  nouvelle raubritter joueurs alice@example.org bob@example.org\n\nJeux :\n" + s.gamesListIn(notation.French)
+			body = "herald n'a pas pu lancer la partie :\n\n  " + reason + "\n\nÉcrivez, seule sur sa ligne :\n\n  nouvelle JEU joueurs ADRESSE ADRESSE [ADRESSE ADRESSE]\n      [opt NOM=VALEUR]\n      (bot:2 à la place d'une adresse : une place que joue le bot)\n      [délai 72h] [grace 24h] [politique wait|forfeit]\n\npar exemple :\n  nouvelle raubritter joueurs alice@example.org bob@example.org\n\nJeux :\n" + s.gamesListIn(notation.French)
 			subject = "[herald] nouvelle partie refusée"
 		}
 		if why == notAllowed {
@@ -36,13 +44,13 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 			// not start games.
 			body = "herald could not start the game:\n\n  " + why + "\n"
 			if env.Lang == notation.French {
-				body = "herald n'a pas pu lancer la partie :\n\n  " + why + "\n"
+				body = "herald n'a pas pu lancer la partie :\n\n  " + reason + "\n"
 			}
 		}
 		return Rejected, 0, why, s.reply(ctx, ses.Tx(), outMail{To: msg.From, Subject: subject, InReplyTo: msg.MessageID, References: refs(msg.MessageID, 0, s.domain), Body: body, lang: env.Lang}, 0, now, host.UnkeyedAnswer)
 	}
 	if len(s.cfg.Hosts) > 0 && !slices.Contains(s.cfg.Hosts, msg.From) {
-		return fail(notAllowed)
+		return fail(notAllowed, notAllowedFR)
 	}
 	// One game a mail: which of two new lines would be meant, and what of
 	// the other if the first were refused, is not clear.
@@ -53,22 +61,23 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 		}
 	}
 	if len(lines) > 1 {
-		return fail(fmt.Sprintf("this mail starts %d games (new on lines %s); herald starts one game a mail: send one mail for each, and none was started", len(lines), strings.Join(lines, ", ")))
+		return fail(fmt.Sprintf("this mail starts %d games (new on lines %s); herald starts one game a mail: send one mail for each, and none was started", len(lines), strings.Join(lines, ", ")),
+			fmt.Sprintf("ce courrier lance %d parties (nouvelle aux lignes %s) ; herald lance une partie par courrier : envoyez un courrier pour chacune ; aucune n'a été lancée", len(lines), strings.Join(lines, ", ")))
 	}
 	if len(s.cfg.Hosts) == 0 {
-		if why, err := s.strangerLimit(ctx, ses.Tx(), msg.From, now); err != nil || why != "" {
+		if why, whyFR, err := s.strangerLimit(ctx, ses.Tx(), msg.From, now); err != nil || why != "" {
 			if err != nil {
 				return "", 0, "", err
 			}
-			return fail(why)
+			return fail(why, whyFR)
 		}
 	}
 	if len(c.Args) == 0 {
-		return fail("name the game")
+		return fail("name the game", "nommez le jeu")
 	}
 	g, err := s.cfg.Registry.Lookup(c.Args[0])
 	if err != nil {
-		return fail(err.Error())
+		return fail(err.Error(), localized(err, notation.French))
 	}
 	var addrs []string
 	opts := map[string]string{}
@@ -113,31 +122,33 @@ func (s *Service) newGame(ctx context.Context, ses *host.Session, msg *Message, 
 				return fail(err.Error())
 			}
 			if s.own(addr) {
-				return fail(fmt.Sprintf("%s is herald's own address: herald plays no seat (bot:2 is a seat the bot plays)", addr))
+				return fail(fmt.Sprintf("%s is herald's own address: herald plays no seat (bot:2 is a seat the bot plays)", addr),
+					fmt.Sprintf("%s est l'adresse de herald lui-même : herald ne joue aucune place (bot:2 est une place que joue le bot)", addr))
 			}
 			addrs = append(addrs, addr)
 		case mode == "opt":
 			k, v, ok := strings.Cut(a, "=")
 			if !ok {
-				return fail(fmt.Sprintf("option %q: expected name=value", a))
+				return fail(fmt.Sprintf("option %q: expected name=value", a), fmt.Sprintf("option « %s » : attendu nom=valeur", a))
 			}
 			opts[k] = v
 		default:
-			return fail(fmt.Sprintf("unexpected %q: write players before the addresses, deadline before a span of time like 72h", a))
+			return fail(fmt.Sprintf("unexpected %q: write players before the addresses, deadline before a span of time like 72h", a),
+				fmt.Sprintf("« %s » inattendu : écrivez joueurs avant les adresses, délai avant une durée comme 72h", a))
 		}
 	}
 	if len(s.cfg.Hosts) == 0 {
-		if why, err := s.namedLimit(ctx, ses.Tx(), msg.From, addrs, now); err != nil || why != "" {
+		if why, whyFR, err := s.namedLimit(ctx, ses.Tx(), msg.From, addrs, now); err != nil || why != "" {
 			if err != nil {
 				return "", 0, "", err
 			}
-			return fail(why)
+			return fail(why, whyFR)
 		}
 	}
 	id, err := s.createGame(ctx, ses, msg.From, msg.MessageID, host.CreateRequest{Host: msg.From, Game: g.Name, Players: addrs, Options: opts, Timing: timing, Lang: env.Lang})
 	var refused *RefusedError
 	if errors.As(err, &refused) {
-		return fail(refused.Reason)
+		return fail(refused.Reason, refused.Localize(notation.French))
 	}
 	if err != nil {
 		return "", 0, "", err
@@ -160,46 +171,50 @@ type GameLimits struct {
 // namedLimit says why a game from `from` naming addrs may not start now,
 // on a herald where anyone may start games: one of the addresses it
 // names has had its welcomes of the day from games others started
-// (GameLimits.PerNamed). "" when it may.
-func (s *Service) namedLimit(ctx context.Context, tx host.Tx, from string, addrs []string, now time.Time) (string, error) {
+// (GameLimits.PerNamed), in English and French. "" when it may.
+func (s *Service) namedLimit(ctx context.Context, tx host.Tx, from string, addrs []string, now time.Time) (why, whyFR string, err error) {
 	for _, a := range addrs {
 		if strings.HasPrefix(a, "bot:") || strings.EqualFold(a, from) {
 			continue
 		}
 		n, err := tx.GamesNamingSince(ctx, a, now.Add(-24*time.Hour))
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if n >= s.cfg.StrangerGames.PerNamed {
 			s.log.Warn("an address named in games others started at its limit for the day; refusing a new game", "from", from, "named", a, "limit", s.cfg.StrangerGames.PerNamed)
-			return fmt.Sprintf("%s has been named in %d games others started in the last day, the most this herald allows when anyone may start games: it gets no more welcomes today. It may start a game itself, naming you.", a, n), nil
+			return fmt.Sprintf("%s has been named in %d games others started in the last day, the most this herald allows when anyone may start games: it gets no more welcomes today. It may start a game itself, naming you.", a, n),
+				fmt.Sprintf("%s a été nommée dans %d parties lancées par d'autres depuis un jour, le plus que ce herald permet quand tout le monde peut lancer des parties : elle ne reçoit plus de bienvenue aujourd'hui. Elle peut lancer une partie elle-même, en vous nommant.", a, n), nil
 		}
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // strangerLimit says why from may not start a game now, on a herald where
 // anyone may start games: it has started its games of the hour, or all
 // addresses together have (a From is easily forged, and each game has
-// herald welcome the addresses it names). "" when it may.
-func (s *Service) strangerLimit(ctx context.Context, tx host.Tx, from string, now time.Time) (string, error) {
+// herald welcome the addresses it names), in English and French. ""
+// when it may.
+func (s *Service) strangerLimit(ctx context.Context, tx host.Tx, from string, now time.Time) (why, whyFR string, err error) {
 	since := now.Add(-time.Hour)
 	mine, err := tx.GamesStartedSince(ctx, from, since)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if mine >= s.cfg.StrangerGames.PerAddress {
-		return fmt.Sprintf("your address has started %d games in the last hour, the most\n  this herald allows an address that it does not list as a host;\n  write again in an hour", mine), nil
+		return fmt.Sprintf("your address has started %d games in the last hour, the most\n  this herald allows an address that it does not list as a host;\n  write again in an hour", mine),
+			fmt.Sprintf("votre adresse a lancé %d parties depuis une heure, le plus que\n  ce herald permet à une adresse qu'il ne compte pas parmi ses hôtes ;\n  écrivez à nouveau dans une heure", mine), nil
 	}
 	all, err := tx.GamesStartedSince(ctx, "", since)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if all >= s.cfg.StrangerGames.PerHour {
 		s.log.Warn("games started by mail in the last hour at the limit; refusing a new one", "from", from, "limit", s.cfg.StrangerGames.PerHour)
-		return fmt.Sprintf("%d games were started on this herald in the last hour, the most it\n  allows when anyone may start games; write again in an hour, or ask\n  herald's keeper to list you as a host (serve --hosts)", all), nil
+		return fmt.Sprintf("%d games were started on this herald in the last hour, the most it\n  allows when anyone may start games; write again in an hour, or ask\n  herald's keeper to list you as a host (serve --hosts)", all),
+			fmt.Sprintf("%d parties ont été lancées sur ce herald depuis une heure, le plus\n  qu'il permet quand tout le monde peut lancer des parties ; écrivez à\n  nouveau dans une heure, ou demandez à qui tient ce herald de vous\n  compter parmi ses hôtes (serve --hosts)", all), nil
 	}
-	return "", nil
+	return "", "", nil
 }
 
 func (s *Service) gamesList() string { return s.gamesListIn(notation.English) }
@@ -398,4 +413,14 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 	return s.host.Tick(ctx, s.cfg.Now().UTC(), func(ses *host.Session, notices []host.Notice) error {
 		return s.deliver(ctx, ses.Tx(), "", "", notices, ses.Now())
 	})
+}
+
+// localized is err in lang where it speaks it (adjudicator.Localizer),
+// else "".
+func localized(err error, lang notation.Lang) string {
+	var l adjudicator.Localizer
+	if errors.As(err, &l) {
+		return l.Localize(lang)
+	}
+	return ""
 }

@@ -218,3 +218,31 @@ func TestStrangerAnswersLimited(t *testing.T) {
 		t.Error("an hour later, a keyless mail got no answer")
 	}
 }
+
+// TestNewRefusedInFrench: a new game refused to a mail in French says why
+// in French (before, « herald n'a pas pu lancer la partie » was followed by
+// the English reason), for the reasons of the mail's own checks, of the
+// host's and of the games' registry alike.
+func TestNewRefusedInFrench(t *testing.T) {
+	f := newFixture(t)
+	f.sent()
+	for _, c := range []struct{ body, want string }{
+		{"nouvelle", "nommez le jeu"},
+		{"nouvelle raubriter joueurs alice@herald.test bob@herald.test", "jeu inconnu « raubriter » ; vouliez-vous dire « raubritter » ?"},
+		{"nouvelle raubritter joueurs alice@herald.test alice@herald.test", "alice@herald.test est à la fois le joueur 1 et le joueur 2"},
+		{"nouvelle raubritter joueurs alice@herald.test bob@herald.test délai 10m", "un délai de 10m est trop court"},
+		{"nouvelle raubritter joueurs alice@herald.test herald@herald.test", "est l'adresse de herald lui-même"},
+		{"nouvelle raubritter opt tiles", "option « tiles » : attendu nom=valeur"},
+		{"nouvelle raubritter joueurs bot:1 bot:2", "une partie par courrier a besoin d'au moins une personne"},
+	} {
+		f.handle(f.mail("carol@herald.test", "nouvelle partie", c.body), Rejected)
+		got := f.sent()["carol@herald.test"]
+		if len(got) != 1 {
+			t.Fatalf("%q: %d answers", c.body, len(got))
+		}
+		text := unwrap(strings.ReplaceAll(got[0], "\r\n", "\n"))
+		if !strings.Contains(text, "herald n'a pas pu lancer la partie") || !strings.Contains(text, c.want) {
+			t.Errorf("%q: the answer does not say %q:\n%s", c.body, c.want, text)
+		}
+	}
+}

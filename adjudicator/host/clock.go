@@ -47,10 +47,11 @@ type Timing struct {
 // check fills in the defaults and refuses what cannot be.
 func (t *Timing) check() error {
 	if t.Deadline < 0 || t.Grace < 0 {
-		return &RefusedError{"a deadline or a grace period cannot be negative"}
+		return &RefusedError{"a deadline or a grace period cannot be negative", "un délai ou une grâce ne peut pas être négatif"}
 	}
 	if t.Deadline > 0 && t.Deadline < time.Hour {
-		return &RefusedError{fmt.Sprintf("a deadline of %s is too short for a game by mail: give at least 1h", FormatSpan(t.Deadline))}
+		return &RefusedError{fmt.Sprintf("a deadline of %s is too short for a game by mail: give at least 1h", FormatSpan(t.Deadline)),
+			fmt.Sprintf("un délai de %s est trop court pour une partie par courrier : donnez au moins 1h", FormatSpan(t.Deadline))}
 	}
 	if t.Grace == 0 {
 		t.Grace = DefaultGrace
@@ -59,7 +60,8 @@ func (t *Timing) check() error {
 		t.Remind = DefaultRemind
 	}
 	if t.Remind < 1 || t.Remind > 99 {
-		return &RefusedError{fmt.Sprintf("the reminder goes at a percent of the deadline between 1 and 99, not %d", t.Remind)}
+		return &RefusedError{fmt.Sprintf("the reminder goes at a percent of the deadline between 1 and 99, not %d", t.Remind),
+			fmt.Sprintf("le rappel part à un pourcentage du délai entre 1 et 99, pas %d", t.Remind)}
 	}
 	if t.Policy == "" {
 		t.Policy = DefaultPolicy
@@ -68,7 +70,8 @@ func (t *Timing) check() error {
 		t.Vacation = DefaultVacation
 	}
 	if !slices.Contains(Policies, t.Policy) {
-		return &RefusedError{fmt.Sprintf("no policy %q: the policies are %s", t.Policy, strings.Join(Policies, ", "))}
+		return &RefusedError{fmt.Sprintf("no policy %q: the policies are %s", t.Policy, strings.Join(Policies, ", ")),
+			fmt.Sprintf("pas de politique « %s » : les politiques sont %s", t.Policy, strings.Join(Policies, ", "))}
 	}
 	return nil
 }

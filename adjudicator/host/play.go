@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,9 +20,31 @@ import (
 
 // RefusedError is a game that cannot be created (unknown game, bad player
 // count, bad option), with the reason for the host.
-type RefusedError struct{ Reason string }
+type RefusedError struct {
+	Reason   string // English
+	ReasonFR string // French; "": Reason
+}
 
 func (r *RefusedError) Error() string { return r.Reason }
+
+// Localize returns the reason in lang: French where there is one.
+func (r *RefusedError) Localize(lang notation.Lang) string {
+	if lang == notation.French && r.ReasonFR != "" {
+		return r.ReasonFR
+	}
+	return r.Reason
+}
+
+// refusedBy is a RefusedError with err's words, in French too where err
+// speaks it (adjudicator.Localizer: an unknown game, a player count).
+func refusedBy(err error) *RefusedError {
+	r := &RefusedError{Reason: err.Error()}
+	var l adjudicator.Localizer
+	if errors.As(err, &l) {
+		r.ReasonFR = l.Localize(notation.French)
+	}
+	return r
+}
 
 // CreateRequest asks for a new game.
 type CreateRequest struct {
@@ -42,34 +65,36 @@ type CreateRequest struct {
 func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notice, error) {
 	g, err := s.h.cfg.Registry.Lookup(req.Game)
 	if err != nil {
-		return 0, nil, &RefusedError{err.Error()}
+		return 0, nil, refusedBy(err)
 	}
 	// Every address is checked before anything is written: a game with
 	// an address no mail server takes would never be answered.
 	host, err := ParseAddress(strings.TrimSpace(req.Host))
 	if err != nil {
-		return 0, nil, &RefusedError{"the host: " + err.Error()}
+		return 0, nil, &RefusedError{"the host: " + err.Error(), "l'hôte : " + err.Error()}
 	}
 	addrs := make([]string, len(req.Players))
 	for i, a := range req.Players {
 		// bot:LEVEL is a seat the bot plays (RULINGS.md H-6).
 		if b, ok, err := botSeat(a); err != nil {
-			return 0, nil, &RefusedError{err.Error()}
+			return 0, nil, refusedBy(err)
 		} else if ok {
 			addrs[i] = b
 			continue
 		}
 		if addrs[i], err = ParseAddress(strings.TrimSpace(a)); err != nil {
-			return 0, nil, &RefusedError{err.Error()}
+			return 0, nil, refusedBy(err)
 		}
 		// herald tells a player's mail by its address: a second seat of
 		// one address could never be played by mail.
 		if j := slices.IndexFunc(addrs[:i], func(b string) bool { return strings.EqualFold(b, addrs[i]) }); j >= 0 {
-			return 0, nil, &RefusedError{fmt.Sprintf("%s is listed as player %d and as player %d: each player needs an address of their own, by which herald knows their mail (a bot seat, bot:2, may be listed more than once)", addrs[i], j+1, i+1)}
+			return 0, nil, &RefusedError{fmt.Sprintf("%s is listed as player %d and as player %d: each player needs an address of their own, by which herald knows their mail (a bot seat, bot:2, may be listed more than once)", addrs[i], j+1, i+1),
+				fmt.Sprintf("%s est à la fois le joueur %d et le joueur %d : chaque joueur a besoin de sa propre adresse, à laquelle herald reconnaît ses courriers (une place du bot, bot:2, peut être donnée plusieurs fois)", addrs[i], j+1, i+1)}
 		}
 	}
 	if !slices.ContainsFunc(addrs, func(a string) bool { _, isBot := adjudicator.BotLevel(a); return !isBot }) {
-		return 0, nil, &RefusedError{"a game by mail needs at least one person among its players; bots alone play with herald play --bots"}
+		return 0, nil, &RefusedError{"a game by mail needs at least one person among its players; bots alone play with herald play --bots",
+			"une partie par courrier a besoin d'au moins une personne parmi ses joueurs ; des bots seuls jouent avec herald play --bots"}
 	}
 	names := seatNames(addrs)
 	timing := req.Timing
@@ -80,10 +105,10 @@ func (s *Session) Create(ctx context.Context, req CreateRequest) (int64, []Notic
 	}
 	rec, err := adjudicator.NewRecord(g, names, req.Options, s.h.cfg.NewSeed(), nil)
 	if err != nil {
-		return 0, nil, &RefusedError{err.Error()}
+		return 0, nil, refusedBy(err)
 	}
 	if _, err := adjudicator.Start(s.h.cfg.Registry, rec); err != nil {
-		return 0, nil, &RefusedError{err.Error()}
+		return 0, nil, refusedBy(err)
 	}
 	players := make([]Player, len(addrs))
 	for i := range addrs {
