@@ -111,16 +111,7 @@ func TestSetListsAnyOrder(t *testing.T) {
 		{"hand: [B extension, A 1 border, A 1 border]", true},
 		{"hand: [B extension, B extension, A 1 border]", false},
 	} {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(c.want), &doc); err != nil {
-			t.Fatal(err)
-		}
-		e := doc.Content[0]
-		k := e.Content[0].Value
-		d := mt.node(k, e.Content[1], got[k], true)
-		if (d == "") != c.ok {
-			t.Errorf("%s: matched %v (%s), want %v", c.want, d == "", d, c.ok)
-		}
+		checkExpects(t, mt, got, c.want, c.ok)
 	}
 }
 
@@ -148,15 +139,21 @@ func TestKeysInAnyCase(t *testing.T) {
 		{"squares: {e5: PLAIN}", true},
 		{"squares: {e5: plains}", false},
 	} {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(c.want), &doc); err != nil {
-			t.Fatal(err)
-		}
-		e := doc.Content[0]
-		k := e.Content[0].Value
-		d := (matcher{}).node(k, e.Content[1], got[k], true)
-		if (d == "") != c.ok {
-			t.Errorf("%s: matched %v (%s), want %v", c.want, d == "", d, c.ok)
-		}
+		checkExpects(t, matcher{}, got, c.want, c.ok)
+	}
+}
+
+// checkExpects checks that want, an expect mapping of one key, matches
+// the view got under mt, or not (ok).
+func checkExpects(t *testing.T, mt matcher, got map[string]any, want string, ok bool) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(want), &doc); err != nil {
+		t.Fatal(err)
+	}
+	e := doc.Content[0]
+	k := e.Content[0].Value
+	if d := mt.node(k, e.Content[1], got[k], true); (d == "") != ok {
+		t.Errorf("%s: matched %v (%s), want %v", want, d == "", d, ok)
 	}
 }
