@@ -111,7 +111,7 @@ var rulingLines = map[string][]ruleRef{
 	"LH-8":   {{"lowenherz-2003-fr-scan.txt", 179, 180, ""}},
 	"LH-9":   {{"lowenherz-2003-fr.txt", 234, 234, ""}, {"lowenherz-2003-fr-scan.txt", 352, 354, ""}},
 	"RB-1":   {{"raubritter-fr-scan.txt", 31, 31, ""}, {"raubritter-fr-scan.txt", 39, 39, ""}, {"raubritter-fr-scan.txt", 50, 50, ""}, {"raubritter-fr-scan.txt", 74, 74, ""}},
-	"RB-10":  {{"raubritter-fr-scan.txt", 186, 189, ""}},
+	"RB-10":  {{"raubritter-fr-scan.txt", 186, 189, ""}, {"raubritter-fr-scan.txt", 173, 175, ""}, {"raubritter-fr-scan.txt", 173, 173, ""}},
 	"RB-11":  {{"raubritter-fr-scan.txt", 99, 102, ""}},
 	"RB-12":  {{"raubritter-fr-scan.txt", 227, 232, ""}},
 	"RB-13":  {{"raubritter-fr-scan.txt", 214, 221, ""}},

@@ -48,6 +48,15 @@ players:
   red: {knights: 0, hand: [plain castle, plain]}
   blue: {hand: [plain village, plain town]}
 `
+	// Red has 1 knight left: a forest castle, which keeps 2, takes none
+	// (l. 173, RB-10).
+	illegalOne = `
+turn: red
+board: {f6: plain, g6: plain, f7: plain, g7: plain}
+players:
+  red: {knights: 1, hand: [forest castle, plain]}
+  blue: {hand: [plain village, plain town]}
+`
 	// Red has laid 3 tiles, the third a castle waiting for knights.
 	illegalThird = `
 turn: red
@@ -125,6 +134,8 @@ func TestIllegal(t *testing.T) {
 		{"knights twice", illegalPlay, "red", []string{"plain castle e6", "knights 1"}, "knights 1", "no-castle", rOnce},
 		{"knights after knights 0", illegalPlay, "red", []string{"plain castle e6", "knights 0"}, "knights 2", "no-castle", rOnce},
 		{"no knights left", illegalNone, "red", []string{"plain castle e6"}, "knights 1", "no-knights", "raubritter-fr-scan.txt:186"},
+		{"forest castle with one knight left", illegalOne, "red", []string{"forest castle e6"}, "knights 1", "few-knights", "raubritter-fr-scan.txt:173"},
+		{"forest castle with one knight left, marching", illegalOne, "red", []string{"forest castle e6"}, "knights east 1 0", "few-knights", "raubritter-fr-scan.txt:173"},
 		{"more than left", illegalFew, "red", []string{"plain castle e6"}, "knights east 1 1 2", "supply", "raubritter-fr-scan.txt:186"},
 		{"six knights", illegalPlay, "red", []string{"plain castle e6"}, "knights east 2 1 1 2", "five", "raubritter-fr-scan.txt:134"},
 		{"five staying", illegalPlay, "red", []string{"plain castle e6"}, "knights 5", "four", rFour},

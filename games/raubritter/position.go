@@ -458,8 +458,11 @@ func (s *State) loadTurn(n *yaml.Node, w *where) error {
 		if c.n > 0 {
 			return posError(v, "castle: the castle at %s already has knights; only a castle just laid waits for knights", q)
 		}
-		if s.players[s.turn].knights == 0 {
+		if left := s.players[s.turn].knights; left == 0 {
 			return posError(v, "castle: %s has no knights left to put on it (raubritter-fr-scan.txt:186)", s.names[s.turn])
+		} else if keeps := castleKeeps(c.kind); left < keeps {
+			return posError(v, "castle: %s has only %s left and the %s at %s keeps at least %d, so it takes none (raubritter-fr-scan.txt:173)",
+				s.names[s.turn], nKnights(left).EN, c.kind, q, keeps)
 		}
 		if s.placed == 0 {
 			s.placed = 1

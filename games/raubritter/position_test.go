@@ -204,6 +204,7 @@ var positionErrors = []struct {
 	{"castle not a castle", two, "castle: f6\nboard: {f6: plain}\nplayers:\n  red: {hand: [plain]}\n", "1:9", `castle: "f6" is not a square with a castle on the board`},
 	{"castle with knights", two, "castle: f6\nboard: {f6: plain castle / red}\nplayers:\n  red: {hand: [plain]}\n", "1:9", "the castle at f6 already has knights"},
 	{"castle without knights left", two, "castle: f6\nboard: {f6: plain castle}\nplayers:\n  red: {hand: [plain], knights: 0}\n", "1:9", "red has no knights left to put on it"},
+	{"forest castle with one knight left", two, "castle: f6\nboard: {f6: forest castle}\nplayers:\n  red: {hand: [plain], knights: 1}\n", "1:9", "red has only 1 knight left and the forest castle at f6 keeps at least 2, so it takes none (raubritter-fr-scan.txt:173)"},
 	{"castle in setup", two, "phase: setup\ncastle: f6\n", "2:9", "placed and castle describe a turn in play; the phase is setup"},
 	{"placed when over", two, "phase: over\nplaced: 1\nboard: {f6: plain}\n", "2:9", "placed and castle describe a turn in play; the phase is over"},
 	{"disconnected tiles", two, "board:\n  f6: plain\n  g6: plain\n  f7: plain\n  a1: plain town\nplayers:\n  red: {hand: [plain]}\n", "2:3", "f6 is not joined edge to edge"},

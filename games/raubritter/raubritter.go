@@ -209,6 +209,14 @@ type State struct {
 	pending int // cell index of the castle waiting for knights, or -1
 	box     box // the rectangle the laid tiles span; tiles are laid only by lay
 
+	// bare is the cell index of the last tile laid when it is a castle
+	// that takes no knights because its player has fewer left than its
+	// terrain keeps (RULINGS.md RB-10), or -1. Only the next steps of the
+	// same turn read it (placed > 0), or, after the turn ended by itself,
+	// those of the same submission (AfterTurnEnd): like selfEnd it is not
+	// part of the position.
+	bare int
+
 	// selfEnd says how the last step applied ended its player's turn by
 	// itself (endNone when it did not), for the steps that may follow it
 	// in the same submission (AfterTurnEnd). It is not part of the
@@ -239,6 +247,7 @@ func newFrame(data *Data, names []string) *State {
 		w:       2*lim - n,
 		h:       2*lim - 2,
 		pending: -1,
+		bare:    -1,
 	}
 	s.cells = make([]cell, s.w*s.h)
 	for range names {

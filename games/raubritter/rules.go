@@ -190,11 +190,14 @@ func (s *State) touches(q Square) bool {
 var sides = [4]Square{{-1, 0}, {1, 0}, {0, 1}, {0, -1}}
 
 // place lays the tile, draws the top of the stack (raubritter-fr-scan.txt:96),
-// and opens the castle for knights when the player has any left (:186).
+// and opens the castle for knights when the player has as many left as its
+// terrain keeps (:173, :186): a castle they cannot garrison takes none and
+// does not wait (RULINGS.md RB-10).
 func (s *State) place(p int, m Place) {
 	pl := s.players[p]
 	s.selfEnd = endNone // set again if this tile ends the turn by itself
 	s.pending = -1      // a castle left waiting gets no knights (RB-4)
+	s.bare = -1
 	i := slices.Index(pl.hand, m.Kind)
 	pl.hand = slices.Delete(pl.hand, i, i+1)
 	s.lay(m.Square, m.Kind)
@@ -203,10 +206,24 @@ func (s *State) place(p int, m Place) {
 		pl.stack = pl.stack[1:]
 	}
 	s.placed++
-	if m.Kind.Building == Castle && pl.knights > 0 {
-		s.pending = m.Square.Row*s.w + m.Square.Col
+	if m.Kind.Building == Castle {
+		if pl.knights >= castleKeeps(m.Kind) {
+			s.pending = m.Square.Row*s.w + m.Square.Col
+		} else {
+			s.bare = m.Square.Row*s.w + m.Square.Col
+		}
 	}
 	s.maybeEndTurn()
+}
+
+// castleKeeps returns the knights a castle of kind k keeps, the fewest a
+// player must have left to put any on it: 1 on plain, 2 on forest, 3 on
+// mountains (raubritter-fr-scan.txt:148-161, 173; RULINGS.md RB-8).
+func castleKeeps(k Kind) int {
+	if need, ok := k.Terrain.Stay(); ok {
+		return need
+	}
+	return 1 // no knight enters a lake (:163): checkKnights says so
 }
 
 // march returns the squares a stack of len(counts) tiles covers from the
@@ -238,6 +255,14 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 		// A castle laid with no knights left never waits for any (RB-10).
 		return pos(0)(adjudicator.Rulef("no-knights", ruleNoKnights, "you have no knights left, so a castle you lay takes none",
 			"il ne vous reste aucun chevalier : un château posé n'en reçoit donc aucun"))
+	}
+	if s.pending < 0 && s.bare >= 0 && s.placed > 0 && s.phase == phasePlay {
+		// A castle laid with fewer knights left than it keeps never waits
+		// for any either (RB-10).
+		c := &s.cells[s.bare]
+		return pos(0)(adjudicator.Rulef("few-knights", ruleEnough, "you have only %s left and the %s at %s keeps at least %d, so it takes none",
+			"il ne vous reste que %s et la plaquette %s en %s en garde au moins %d : elle n'en reçoit donc aucun",
+			nKnights(pl.knights), c.kind.Words(), s.square(s.bare), castleKeeps(c.kind)))
 	}
 	if s.pending < 0 {
 		return pos(0)(adjudicator.Rulef("no-castle", ruleOnce, "no castle is waiting for knights: knights go only on the castle you have just laid, at once",
@@ -305,12 +330,6 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 			if need > 1 && i > 0 {
 				rule = ruleEnough
 			}
-			if i == 0 && need > pl.knights {
-				// A forest castle with one knight left can take none.
-				return pos(i)(adjudicator.Rulef("leave", rule, "at least %s on the %s at %s, not %d; you have only %s left, so this castle takes none: write knights 0",
-					"au moins %s sur la plaquette %s en %s, pas %d ; il ne vous reste que %s, ce château n'en reçoit donc aucun : écrivez chevaliers 0",
-					mustStay(need), c.kind.Words(), q, m.Counts[i], nKnights(pl.knights)))
-			}
 			return pos(i)(adjudicator.Rulef("leave", rule, "at least %s on the %s at %s, not %d",
 				"au moins %s sur la plaquette %s en %s, pas %d", mustStay(need), c.kind.Words(), q, m.Counts[i]))
 		}
@@ -350,16 +369,19 @@ func (s *State) maybeEndTurn() {
 }
 
 // noKnightsNoOp reports whether m is `knights 0` from p, in play, with no
-// knights left: a castle p lays takes none anyway (RULINGS.md RB-10), so
-// the step changes nothing and is accepted as the harmless no-op it is.
+// knights left, or just after a castle p has too few knights left for: a
+// castle p lays takes none anyway (RULINGS.md RB-10), so the step changes
+// nothing and is accepted as the harmless no-op it is.
 func (s *State) noKnightsNoOp(p int, m Knights) bool {
-	return s.phase == phasePlay && s.pending < 0 && s.players[p].knights == 0 && m.Total() == 0 && len(m.Counts) == 1
+	return s.phase == phasePlay && s.pending < 0 && (s.players[p].knights == 0 || s.bare >= 0 && s.placed > 0) &&
+		m.Total() == 0 && len(m.Counts) == 1
 }
 
 // AfterTurnEnd implements adjudicator.TurnEnder: after a turn ended by
 // itself (RULINGS.md RB-11), an `end` in the same submission states what
 // happened and is dropped, and so is `knights 0` from a player with no
-// knights left (RB-10: their castle takes none); any other step is refused
+// knights left, or after a last tile that was a castle they had too few
+// knights for (RB-10: such a castle takes none); any other step is refused
 // with the reason the turn ended.
 func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
 	p := s.index(player)
@@ -370,7 +392,7 @@ func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
 	case End:
 		return nil
 	case Knights:
-		if m.Total() == 0 && len(m.Counts) == 1 && s.players[p].knights == 0 {
+		if m.Total() == 0 && len(m.Counts) == 1 && (s.players[p].knights == 0 || s.bare >= 0) {
 			return nil
 		}
 	}
