@@ -136,7 +136,7 @@ func TestIllegal(t *testing.T) {
 		{"no knights left", illegalNone, "red", []string{"plain castle e6"}, "knights 1", "no-knights", "raubritter-fr-scan.txt:186"},
 		{"forest castle with one knight left", illegalOne, "red", []string{"forest castle e6"}, "knights 1", "few-knights", "raubritter-fr-scan.txt:173"},
 		{"forest castle with one knight left, marching", illegalOne, "red", []string{"forest castle e6"}, "knights east 1 0", "few-knights", "raubritter-fr-scan.txt:173"},
-		{"more than left", illegalFew, "red", []string{"plain castle e6"}, "knights east 1 1 2", "supply", "raubritter-fr-scan.txt:186"},
+		{"more than left", illegalFew, "red", []string{"plain castle e6"}, "knights east 1 1 2", "supply", "raubritter-fr-scan.txt:134"},
 		{"six knights", illegalPlay, "red", []string{"plain castle e6"}, "knights east 2 1 1 2", "five", "raubritter-fr-scan.txt:134"},
 		{"five staying", illegalPlay, "red", []string{"plain castle e6"}, "knights 5", "four", rFour},
 		{"over four on a stack", illegalPlay, "red", []string{"plain castle e6"}, "knights south 1 2", "four", rFour},

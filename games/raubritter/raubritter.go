@@ -151,6 +151,10 @@ const (
 	ruleHand      = "RULINGS.md RB-5"
 	ruleNoKnights = "raubritter-fr-scan.txt:186"
 	ruleSelfEnd   = "RULINGS.md RB-11"
+	// ruleSupply: a castle takes « jusqu'à cinq de ses pions chevaliers »,
+	// the player's own, so no more than they have left (l. 186 is about a
+	// player with none at all).
+	ruleSupply = ruleFive
 )
 
 // areaLimit is the most tiles per row and column, by player count

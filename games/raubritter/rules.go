@@ -285,7 +285,7 @@ func (s *State) checkKnights(p int, m Knights) *adjudicator.RuleError {
 		return pos(0)(adjudicator.Rulef("five", ruleFive, "a castle takes at most 5 knights, not %d", "un château reçoit au plus 5 chevaliers, pas %d", total))
 	}
 	if total > pl.knights {
-		return pos(0)(adjudicator.Rulef("supply", ruleNoKnights, "you have only %s left, not %d", "il ne vous reste que %s, pas %d", nKnights(pl.knights), total))
+		return pos(0)(adjudicator.Rulef("supply", ruleSupply, "you have only %s left, not %d", "il ne vous reste que %s, pas %d", nKnights(pl.knights), total))
 	}
 	castle := s.square(s.pending)
 	march := s.march(castle, m.Dir, len(m.Counts))
