@@ -206,7 +206,7 @@ func (s *State) knightCost(q grid.Square) int {
 func (s *State) checkKnightStep(p int, m Knight) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return rulef(codeAction, ruleShields, "you are carrying out the %s action, which places no knights", "vous exécutez l'action %s, qui ne place pas de chevalier", a.action.Named()).At(m.pos)
+		return rulef(codeAction, ruleCarryOut, "you are carrying out the %s action, which places no knights", "vous exécutez l'action %s, qui ne place pas de chevalier", a.action.Named()).At(m.pos)
 	}
 	if a.knights >= a.budget() || a.uses() >= a.budget() {
 		return rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)
@@ -309,7 +309,7 @@ func (s *State) checkWallAt(p int, e grid.Edge) *adjudicator.RuleError {
 func (s *State) checkWall(p int, m Wall) *adjudicator.RuleError {
 	a := &s.act
 	if a.action.Kind != Walls {
-		return rulef(codeAction, ruleWalls, "you are carrying out the %s action, which places no walls", "vous exécutez l'action %s, qui ne place pas de murs", a.action.Named()).At(m.pos)
+		return rulef(codeAction, ruleCarryOut, "you are carrying out the %s action, which places no walls", "vous exécutez l'action %s, qui ne place pas de murs", a.action.Named()).At(m.pos)
 	}
 	if err := s.checkWallAt(p, m.Edge); err != nil {
 		return err.At(m.pos)
@@ -531,7 +531,7 @@ func (s *State) annexFail(p int, from, q grid.Square) (int, grid.Square) {
 func (s *State) checkExtend(p int, m Extend) (grid.Square, *adjudicator.RuleError) {
 	a := &s.act
 	if a.action.Kind != Shield && a.action.Kind != Shields {
-		return 0, rulef(codeAction, ruleShields, "you are carrying out the %s action, which extends no region", "vous exécutez l'action %s, qui n'étend pas de région", a.action.Named()).At(m.pos)
+		return 0, rulef(codeAction, ruleCarryOut, "you are carrying out the %s action, which extends no region", "vous exécutez l'action %s, qui n'étend pas de région", a.action.Named()).At(m.pos)
 	}
 	if !(a.extOpen && a.ext < 2) && a.uses() >= a.budget() {
 		return 0, rulef(codeAction, a.shieldRule(), "%s is used up", "l'action %s est épuisée", a.action.Named()).At(m.pos)

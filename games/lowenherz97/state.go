@@ -14,6 +14,7 @@ const (
 	ruleMap        = "RULINGS.md L97-1"
 	ruleDecide     = "lowenherz-1997-fr.txt:117"
 	ruleTwoCards   = "lowenherz-1997-fr.txt:118"
+	ruleCarryOut   = "lowenherz-1997-fr.txt:119"
 	ruleTwoPlayers = "lowenherz-1997-fr.txt:308"
 	ruleShare      = "lowenherz-1997-fr.txt:134"
 	ruleWalls      = "lowenherz-1997-fr.txt:138"
