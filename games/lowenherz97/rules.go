@@ -117,10 +117,35 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 	return s.wrongStep(m)
 }
 
-// wrongStep is the error for a step that does not fit the moment.
+// wrongStep is the error for a step that does not fit the moment, citing
+// the rule of what the player is to do now.
 func (s *State) wrongStep(m adjudicator.Move) error {
 	en, fr := s.expected()
-	return rulef(codeWrongStep, "", "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), adjudicator.Words{EN: en, FR: fr})
+	return rulef(codeWrongStep, s.expectedRule(), "%q does not fit now: %s", "« %s » ne convient pas maintenant : %s", m.String(), adjudicator.Words{EN: en, FR: fr})
+}
+
+// expectedRule is the rule of what the player to move is to do, as
+// expected says it: the setup placements (RULINGS.md L97-6), laying a
+// decision card (l. 117), negotiating (RULINGS.md L97-4), bidding in a
+// confrontation (RULINGS.md L97-5), carrying out the action chosen
+// (l. 119), its political card first (RULINGS.md L97-11).
+func (s *State) expectedRule() string {
+	switch s.phase {
+	case phasePlace:
+		return rulePlaceTurns
+	case phaseDecide:
+		return ruleDecide
+	case phaseNegotiate:
+		return ruleMailTalk
+	case phaseBid:
+		return ruleSealedOnly
+	case phaseAct:
+		if s.act.pol >= 0 {
+			return ruleAttach
+		}
+		return ruleCarryOut
+	}
+	return ""
 }
 
 // expected says what the player to move may do, in English and French.

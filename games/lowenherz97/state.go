@@ -52,6 +52,8 @@ const (
 	ruleSetupTerr  = "lowenherz-1997-fr.txt:296"
 	ruleSpread     = "lowenherz-1997-fr.txt:297"
 	ruleCounter    = "RULINGS.md L97-4"
+	ruleMailTalk   = "RULINGS.md L97-4"
+	rulePlaceTurns = "RULINGS.md L97-6"
 	ruleMoney      = "RULINGS.md L97-2"
 	ruleCastleAnn  = "RULINGS.md L97-9"
 	ruleExtWalls   = "RULINGS.md L97-10"
