@@ -29,7 +29,9 @@ func (s *State) applyAct(p int, m adjudicator.Move) error {
 				return nil
 			}
 		}
-		return rulef(codePolitical, ruleAllianceOn, "first carry out your %s card (its effect applies as you carry out the action)",
+		// Its effect applies as the action is carried out (l. 248, 260),
+		// a renegade as the action's first step (RULINGS.md L97-11).
+		return rulef(codePolitical, ruleAttach, "first carry out your %s card (its effect applies as you carry out the action)",
 			"exécutez d'abord votre carte %s (son effet s'applique avec l'action)", adjudicator.Words{EN: polNames[a.pol], FR: polNamesFR[a.pol]})
 	}
 	switch mv := m.(type) {
