@@ -114,16 +114,12 @@ func TestNotationErrors(t *testing.T) {
 	}{
 		{"chose 2", "1:1", `did you mean "choose"`},
 		{"choisis 4", "1:9", "numbered 1, 2 and 3"},
-		{"choose 2 with fief", "1:15", "not played with a decision card"},
 		{"choose 2 with renegad", "1:15", `did you mean "renegade"`},
 		{"wall e5 p5", "1:9", "not a square"},
 		{"knight", "1:8", "missing a square"},
 		{"bid", "1:5", "missing the bid"},
 		{"bid 3 fief", "1:7", "only ducats and treasure cards"},
 		{"offer", "1:7", "missing the ducats offered"},
-		{"offer 3 treasure 8", "1:9", "political cards cannot be negotiated"}, // l. 209
-		{"offer alliance", "1:7", "lowenherz-1997-fr.txt:209"},
-		{"offre 2 et trésor 5", "1:12", "only ducats are offered"},
 		{"look 3", "1:1", "two political piles"},
 		{"take crown", "1:6", "unknown political card"},
 		{"end now", "1:5", `unexpected "now"`},
@@ -143,6 +139,36 @@ func TestNotationErrors(t *testing.T) {
 		}
 		if ne.MsgFR == "" {
 			t.Errorf("%q: no French message", tc.text)
+		}
+	}
+}
+
+// TestParseRefusalsCiteRule: the steps that read well but break a rule
+// are refused as rule errors, at the fault, citing it: a political card
+// offered (l. 209), one laid with a decision card that is not played so,
+// an alliance's regions under option alliance=action (RULINGS.md L97-11).
+func TestParseRefusalsCiteRule(t *testing.T) {
+	st := kit.NewState(t, colours[:4], "errors", nil)
+	bare := kit.NewState(t, colours[:4], "errors", map[string]string{"alliance": "action"})
+	for _, tc := range []struct {
+		st                    adjudicator.State
+		text, pos, want, rule string
+	}{
+		{st, "choose 2 with fief", "1:15", "a fief is not played with a decision card", "RULINGS.md L97-11"},
+		{st, "choisis 2 avec trésor", "1:16", "a treasure is not played with a decision card", "RULINGS.md L97-11"},
+		{bare, "choose 2 with alliance d5 h5", "1:24", "keeps the earlier rule for alliances", "RULINGS.md L97-11"},
+		{st, "offer 3 treasure 8", "1:9", "political cards cannot be negotiated", "lowenherz-1997-fr.txt:209"},
+		{st, "offer alliance", "1:7", "only ducats are offered", "lowenherz-1997-fr.txt:209"},
+		{st, "offre 2 et trésor 5", "1:12", "only ducats are offered", "lowenherz-1997-fr.txt:209"},
+	} {
+		_, err := gametest.ParseOne(tc.st, "gold", tc.text)
+		var re *adjudicator.RuleError
+		if !errors.As(err, &re) {
+			t.Errorf("%q: error %v, want a rule error", tc.text, err)
+			continue
+		}
+		if re.Rule != tc.rule || re.Pos.String() != tc.pos || !strings.Contains(re.Msg, tc.want) || re.MsgFR == "" {
+			t.Errorf("%q: %s at %s (French %q), want %q citing %s at %s", tc.text, re, re.Pos, re.MsgFR, tc.want, tc.rule, tc.pos)
 		}
 	}
 }

@@ -318,13 +318,18 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	var mv adjudicator.Move
 	var err *notation.Error
 	var apart *adjudicator.RuleError // a wall between squares not side by side
+	var refused *adjudicator.RuleError
 	switch verb {
 	case "castle":
 		mv, err = parsePlace(sc, first.Pos)
 	case "choose":
-		mv, err = parseChoose(sc, first.Pos, s.allianceAtAction)
+		if mv, err, refused = parseChoose(sc, first.Pos, s.allianceAtAction); refused != nil {
+			return nil, refused
+		}
 	case "offer":
-		mv, err = parseOffer(sc, first.Pos)
+		if mv, err, refused = parseOffer(sc, first.Pos); refused != nil {
+			return nil, refused
+		}
 	case "accept":
 		mv = Accept{}
 	case "refuse":
@@ -484,9 +489,10 @@ func treasureSuffixOf(sc *notation.Scanner) (int, notation.Pos, *notation.Error)
 }
 
 // parseOffer reads the ducats of an offer. A political card in an offer,
-// before or after the ducats, is refused with the rule that forbids it.
-func parseOffer(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {
-	noPolitical := func() *notation.Error {
+// before or after the ducats, is refused with the rule that forbids it
+// (lowenherz-1997-fr.txt:209), as a rule error.
+func parseOffer(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error, *adjudicator.RuleError) {
+	noPolitical := func() *adjudicator.RuleError {
 		sc.Keyword(fillers)
 		tok, ok := sc.Peek()
 		if !ok {
@@ -495,22 +501,20 @@ func parseOffer(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *no
 		if _, ok := sc.Keyword(politicals); !ok {
 			return nil
 		}
-		e := sc.ErrorAtToken(tok, "political cards cannot be negotiated, only ducats are offered (lowenherz-1997-fr.txt:209)",
-			"les cartes de politique ne peuvent pas être l'objet de négociations, on n'offre que des ducats (lowenherz-1997-fr.txt:209)")
-		e.Example, e.ExampleFR = "offer 3", "offre 3"
-		return e
+		return rulef(codeNegotiate, ruleNoPolitics, "political cards cannot be negotiated, only ducats are offered, like offer 3",
+			"les cartes de politique ne peuvent pas être l'objet de négociations, on n'offre que des ducats, par exemple offre 3").At(tok.Pos)
 	}
-	if err := noPolitical(); err != nil {
-		return nil, err
+	if r := noPolitical(); r != nil {
+		return nil, nil, r
 	}
 	n, _, err := number(sc, "the ducats offered", "les ducats offerts", "offer 3", "offre 3")
 	if err != nil {
-		return nil, err
+		return nil, err, nil
 	}
-	if err := noPolitical(); err != nil {
-		return nil, err
+	if r := noPolitical(); r != nil {
+		return nil, nil, r
 	}
-	return Offer{N: n, pos: start}, nil
+	return Offer{N: n, pos: start}, nil, nil
 }
 
 func parsePlace(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {
@@ -522,42 +526,42 @@ func parsePlace(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *no
 }
 
 // With bare (option alliance=action), an alliance is laid without its
-// regions, which are named at the action.
-func parseChoose(sc *notation.Scanner, start notation.Pos, bare bool) (adjudicator.Move, *notation.Error) {
+// regions, which are named at the action. A political card that is not
+// played with a decision card, or an alliance's regions under option
+// alliance=action, is refused as a rule error (RULINGS.md L97-11).
+func parseChoose(sc *notation.Scanner, start notation.Pos, bare bool) (adjudicator.Move, *notation.Error, *adjudicator.RuleError) {
 	n, pos, err := number(sc, "the decision card, 1 (top), 2 (middle) or 3 (bottom)", "la carte de décision, 1 (haut), 2 (milieu) ou 3 (bas)", "choose 2", "choisis 2")
 	if err != nil {
-		return nil, err
+		return nil, err, nil
 	}
 	if n < 1 || n > 3 {
 		e := sc.ErrorAt(pos, "decision cards are numbered 1, 2 and 3: 1 for the top action, 3 for the bottom",
 			"les cartes de décision sont numérotées 1, 2 et 3 : 1 pour l'action du haut, 3 pour celle du bas")
 		e.Example, e.ExampleFR = "choose 2", "choisis 2"
-		return nil, e
+		return nil, e, nil
 	}
 	m := Choose{Tier: n, pos: start}
 	sc.Keyword(fillers)
 	tok, ok := sc.Peek()
 	if !ok {
-		return m, nil
+		return m, nil, nil
 	}
 	name, ok := sc.Keyword(politicals)
 	if !ok {
-		return nil, sc.Unexpected(politicals[:2], notation.Noun{EN: "political card", FR: "carte politique", Feminine: true})
+		return nil, sc.Unexpected(politicals[:2], notation.Noun{EN: "political card", FR: "carte politique", Feminine: true}), nil
 	}
 	if name != "alliance" && name != "renegade" {
-		e := sc.ErrorAtToken(tok, fmt.Sprintf("a %s is not played with a decision card: only alliance and renegade are", name),
-			fmt.Sprintf("un %s ne se joue pas avec une carte de décision : seuls alliance et renégat le sont", polNamesFR[polByName(name)]))
-		return nil, e
+		return nil, nil, rulef(codePolitical, ruleAttach, "a %s is not played with a decision card: only alliance and renegade are",
+			"un %s ne se joue pas avec une carte de décision : seuls alliance et renégat le sont",
+			adjudicator.Words{EN: name, FR: polNamesFR[polByName(name)]}).At(tok.Pos)
 	}
 	m.With, m.HasWith, m.withPos = polByName(name), true, tok.Pos
 	if m.With == Alliance && bare {
 		m.Bare = true
 		sc.Keyword(fillers)
 		if tok, ok := sc.Peek(); ok {
-			e := sc.ErrorAtToken(tok, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, then name the regions as you carry out the action, alliance d5 h5",
-				"cette partie garde l'ancienne règle des alliances (option alliance=action) : posez la carte seule, puis nommez les régions en exécutant l'action, alliance d5 h5")
-			e.Example, e.ExampleFR = "choose 2 with alliance", "choisis 2 avec alliance"
-			return nil, e
+			return nil, nil, rulef(codePolitical, ruleAttach, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, choose %d with alliance, then name the regions as you carry out the action, alliance d5 h5",
+				"cette partie garde l'ancienne règle des alliances (option alliance=action) : posez la carte seule, choisis %d avec alliance, puis nommez les régions en exécutant l'action, alliance d5 h5", n).At(tok.Pos)
 		}
 	} else if m.With == Alliance {
 		sc.Keyword(fillers)
@@ -565,14 +569,14 @@ func parseChoose(sc *notation.Scanner, start notation.Pos, bare bool) (adjudicat
 			e := sc.ErrorAt(sc.EndPos(), "an alliance names its two regions as its card is laid: a square of your region, then one of the other prince's",
 				"une alliance nomme ses deux régions quand sa carte est posée : une case de votre région, puis une de celle de l'autre prince")
 			e.Example, e.ExampleFR = "choose 2 with alliance d5 h5", "choisis 2 avec alliance d5 h5"
-			return nil, e
+			return nil, e, nil
 		}
 		var err *notation.Error
 		if m.Ally, m.allyPos, err = squares(sc, 2, "choose 2 with alliance d5 h5", "choisis 2 avec alliance d5 h5"); err != nil {
-			return nil, err
+			return nil, err, nil
 		}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 func polByName(name string) PolKind {

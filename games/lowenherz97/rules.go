@@ -335,7 +335,7 @@ func (s *State) checkChoose(p int, m Choose) *adjudicator.RuleError {
 		}
 		if m.With == Alliance && m.Bare != s.allianceAtAction {
 			if s.allianceAtAction {
-				return rulef(codePolitical, ruleAllianceOn, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, choose %d with alliance, and name the regions at the action",
+				return rulef(codePolitical, ruleAttach, "this game keeps the earlier rule for alliances (option alliance=action): lay the card bare, choose %d with alliance, and name the regions at the action",
 					"cette partie garde l'ancienne règle des alliances (option alliance=action) : posez la carte seule, choisis %d avec alliance, et nommez les régions à l'action", m.Tier).At(m.withPos)
 			}
 			return rulef(codePolitical, ruleAllianceOn, "an alliance names its two regions as its card is laid, like choose %d with alliance d5 h5",
