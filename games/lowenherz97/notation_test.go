@@ -118,12 +118,10 @@ func TestNotationErrors(t *testing.T) {
 		{"wall e5 p5", "1:9", "not a square"},
 		{"knight", "1:8", "missing a square"},
 		{"bid", "1:5", "missing the bid"},
-		{"bid 3 fief", "1:7", "only ducats and treasure cards"},
 		{"offer", "1:7", "missing the ducats offered"},
 		{"look 3", "1:1", "two political piles"},
 		{"take crown", "1:6", "unknown political card"},
 		{"end now", "1:5", `unexpected "now"`},
-		{"knight e5 fief 3", "1:11", "only a treasure card pays"},
 	} {
 		_, err := gametest.ParseOne(st, "gold", tc.text)
 		var ne *notation.Error
@@ -146,7 +144,9 @@ func TestNotationErrors(t *testing.T) {
 // TestParseRefusalsCiteRule: the steps that read well but break a rule
 // are refused as rule errors, at the fault, citing it: a political card
 // offered (l. 209), one laid with a decision card that is not played so,
-// an alliance's regions under option alliance=action (RULINGS.md L97-11).
+// an alliance's regions under option alliance=action (RULINGS.md L97-11),
+// one bid that is no treasure (l. 214), one paying a cost (RULINGS.md
+// L97-3).
 func TestParseRefusalsCiteRule(t *testing.T) {
 	st := kit.NewState(t, colours[:4], "errors", nil)
 	bare := kit.NewState(t, colours[:4], "errors", map[string]string{"alliance": "action"})
@@ -160,6 +160,9 @@ func TestParseRefusalsCiteRule(t *testing.T) {
 		{st, "offer 3 treasure 8", "1:9", "political cards cannot be negotiated", "lowenherz-1997-fr.txt:209"},
 		{st, "offer alliance", "1:7", "only ducats are offered", "lowenherz-1997-fr.txt:209"},
 		{st, "offre 2 et trésor 5", "1:12", "only ducats are offered", "lowenherz-1997-fr.txt:209"},
+		{st, "bid 3 fief", "1:7", "only ducats and treasure cards can be bid", "lowenherz-1997-fr.txt:214"},
+		{st, "knight e5 fief 3", "1:11", "only a treasure card pays a cost", "RULINGS.md L97-3"},
+		{st, "romps d5 h5 avec renégat", "1:18", "only a treasure card pays a cost", "RULINGS.md L97-3"},
 	} {
 		_, err := gametest.ParseOne(tc.st, "gold", tc.text)
 		var re *adjudicator.RuleError

@@ -323,13 +323,9 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	case "castle":
 		mv, err = parsePlace(sc, first.Pos)
 	case "choose":
-		if mv, err, refused = parseChoose(sc, first.Pos, s.allianceAtAction); refused != nil {
-			return nil, refused
-		}
+		mv, err, refused = parseChoose(sc, first.Pos, s.allianceAtAction)
 	case "offer":
-		if mv, err, refused = parseOffer(sc, first.Pos); refused != nil {
-			return nil, refused
-		}
+		mv, err, refused = parseOffer(sc, first.Pos)
 	case "accept":
 		mv = Accept{}
 	case "refuse":
@@ -337,7 +333,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 	case "yield":
 		mv = Yield{}
 	case "bid":
-		mv, err = parseBid(sc, first.Pos)
+		mv, err, refused = parseBid(sc, first.Pos)
 	case "look":
 		sc.Keyword(pileWord)
 		var n int
@@ -368,7 +364,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		var t int
 		var tp notation.Pos
 		if err == nil {
-			t, tp, err = treasureSuffixOf(sc)
+			t, tp, err, refused = treasureSuffixOf(sc)
 		}
 		mv = Knight{Square: q[0], Treasure: t, pos: ps[0], tpos: tp}
 	case "extend":
@@ -392,7 +388,7 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		var t int
 		var tp notation.Pos
 		if err == nil {
-			t, tp, err = treasureSuffixOf(sc)
+			t, tp, err, refused = treasureSuffixOf(sc)
 		}
 		mv = RenegadeMove{Remove: q[0], Place: q[1], Treasure: t, pos: ps, tpos: tp}
 	case "alliance":
@@ -408,11 +404,14 @@ func (s *State) Parse(player string, step *notation.Step) (adjudicator.Move, err
 		var t int
 		var tp notation.Pos
 		if err == nil {
-			t, tp, err = treasureSuffixOf(sc)
+			t, tp, err, refused = treasureSuffixOf(sc)
 		}
 		mv = Break{A: q[0], B: q[1], Treasure: t, pos: ps, tpos: tp}
 	case "end":
 		mv = End{}
+	}
+	if refused != nil { // a rule broken as the step is read: the rest is moot
+		return nil, refused
 	}
 	if err == nil {
 		err = sc.ExpectEnd()
@@ -470,22 +469,24 @@ func squares(sc *notation.Scanner, n int, ex, exFR string) ([2]grid.Square, [2]n
 }
 
 // treasureSuffixOf reads an optional "treasure V" paying a cost.
-func treasureSuffixOf(sc *notation.Scanner) (int, notation.Pos, *notation.Error) {
+func treasureSuffixOf(sc *notation.Scanner) (int, notation.Pos, *notation.Error, *adjudicator.RuleError) {
 	sc.Keyword(fillers)
 	tok, ok := sc.Peek()
 	if !ok {
-		return 0, notation.Pos{}, nil
+		return 0, notation.Pos{}, nil, nil
 	}
 	name, ok := sc.Keyword(politicals)
 	if !ok || name != "treasure" {
 		if ok {
-			e := sc.ErrorAtToken(tok, "only a treasure card pays a cost", "seule une carte trésor paie un coût")
-			return 0, tok.Pos, e
+			// A treasure pays a cost (RULINGS.md L97-3); a fief is kept
+			// for the end (l. 281), an alliance or a renegade is played
+			// with a decision card.
+			return 0, tok.Pos, nil, rulef(codePolitical, ruleValues, "only a treasure card pays a cost", "seule une carte trésor paie un coût").At(tok.Pos)
 		}
-		return 0, notation.Pos{}, sc.Unexpected(politicals[3:], notation.Noun{EN: "treasure card", FR: "carte trésor", Feminine: true})
+		return 0, notation.Pos{}, sc.Unexpected(politicals[3:], notation.Noun{EN: "treasure card", FR: "carte trésor", Feminine: true}), nil
 	}
 	v, _, err := number(sc, "the treasure's value", "la valeur du trésor", "knight e5 treasure 8", "chevalier e5 trésor 8")
-	return v, tok.Pos, err
+	return v, tok.Pos, err, nil
 }
 
 // parseOffer reads the ducats of an offer. A political card in an offer,
@@ -583,7 +584,10 @@ func polByName(name string) PolKind {
 	return PolKind(max(0, slices.Index(polNames[:], name)))
 }
 
-func parseBid(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error) {
+// parseBid reads a bid; a political card other than a treasure is refused
+// as a rule error: a bid is money cards (lowenherz-1997-fr.txt:214) and
+// treasures (:275).
+func parseBid(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *notation.Error, *adjudicator.RuleError) {
 	m := Bid{pos: start}
 	got := false
 	nt := 0
@@ -592,7 +596,7 @@ func parseBid(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *nota
 		sc.Punct("+")
 		if n, tok, ok := sc.Number(); ok {
 			if m.Ducats+n > 1000 {
-				return nil, sc.ErrorAtToken(tok, "no bid comes near that many ducats", "aucune mise n'approche autant de ducats")
+				return nil, sc.ErrorAtToken(tok, "no bid comes near that many ducats", "aucune mise n'approche autant de ducats"), nil
 			}
 			m.Ducats += n
 			got = true
@@ -605,18 +609,17 @@ func parseBid(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *nota
 		}
 		name, isPol := sc.Keyword(politicals)
 		if !isPol {
-			return nil, sc.Unexpected(politicals[3:], notation.Noun{EN: "treasure card", FR: "carte trésor", Feminine: true})
+			return nil, sc.Unexpected(politicals[3:], notation.Noun{EN: "treasure card", FR: "carte trésor", Feminine: true}), nil
 		}
 		if name != "treasure" {
-			e := sc.ErrorAtToken(tok, "only ducats and treasure cards can be bid", "seuls les ducats et les cartes trésor peuvent être misés")
-			return nil, e
+			return nil, nil, rulef(codeBid, ruleConfront, "only ducats and treasure cards can be bid", "seuls les ducats et les cartes trésor peuvent être misés").At(tok.Pos)
 		}
 		v, _, err := number(sc, "the treasure's value", "la valeur du trésor", "bid 4 treasure 8", "mise 4 trésor 8")
 		if err != nil {
-			return nil, err
+			return nil, err, nil
 		}
 		if nt == len(m.Treasures) || v > 255 || v < 1 {
-			return nil, sc.ErrorAtToken(tok, "there are 4 treasure cards, worth 5 to 8", "il y a 4 cartes trésor, de 5 à 8")
+			return nil, sc.ErrorAtToken(tok, "there are 4 treasure cards, worth 5 to 8", "il y a 4 cartes trésor, de 5 à 8"), nil
 		}
 		m.Treasures[nt], m.tpos[nt] = uint8(v), tok.Pos
 		nt++
@@ -625,10 +628,10 @@ func parseBid(sc *notation.Scanner, start notation.Pos) (adjudicator.Move, *nota
 	if !got {
 		e := sc.ErrorAt(sc.EndPos(), "missing the bid: a number of ducats (0 for none)", "il manque la mise : un nombre de ducats (0 pour rien)")
 		e.Example, e.ExampleFR = "bid 5", "mise 5"
-		return nil, e
+		return nil, e, nil
 	}
 	sortTreasures(&m)
-	return m, nil
+	return m, nil, nil
 }
 
 // sortTreasures puts a bid's treasures largest first, with their positions.

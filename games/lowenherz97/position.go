@@ -1082,11 +1082,11 @@ func (l *loader) loadConfrontation(n *yaml.Node, ch []pick, where *yaml.Node) er
 		}
 		sc := notation.NewScanner(steps[0])
 		sc.Next()
-		mv, perr := parseBid(sc, notation.Pos{})
-		if perr == nil {
+		mv, perr, refused := parseBid(sc, notation.Pos{})
+		if perr == nil && refused == nil {
 			perr = sc.ExpectEnd()
 		}
-		if perr != nil {
+		if perr != nil || refused != nil {
 			return posError(b, "bid: %q: expected ducats and treasures, like 4 treasure 8", b.Value)
 		}
 		bm := mv.(Bid)

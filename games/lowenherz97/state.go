@@ -55,6 +55,7 @@ const (
 	ruleMailTalk   = "RULINGS.md L97-4"
 	rulePlaceTurns = "RULINGS.md L97-6"
 	ruleMoney      = "RULINGS.md L97-2"
+	ruleValues     = "RULINGS.md L97-3"
 	ruleCastleAnn  = "RULINGS.md L97-9"
 	ruleExtWalls   = "RULINGS.md L97-10"
 	ruleBreakWhen  = "RULINGS.md L97-8"
