@@ -187,7 +187,7 @@ var Game = &adjudicator.Game{
 
 // Rule references into the rulebook (file:line) and RULINGS.md.
 const (
-	ruleOrder     = "deux-heritiers-fr.txt:100"
+	rulePlayHand  = "deux-heritiers-fr.txt:103"
 	ruleOnce      = "deux-heritiers-fr.txt:114"
 	ruleReach     = "deux-heritiers-fr.txt:120"
 	ruleHand      = "RULINGS.md DH-8"
@@ -204,6 +204,7 @@ const (
 	ruleSiege     = "deux-heritiers-fr.txt:313"
 	ruleFrame     = "RULINGS.md DH-7"
 	ruleHenri     = "deux-heritiers-fr.txt:474"
+	ruleDiscard   = "deux-heritiers-fr.txt:501"
 )
 
 // The frame of square names (DH-7).

@@ -137,7 +137,7 @@ func TestRuleErrors(t *testing.T) {
 		{"build auberge m12 pay 1 2", "the auberge-1 costs 2 stone 1 grain; this pays 1 stone 1 grain", "la tuile auberge-1 coûte", rulePay},
 		{"build auberge a1 pay 1 2 l13", "a1 does not touch, edge or corner, a tile with one of your troops", "a1 ne touche pas", ruleBuild},
 		{"build auberge l13 pay 1", "l13 already holds a tile", "l13 porte déjà une tuile", ruleBuild},
-		{"build forge m12", "you have no forge in your hand", "vous n'avez pas de forge en main", ruleOrder},
+		{"build forge m12", "you have no forge in your hand", "vous n'avez pas de forge en main", rulePlayHand},
 		{"open guet-1 m12; take 1; take 2", "you already took", "vous avez déjà pris", ruleOnce},
 		{"move m13 l13", "l13 already holds a troop; one troop per tile", "l13 porte déjà une troupe", ruleOneTroop},
 		{"move m13 o13", "o13 is not next to m13", "o13 n'est pas voisine de m13", ruleMove},

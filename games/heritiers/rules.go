@@ -80,7 +80,8 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		c.open, c.owner = true, -1
 		s.destroy = slices.DeleteFunc(s.destroy, func(x int16) bool { return x == int16(m.Square) })
 	case Discard:
-		return adjudicator.Rulef("not-henri", ruleHenri, "only Henri discards a tile (rule D of the solo game)",
+		// Henri's rule D (l. 501); the players' turn has no discard.
+		return adjudicator.Rulef("not-henri", ruleDiscard, "only Henri discards a tile (rule D of the solo game)",
 			"seul Henri défausse une tuile (règle D du mode solo)").At(m.pos)
 	case End:
 		if err = s.checkEnd(seat); err != nil {
@@ -186,7 +187,8 @@ func (s *State) notInHand(seat int, t int16, id string) *adjudicator.RuleError {
 	if t >= 0 && slices.Contains(s.hands[seat], t) {
 		return nil
 	}
-	return adjudicator.Rulef("not-in-hand", ruleOrder, "you have no %s in your hand (your hand: %s)",
+	// « JOUEZ 1 OU PLUSIEURS TUILES BÂTIMENT DE VOTRE MAIN » (l. 103).
+	return adjudicator.Rulef("not-in-hand", rulePlayHand, "you have no %s in your hand (your hand: %s)",
 		"vous n'avez pas %s en main (votre main : %s)", adjudicator.OfName(id), s.handWords(seat)).OnHidden()
 }
 

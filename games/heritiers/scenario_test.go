@@ -22,8 +22,8 @@ func TestScenarios(t *testing.T) { kit.Scenarios(t) }
 // a line of the rulebook or a ruling of RULINGS.md.
 func TestRuleCitations(t *testing.T) {
 	cite := gametest.NewCitations(t, rulebook, rulings, "DH")
-	for _, r := range []string{ruleOrder, ruleOnce, ruleReach, ruleHand, ruleTake, ruleBuild, rulePay, ruleOpen,
-		ruleDiscount, ruleMove, ruleDeploy, ruleWithdraw, ruleOneTroop, ruleCampement, ruleSiege, ruleFrame, ruleHenri} {
+	for _, r := range []string{rulePlayHand, ruleOnce, ruleReach, ruleHand, ruleTake, ruleBuild, rulePay, ruleOpen,
+		ruleDiscount, ruleMove, ruleDeploy, ruleWithdraw, ruleOneTroop, ruleCampement, ruleSiege, ruleFrame, ruleHenri, ruleDiscard} {
 		if err := cite.Check(r); err != nil {
 			t.Error(err)
 		}
