@@ -232,6 +232,41 @@ func (s *State) henriSteps(why bool) ([]adjudicator.AutoStep, error) {
 	return append(steps, st), nil
 }
 
+// Henri's rules for the tile he takes (deux-heritiers-fr.txt:480-481), or
+// none to take (RULINGS.md DH-19).
+const (
+	ruleHenri1a   = "deux-heritiers-fr.txt:480"
+	ruleHenri1b   = "deux-heritiers-fr.txt:481"
+	ruleHenriPass = "RULINGS.md DH-19"
+)
+
+// Henri's rules for the place of his tile (deux-heritiers-fr.txt:495-501).
+var henriPlaceRules = map[byte]string{
+	'A': "deux-heritiers-fr.txt:495",
+	'B': "deux-heritiers-fr.txt:497",
+	'C': "deux-heritiers-fr.txt:499",
+	'D': ruleDiscard,
+}
+
+// henriRule is the line of the rule that chooses Henri's next step, as
+// henriSteps finds it: the tile he takes by 1a or 1b (l. 480, 481), or
+// nothing to take (RULINGS.md DH-19), then where he builds it by A, B, C
+// or D (l. 495-501).
+func (s *State) henriRule() string {
+	if s.henriTile < 0 {
+		_, rule, _, err := s.henriTake()
+		switch {
+		case err != nil:
+			return ruleHenriPass
+		case rule == "1a":
+			return ruleHenri1a
+		}
+		return ruleHenri1b
+	}
+	_, r, _ := s.henriPlace(s.henriTile)
+	return henriPlaceRules[r]
+}
+
 // AutoSteps returns Henri's steps now: the tile he takes, then where he
 // builds it or that he discards it, which ends his turn; each with the
 // rule of his that chose it.
@@ -253,7 +288,7 @@ func (s *State) applyHenri(m adjudicator.Move) error {
 	if m.String() != want.Move.String() {
 		steps, _ = s.henriSteps(true)
 		want = steps[0]
-		return adjudicator.Rulef(adjudicator.CodeNotTheAutomaton, ruleHenri, "Henri does not play %s here: he plays %s (%s)",
+		return adjudicator.Rulef(adjudicator.CodeNotTheAutomaton, s.henriRule(), "Henri does not play %s here: he plays %s (%s)",
 			"Henri ne joue pas %s ici : il joue %s (%s)", m.String(), want.Move.String(), adjudicator.Words{EN: want.Why, FR: want.WhyFR})
 	}
 	switch m := want.Move.(type) {

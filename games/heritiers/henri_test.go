@@ -45,6 +45,52 @@ players:
 	}
 }
 
+// TestHenriWrongStepCitesHisRule: a step of Henri's that his rules do
+// not choose (a forged record) is refused citing the rule that chooses
+// his step: 1a for the tile he takes (l. 480), then the rule of the place
+// he builds it on (l. 495-501), not only the start of his turn (l. 474).
+func TestHenriWrongStepCitesHisRule(t *testing.T) {
+	st := mustLoad(t, []string{"alice"}, `
+turn: alice
+sets: [voyage, agriculture, commerce]
+lastbuilt: m12
+reserve: [ferme-1, moulin-1, mine-1, scierie-1, ferme-2, carrière-1]
+board:
+  m13: étable-1 open / alice*
+  m12: pèlerinage-1 alice
+players:
+  henri:
+    treasures: [v-green, v-grey, v-yellow, v-any, h-green, h-grey, h-yellow, h-any]
+    aside: [d-nw-se, d-ne-sw]
+`)
+	tile := func(id string) int16 {
+		for i, x := range st.data.Tiles {
+			if x.ID == id {
+				return int16(i)
+			}
+		}
+		t.Fatalf("no tile %s", id)
+		return -1
+	}
+	// The top of the stack is grey: Henri takes mine-1 at place 3 (1a).
+	st.stack = []int16{tile("carrière-2")}
+	st.turn = 1
+	refused := func(m adjudicator.Move, rule string) {
+		t.Helper()
+		err := st.Clone().Apply(Henri, m)
+		re, ok := err.(*adjudicator.RuleError)
+		if !ok || re.Code != adjudicator.CodeNotTheAutomaton || re.Rule != rule {
+			t.Errorf("%s: %v, want %s citing %s", m, err, adjudicator.CodeNotTheAutomaton, rule)
+		}
+	}
+	refused(Take{Place: 1}, "deux-heritiers-fr.txt:480")
+	// Henri holds the mine: rule B blocks the pèlerinage's road on m11
+	// (as in testdata/heritiers/solo-henri-turn.yaml).
+	st.henriTile = tile("mine-1")
+	refused(Build{Tile: st.henriTile, ID: "mine-1", Square: 10*frameW + 11, auto: true}, "deux-heritiers-fr.txt:497")
+	refused(Discard{Tile: st.henriTile, ID: "mine-1"}, "deux-heritiers-fr.txt:497")
+}
+
 // TestHenriTakeWhyFR checks the French of Henri's reasons for his take: a
 // colour after « tuile » agrees with it (« la première tuile verte »), the
 // stack's top stays masculine (« le dessus de la pile est vert »).

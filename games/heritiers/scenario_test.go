@@ -23,7 +23,12 @@ func TestScenarios(t *testing.T) { kit.Scenarios(t) }
 func TestRuleCitations(t *testing.T) {
 	cite := gametest.NewCitations(t, rulebook, rulings, "DH")
 	for _, r := range []string{rulePlayHand, ruleOnce, ruleReach, ruleHand, ruleTake, ruleBuild, rulePay, ruleOpen,
-		ruleDiscount, ruleMove, ruleDeploy, ruleWithdraw, ruleOneTroop, ruleCampement, ruleSiege, ruleFrame, ruleHenri, ruleDiscard} {
+		ruleDiscount, ruleMove, ruleDeploy, ruleWithdraw, ruleOneTroop, ruleCampement, ruleSiege, ruleFrame, ruleHenri, ruleDiscard, ruleHenri1a, ruleHenri1b, ruleHenriPass} {
+		if err := cite.Check(r); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, r := range henriPlaceRules {
 		if err := cite.Check(r); err != nil {
 			t.Error(err)
 		}
