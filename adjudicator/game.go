@@ -75,6 +75,11 @@ type Game struct {
 	// (to_move, winners, shared and hand are sets in every game).
 	SetLists []string
 
+	// TurnRule is the rulebook line that says who plays when, which "it
+	// is not alice's turn" cites ("raubritter-fr-scan.txt:87"); "" cites
+	// none, where no one line says it.
+	TurnRule string
+
 	// Canon returns the form the game's view gives value, a string an
 	// expect gives under key, when it names the same thing in another
 	// way: a border written either way round (d1|c1 for c1|d1). Nil, or

@@ -416,6 +416,7 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 					continue
 				}
 			}
+			actErr = m.Game.citeTurn(actErr)
 			return nil, nil, &StepError{Index: i + 1, Step: step, Err: actErr, Lang: lang, Also: m.alsoMisspelt(steps, i, actErr, false)}
 		}
 		round := 0
@@ -436,6 +437,7 @@ func (m *Match) tryUntil(st State, player string, steps []*notation.Step, number
 			err = st.Apply(player, mv)
 		}
 		if err != nil {
+			err = m.Game.citeTurn(err)
 			se := &StepError{Index: i + 1, Step: step, Err: err, Lang: lang}
 			if onHidden(orig, player, err) {
 				se.Reveal = firstReveal(orig, player, sub.Moves)
@@ -674,6 +676,24 @@ func CanAct(st State, player string) error {
 			"ce n'est pas à %s de jouer : on attend %s", player, strings.Join(to, ", "))
 	}
 	return nil
+}
+
+// CanActCiting is CanAct, its "it is not alice's turn" citing rule (the
+// game's Game.TurnRule): what a game's Apply refuses with.
+func CanActCiting(st State, player, rule string) error {
+	return (&Game{TurnRule: rule}).citeTurn(CanAct(st, player))
+}
+
+// citeTurn returns err, and when it is "it is not alice's turn" citing no
+// rule, the same citing g's TurnRule.
+func (g *Game) citeTurn(err error) error {
+	re, ok := err.(*RuleError)
+	if !ok || g == nil || g.TurnRule == "" || re.Code != CodeNotYourTurn || re.Rule != "" {
+		return err
+	}
+	c := *re
+	c.Rule = g.TurnRule
+	return &c
 }
 
 // SubmissionLang returns the language a failed or successful submission was

@@ -66,7 +66,7 @@ func TestBinary(t *testing.T) {
 	// Flags after the positional arguments, and between them.
 	wantOutput(t, step(0, "", "move", "game.yaml", "--as", "alice", "keep plain village"), "move 1 by alice applied:\n  keep plain village\n", "")
 	wantOutput(t, step(0, "", "move", "game.yaml", "garde plaine", "--as", "bob"), "move 2 by bob applied:\n  keep plain\n", "")
-	wantOutput(t, step(1, "", "move", "game.yaml", "--as", "bob", "end"), "", "step 1: 1:1: it is not bob's turn: waiting for alice\n  end\n  ^\n")
+	wantOutput(t, step(1, "", "move", "game.yaml", "--as", "bob", "end"), "", "step 1: 1:1: it is not bob's turn: waiting for alice [rule: raubritter-fr-scan.txt:87]\n  end\n  ^\n")
 	wantOutput(t, step(1, "", "move", "game.yaml", "--as", "alice", "plaine château a1"), "", "[règle : raubritter-fr-scan.txt:121]")
 	r = step(2, "", "move", "game.yaml", "--as", "carol", "end")
 	if !strings.HasPrefix(r.stderr, "herald move: --as carol: not a player") {

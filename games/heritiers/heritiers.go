@@ -131,7 +131,8 @@ var Game = &adjudicator.Game{
 	Title:      "Les Deux Héritiers (The Two Heirs)",
 	TitleFR:    "Les Deux Héritiers",
 	Rulebook:   "deux-heritiers-fr.txt",
-	SetLists:   []string{"sets"}, // the sets of tiles in play are a set
+	TurnRule:   "deux-heritiers-fr.txt:98", // « Les joueurs effectuent leur tour l'un après l'autre »
+	SetLists:   []string{"sets"},           // the sets of tiles in play are a set
 	MinPlayers: 1,
 	MaxPlayers: 2,
 	Options: []adjudicator.Option{{
@@ -571,3 +572,7 @@ func (s *State) noteTile(i int) {
 		s.placed = slices.Insert(s.placed, at, int16(i))
 	}
 }
+
+// ruleTurnOrder is the rulebook line that says who plays when
+// (Game.TurnRule).
+const ruleTurnOrder = "deux-heritiers-fr.txt:98"

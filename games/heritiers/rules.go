@@ -13,7 +13,7 @@ const handLimit = 3
 
 // Apply checks m against the rules and plays it.
 func (s *State) Apply(player string, m adjudicator.Move) error {
-	if err := adjudicator.CanAct(s, player); err != nil {
+	if err := adjudicator.CanActCiting(s, player, ruleTurnOrder); err != nil {
 		return err
 	}
 	seat := s.seat(player)

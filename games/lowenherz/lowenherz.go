@@ -116,6 +116,7 @@ var Game = &adjudicator.Game{
 	Title:      "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	TitleFR:    "Löwenherz (Richard Cœur de Lion, Domaine), 2003",
 	Rulebook:   "lowenherz-2003-fr-scan.txt",
+	TurnRule:   "lowenherz-2003-fr-scan.txt:109",                                       // « Le jeu se poursuit dans le sens des aiguilles d'une montre »
 	SetLists:   []string{"borders", "alliances", "neutral_zones", "castles", "market"}, // the borders, alliances, neutral zones and market are sets
 	Canon:      canon,
 	MinPlayers: 2,
@@ -573,3 +574,7 @@ func canon(key, value string) string {
 	}
 	return value
 }
+
+// ruleTurnOrder is the rulebook line that says who plays when
+// (Game.TurnRule).
+const ruleTurnOrder = "lowenherz-2003-fr-scan.txt:109"

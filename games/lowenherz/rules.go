@@ -27,7 +27,7 @@ func at(err *rerr, pos notation.Pos) *rerr {
 func (s *State) Apply(player string, m adjudicator.Move) error {
 	p := s.index(player)
 	if !s.canAct(p) {
-		return adjudicator.CanAct(s, player)
+		return adjudicator.CanActCiting(s, player, ruleTurnOrder)
 	}
 	if b, ok := m.(*BorderStep); ok {
 		// Legal's border steps (borderSteps), played as the BorderStep

@@ -164,7 +164,7 @@ func TestIllegal(t *testing.T) {
 		{"marching knights in setup", illegalSetup, "red", nil, "chevaliers est 1 1", "in-setup", rKeep},
 		{"keep in play", illegalPlay, "red", nil, "keep plain", "not-setup", rKeep},
 		// Whose turn.
-		{"not your turn", illegalPlay, "blue", nil, "plain village e5", adjudicator.CodeNotYourTurn, ""},
+		{"not your turn", illegalPlay, "blue", nil, "plain village e5", adjudicator.CodeNotYourTurn, "raubritter-fr-scan.txt:87"},
 		{"kept already", illegalSetup, "red", []string{"keep plain"}, "keep plain village", "kept", rKeep},
 		{"game over", illegalOver, "red", nil, "plain e6", adjudicator.CodeGameOver, ""},
 	}
@@ -262,7 +262,7 @@ func TestNotAPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRuleError(t, st.Apply("green", mv), adjudicator.CodeNotYourTurn, "")
+	checkRuleError(t, st.Apply("green", mv), adjudicator.CodeNotYourTurn, "raubritter-fr-scan.txt:87")
 	if l := st.Legal("green"); len(l) != 0 {
 		t.Errorf("Legal(green) = %v, want none", gametest.MoveStrings(l))
 	}

@@ -95,6 +95,7 @@ var Game = &adjudicator.Game{
 	Title:      "Raubritter (Robber Knights)",
 	TitleFR:    "Raubritter",
 	Rulebook:   "raubritter-fr-scan.txt",
+	TurnRule:   "raubritter-fr-scan.txt:87", // « Le joueur le plus agé commence et les autres suivent dans le sens des aiguilles d'une montre »
 	MinPlayers: 2,
 	MaxPlayers: 4,
 	Options: []adjudicator.Option{{
@@ -482,3 +483,7 @@ func countEq(xs []int, v int) int {
 	}
 	return n
 }
+
+// ruleTurnOrder is the rulebook line that says who plays when
+// (Game.TurnRule).
+const ruleTurnOrder = "raubritter-fr-scan.txt:87"

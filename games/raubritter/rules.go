@@ -29,7 +29,7 @@ func (s *State) keepChoices(p *player) []Kind {
 // Apply checks m against the rules and plays it.
 func (s *State) Apply(player string, m adjudicator.Move) error {
 	p := s.index(player)
-	if err := adjudicator.CanAct(s, player); err != nil {
+	if err := adjudicator.CanActCiting(s, player, ruleTurnOrder); err != nil {
 		return err
 	}
 	var err *adjudicator.RuleError
@@ -386,7 +386,7 @@ func (s *State) noKnightsNoOp(p int, m Knights) bool {
 func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
 	p := s.index(player)
 	if s.selfEnd == endNone || p != s.selfEndP {
-		return adjudicator.CanAct(s, player)
+		return adjudicator.CanActCiting(s, player, ruleTurnOrder)
 	}
 	switch m := m.(type) {
 	case End:
