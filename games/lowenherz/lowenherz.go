@@ -313,6 +313,14 @@ type State struct {
 	kingEnd bool   // the game ended on the king's marker
 	bonus   []int  // the ducat bonus, once given
 	allies  []alliance
+
+	// deckEnd says that the last step applied ended its player's turn by
+	// itself because the deck is out (lowenherz-2003-fr.txt:234: no
+	// refill after the card), for the steps that may follow it in the
+	// same submission (AfterTurnEnd). It is not part of the position: it
+	// only speaks of the step just applied.
+	deckEnd  bool
+	deckEndP int // the player whose turn ended
 }
 
 var _ adjudicator.State = (*State)(nil)

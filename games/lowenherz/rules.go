@@ -29,10 +29,13 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 	if !s.canAct(p) {
 		return adjudicator.CanActCiting(s, player, ruleTurnOrder)
 	}
+	wasDeckEnd := s.deckEnd
+	s.deckEnd = false // set again if this step ends the turn by itself
 	if b, ok := m.(*BorderStep); ok {
 		// Legal's border steps (borderSteps), played as the BorderStep
 		// each points to without boxing a copy of it.
 		if err := s.applyBorder(p, *b); err != nil {
+			s.deckEnd = wasDeckEnd
 			return err
 		}
 		return nil
@@ -91,9 +94,11 @@ func (s *State) Apply(player string, m adjudicator.Move) error {
 		}
 		err = s.applyRefill(p, m)
 	default:
+		s.deckEnd = wasDeckEnd
 		return fmt.Errorf("lowenherz: unknown move type %T", m)
 	}
 	if err != nil {
+		s.deckEnd = wasDeckEnd
 		return err
 	}
 	return nil
@@ -142,21 +147,40 @@ func (s *State) applyRefill(p int, m adjudicator.Move) *rerr {
 	return err
 }
 
-// AfterTurnEnd implements adjudicator.TurnEnder: once the player's action
+// AfterTurnEnd implements adjudicator.TurnEnder. Once the player's action
 // has taken a marker to the king's, the game is over at once
 // (lowenherz-2003-fr.txt:230; RULINGS.md LH-11), and a refill (draw, take
 // or end) in the same submission states what would have come next and is
-// dropped; any other step is refused.
+// dropped; any other step is refused. Once the deck is out, the turn ends
+// by itself after the sale or the action (lowenherz-2003-fr.txt:234: no
+// refill; RULINGS.md LH-9): an `end` after it states what happened and is
+// dropped, a draw or a take is refused as the refill it is, and any other
+// step is refused.
 func (s *State) AfterTurnEnd(player string, m adjudicator.Move) error {
-	if !s.kingEnd || s.phase != phaseOver || s.index(player) != s.turn {
-		return adjudicator.CanAct(s, player)
+	p := s.index(player)
+	switch {
+	case s.kingEnd && s.phase == phaseOver && p == s.turn:
+		switch m.(type) {
+		case Draw, Take, End:
+			return nil
+		}
+		return rulef("king-ended", ruleKing, "the game ended at once when a marker reached the king's at %d: drop the steps after your action",
+			"la partie s'est terminée aussitôt qu'un marqueur a atteint celui du Roi à %d : supprimez les étapes qui suivent votre action", s.king)
+	case s.deckEnd && p == s.deckEndP:
+		switch m.(type) {
+		case End:
+			return nil
+		case Draw:
+			return rulef("deck-out", ruleDeckOut, "the deck is out: no refill; your turn ended by itself with your card: drop the steps after it",
+				"la pioche est épuisée : plus de main à compléter ; votre tour s'est terminé de lui-même avec votre carte : supprimez les étapes qui la suivent")
+		case Take:
+			return rulef("deck-out", ruleDeckOut, "the deck is out: no card may be taken from the market any more; your turn ended by itself with your card: drop the steps after it",
+				"la pioche est épuisée : plus aucune carte ne se prend au marché ; votre tour s'est terminé de lui-même avec votre carte : supprimez les étapes qui la suivent")
+		}
+		return rulef("turn-ended", ruleDeckOut, "the deck is out, so your turn ended by itself with your card (sold, or its action done): drop the steps after it",
+			"la pioche est épuisée : votre tour s'est donc terminé de lui-même avec votre carte (vendue, ou son action faite) : supprimez les étapes qui la suivent")
 	}
-	switch m.(type) {
-	case Draw, Take, End:
-		return nil
-	}
-	return rulef("king-ended", ruleKing, "the game ended at once when a marker reached the king's at %d: drop the steps after your action",
-		"la partie s'est terminée aussitôt qu'un marqueur a atteint celui du Roi à %d : supprimez les étapes qui suivent votre action", s.king)
+	return adjudicator.CanAct(s, player)
 }
 
 // errSetup is the error for a step of play during the setup.
@@ -466,6 +490,8 @@ func (s *State) endAction() {
 		return
 	}
 	if len(s.deck) == 0 {
+		// No refill (lowenherz-2003-fr.txt:234): the turn ends here.
+		s.deckEnd, s.deckEndP = true, s.turn
 		s.nextTurn()
 	}
 }
