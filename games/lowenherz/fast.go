@@ -103,7 +103,8 @@ func (s *State) extendOK(p int, q, d Square) bool {
 			return false
 		}
 	}
-	return s.bordersOnBoard+s.bordersFor(q, d) <= bordersTotal
+	lay, lift := s.bordersFor(q, d)
+	return s.bordersOnBoard+lay-lift <= bordersTotal
 }
 
 // allianceOK reports whether checkAlliance(p, e) passes.

@@ -688,19 +688,26 @@ func (s *State) allied(a, b Square) bool {
 }
 
 // bordersFor returns how many borders annexing q to the domain of castle d
-// takes from the supply.
-func (s *State) bordersFor(q, d Square) int {
-	need := 0
+// lays (around q where it faces outside the domain) and lifts (between q
+// and the domain, back to the supply): it takes lay-lift from the supply,
+// net (RULINGS.md LH-16).
+func (s *State) bordersFor(q, d Square) (lay, lift int) {
 	for dir := North; dir <= West; dir++ {
 		n := q.neighbour(dir)
-		if n < 0 || s.region[n] == s.region[d] {
+		if n < 0 {
 			continue
 		}
-		if !s.border[edgeOf(q, dir)] {
-			need++
+		on := s.border[edgeOf(q, dir)]
+		switch {
+		case s.region[n] == s.region[d]:
+			if on {
+				lift++
+			}
+		case !on:
+			lay++
 		}
 	}
-	return need
+	return lay, lift
 }
 
 // checkExtendSquare checks that q may join p's domain of castle d
@@ -740,9 +747,10 @@ func (s *State) checkExtendSquare(p int, q, d Square) *rerr {
 				d, counted(dom.knights, "knight", "knights", "chevalier", "chevaliers"), adjudicator.OfName(s.colourName(r.owner)), r.castle, r.knights)
 		}
 	}
-	if need := s.bordersFor(q, d); s.bordersOnBoard+need > bordersTotal {
-		return rulef("no-borders", ruleSupply, "annexing %s takes %s and only %d are left",
-			"annexer %s demande %s et il n'en reste que %d", q, counted(need, "border", "borders", "frontière", "frontières"), bordersTotal-s.bordersOnBoard)
+	if lay, lift := s.bordersFor(q, d); s.bordersOnBoard+lay-lift > bordersTotal {
+		return rulef("no-borders", ruleSupply, "annexing %s lays %s and lifts %d back to the supply: it takes %d from the supply, which holds %d",
+			"annexer %s pose %s et en rend %d à la réserve : il en faut %d de la réserve, qui en a %d",
+			q, counted(lay, "border", "borders", "frontière", "frontières"), lift, lay-lift, bordersTotal-s.bordersOnBoard)
 	}
 	return nil
 }
