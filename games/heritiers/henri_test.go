@@ -45,12 +45,9 @@ players:
 	}
 }
 
-// TestHenriWrongStepCitesHisRule: a step of Henri's that his rules do
-// not choose (a forged record) is refused citing the rule that chooses
-// his step: 1a for the tile he takes (l. 480), then the rule of the place
-// he builds it on (l. 495-501), not only the start of his turn (l. 474).
-func TestHenriWrongStepCitesHisRule(t *testing.T) {
-	st := mustLoad(t, []string{"alice"}, `
+// afterPilgrimage is a solo game in which alice's last building is the
+// pèlerinage-1 on m12, beside the start tile.
+const afterPilgrimage = `
 turn: alice
 sets: [voyage, agriculture, commerce]
 lastbuilt: m12
@@ -62,7 +59,14 @@ players:
   henri:
     treasures: [v-green, v-grey, v-yellow, v-any, h-green, h-grey, h-yellow, h-any]
     aside: [d-nw-se, d-ne-sw]
-`)
+`
+
+// TestHenriWrongStepCitesHisRule: a step of Henri's that his rules do
+// not choose (a forged record) is refused citing the rule that chooses
+// his step: 1a for the tile he takes (l. 480), then the rule of the place
+// he builds it on (l. 495-501), not only the start of his turn (l. 474).
+func TestHenriWrongStepCitesHisRule(t *testing.T) {
+	st := mustLoad(t, []string{"alice"}, afterPilgrimage)
 	tile := func(id string) int16 {
 		for i, x := range st.data.Tiles {
 			if x.ID == id {
@@ -124,19 +128,7 @@ func TestHenriTakeWhyFR(t *testing.T) {
 // builds: « la route du dernier bâtiment d'alice », « autour de la tuile de
 // départ », never « de le » nor « de alice ».
 func TestHenriPlaceWhyFR(t *testing.T) {
-	st := mustLoad(t, []string{"alice"}, `
-turn: alice
-sets: [voyage, agriculture, commerce]
-lastbuilt: m12
-reserve: [ferme-1, moulin-1, mine-1, scierie-1, ferme-2, carrière-1]
-board:
-  m13: étable-1 open / alice*
-  m12: pèlerinage-1 alice
-players:
-  henri:
-    treasures: [v-green, v-grey, v-yellow, v-any, h-green, h-grey, h-yellow, h-any]
-    aside: [d-nw-se, d-ne-sw]
-`)
+	st := mustLoad(t, []string{"alice"}, afterPilgrimage)
 	m11, l12 := 10*frameW+12, 11*frameW+11
 	cases := []struct {
 		rule  byte
