@@ -38,9 +38,9 @@ import (
 // maps compare only the keys given, lists element by element, numbers by
 // value; a list of one may be written as its entry (to_move: blue). A
 // list whose order means nothing (Game.SetLists: the borders on the board,
-// a hand, the winners) may be given in any order, and a key in another
-// case (E5 for e5). Its
-// key private maps players to what `show --format json --as P`
+// a hand, the winners) may be given in any order, a border either way
+// round (Game.Canon), and a key or a string in another case (E5 for e5).
+// Its key private maps players to what `show --format json --as P`
 // shows as P's private view (a hand, a stack's next letter), for any
 // player. Its key position is compared with `show --format position`: the
 // whole state as a referee sees it, hidden parts included (the deck's
