@@ -681,18 +681,27 @@ func CanAct(st State, player string) error {
 // CanActCiting is CanAct, its "it is not alice's turn" citing rule (the
 // game's Game.TurnRule): what a game's Apply refuses with.
 func CanActCiting(st State, player, rule string) error {
-	return (&Game{TurnRule: rule}).citeTurn(CanAct(st, player))
+	return citeTurn(CanAct(st, player), rule)
 }
 
 // citeTurn returns err, and when it is "it is not alice's turn" citing no
 // rule, the same citing g's TurnRule.
 func (g *Game) citeTurn(err error) error {
+	if g == nil {
+		return err
+	}
+	return citeTurn(err, g.TurnRule)
+}
+
+// citeTurn returns err, and when it is "it is not alice's turn" citing no
+// rule, the same citing rule ("" cites none).
+func citeTurn(err error, rule string) error {
 	re, ok := err.(*RuleError)
-	if !ok || g == nil || g.TurnRule == "" || re.Code != CodeNotYourTurn || re.Rule != "" {
+	if !ok || rule == "" || re.Code != CodeNotYourTurn || re.Rule != "" {
 		return err
 	}
 	c := *re
-	c.Rule = g.TurnRule
+	c.Rule = rule
 	return &c
 }
 
